@@ -1,0 +1,1419 @@
+/*--------------------------------------------------------------------*/
+/*--- strata: records the heap of a program over time, by call    ---*/
+/*--- site, for stacked graphs and leak detection.      st_main.c ---*/
+/*--------------------------------------------------------------------*/
+
+/* SPDX-License-Identifier: GPL-2.0-or-later
+   Part of strata.  This file links against Valgrind's core, which is
+   GPL-2.0-or-later; so is this tool. */
+
+/*------------------------------------------------------------*/
+/*--- Overview of operation                                ---*/
+/*------------------------------------------------------------*/
+
+/* strata replaces the client's malloc family (malloc, calloc, realloc,
+   memalign and friends, every operator new and delete) with Valgrind's
+   client allocator, and keeps a table of the live blocks (address ->
+   Block).  Each block points to its allocation *site*: its call stack with
+   the allocator's own frames removed, cut to --depth frames.  Each site
+   counts the bytes and blocks it holds now, and the lowest and highest
+   bytes it held since the last snapshot.
+
+   A stack is unwound at every allocation (that is the price of knowing the
+   site).  The raw stack is interned as an ExeContext and mapped to its site
+   through a hash table, so that classifying frames (is this malloc? an
+   --alloc-fn? an --ignore-fn?), which needs symbol look-ups, happens once per
+   distinct raw stack, not once per allocation.  Every table used per
+   operation is a hash table that grows with its contents, so the cost of an
+   operation does not grow with the number of live blocks.
+
+   Snapshots are taken by a clock (instructions, milliseconds or bytes
+   allocated+freed: --time-unit), checked at each heap operation.  A
+   snapshot writes the totals and one line for each site that changed since
+   the previous snapshot (a "dirty" list makes this independent of the
+   number of sites).  The clock's interval doubles after every 500
+   snapshots, so output grows only with the logarithm of the run's length.
+
+   The peak (largest total) is tracked exactly at each allocation without
+   copying anything: each new peak bumps a generation number, and a site
+   saves its bytes the first time it changes after a peak (copy on write).
+   A peak snapshot, listing every site's bytes at the peak, is written once
+   the heap has fallen from it, and at the end.
+
+   The profile is written as the program runs, to one file per process,
+   in the line format of docs/format.md, and flushed after every complete
+   snapshot: a program killed by SIGKILL leaves a profile readable up to
+   its last snapshot. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_execontext.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_poolalloc.h"
+#include "pub_tool_replacemalloc.h"
+#include "pub_tool_seqmatch.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
+
+#include "valgrind.h"
+#include "strata.h"
+
+/*------------------------------------------------------------*/
+/*--- Statistics                                           ---*/
+/*------------------------------------------------------------*/
+
+static ULong stats_allocs          = 0;   // blocks recorded
+static ULong stats_ignored_allocs  = 0;   // blocks not recorded: --ignore-fn
+static ULong stats_frees           = 0;   // blocks unrecorded
+static ULong stats_reallocs        = 0;
+static ULong stats_stacks_unwound  = 0;
+static ULong stats_raw_stacks      = 0;   // distinct unwound stacks
+static ULong stats_sites           = 0;
+static ULong stats_frames_written  = 0;
+static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
+static ULong stats_bytes_written   = 0;
+static ULong stats_flushes         = 0;
+
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+#define MAX_DEPTH        200
+#define STRIP_SLACK       24    // extra frames unwound to strip allocators
+
+typedef enum { TimeI, TimeMS, TimeB } TimeUnit;
+
+static UInt     clo_depth            = 30;
+static SizeT    clo_heap_admin       = 8;
+static TimeUnit clo_time_unit        = TimeI;
+static Double   clo_peak_inaccuracy  = 1.0;   // percent
+static Bool     clo_stacks           = False;
+static Bool     clo_pages_as_heap    = False;
+static const HChar* clo_out_file     = "strata.out.%p";
+
+static XArray* alloc_fns  = NULL;   /* XArray* of const HChar*: patterns */
+static XArray* ignore_fns = NULL;   /* XArray* of const HChar*: patterns */
+static XArray* user_alloc_fns  = NULL;  /* the --alloc-fn patterns given */
+
+/* Functions that are part of the allocator whatever the options say.
+   Frames in strata's own preload library are always allocator frames. */
+static const HChar* default_alloc_fns[] = {
+   "malloc", "calloc", "realloc", "reallocarray", "memalign",
+   "posix_memalign", "aligned_alloc", "valloc", "pvalloc",
+   "operator new(*", "operator new[](*", "__builtin_new",
+   "__builtin_vec_new", "__libc_malloc", "__libc_calloc",
+   "__libc_realloc", "__libc_memalign",
+};
+
+/* With --pages-as-heap=yes the system calls and their libc wrappers. */
+static const HChar* default_page_fns[] = {
+   "mmap", "mmap64", "__mmap", "__mmap64", "__GI___mmap64", "mremap",
+   "__mremap", "__GI___mremap", "brk", "__brk", "__GI___brk", "sbrk",
+   "__sbrk", "__GI___sbrk", "syscall",
+};
+
+static Bool st_process_cmd_line_option(const HChar* arg)
+{
+   const HChar* tmp_str;
+
+   if      VG_BINT_CLO(arg, "--depth", clo_depth, 1, MAX_DEPTH) {}
+   else if VG_BINT_CLO(arg, "--heap-admin", clo_heap_admin, 0, 1024) {}
+   else if VG_BOOL_CLO(arg, "--stacks", clo_stacks) {}
+   else if VG_BOOL_CLO(arg, "--pages-as-heap", clo_pages_as_heap) {}
+   else if VG_DBL_CLO(arg, "--peak-inaccuracy", clo_peak_inaccuracy) {
+      if (clo_peak_inaccuracy < 0.0)
+         VG_(fmsg_bad_option)(arg, "must not be negative\n");
+   }
+   else if VG_XACT_CLO(arg, "--time-unit=i",  clo_time_unit, TimeI)  {}
+   else if VG_XACT_CLO(arg, "--time-unit=ms", clo_time_unit, TimeMS) {}
+   else if VG_XACT_CLO(arg, "--time-unit=B",  clo_time_unit, TimeB)  {}
+   else if VG_STR_CLO(arg, "--time-unit", tmp_str)
+      VG_(fmsg_bad_option)(arg, "must be i, ms or B\n");
+   else if VG_STR_CLO(arg, "--alloc-fn", tmp_str) {
+      VG_(addToXA)(alloc_fns, &tmp_str);
+      VG_(addToXA)(user_alloc_fns, &tmp_str);
+   }
+   else if VG_STR_CLO(arg, "--ignore-fn", tmp_str)
+      VG_(addToXA)(ignore_fns, &tmp_str);
+   else if VG_STR_CLO(arg, "--out-file", clo_out_file) {}
+   else if VG_STR_CLO(arg, "-o", clo_out_file) {}
+   else
+      return VG_(replacement_malloc_process_cmd_line_option)(arg);
+   return True;
+}
+
+static void st_print_usage(void)
+{
+   VG_(printf)(
+"    --depth=<number>          allocation stack depth, allocator frames\n"
+"                              not counted [30]\n"
+"    --alloc-fn=<pattern>      treat functions matching <pattern> as part of\n"
+"                              the allocator (* and ? wildcards) [none]\n"
+"    --ignore-fn=<pattern>     do not record allocations made directly by\n"
+"                              functions matching <pattern> [none]\n"
+"    --heap-admin=<number>     admin bytes per block, counted as extra\n"
+"                              heap [8]\n"
+"    --time-unit=i|ms|B        time unit: instructions executed, milli-\n"
+"                              seconds, bytes allocated+freed [i]\n"
+"    --peak-inaccuracy=<m.n>   how far (percent) the recorded peak may be\n"
+"                              below the true peak; 0 is exact [1.0]\n"
+"    --stacks=no|yes           record stack sizes too [no]\n"
+"    --pages-as-heap=no|yes    record pages mapped (mmap, brk) instead of\n"
+"                              heap blocks [no]\n"
+"    --out-file=<file>         profile file name; %%p is the pid, %%q{VAR}\n"
+"                              an environment variable [strata.out.%%p]\n"
+   );
+}
+
+static void st_print_debug_usage(void)
+{
+   VG_(printf)("    (none)\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Globals                                              ---*/
+/*------------------------------------------------------------*/
+
+// Current sizes, in bytes.
+static SizeT heap_szB       = 0;   // useful heap: what the client asked for
+static SizeT heap_extra_szB = 0;   // --heap-admin per block, plus slop
+static SizeT stacks_szB     = 0;   // with --stacks=yes
+
+// The clocks behind --time-unit=i and --time-unit=B.
+static ULong guest_instrs_executed     = 0;
+static ULong total_allocs_deallocs_szB = 0;
+
+static ULong get_time(void)
+{
+   switch (clo_time_unit) {
+   case TimeI:  return guest_instrs_executed;
+   case TimeMS: return VG_(read_millisecond_timer)();
+   case TimeB:  return total_allocs_deallocs_szB;
+   }
+   tl_assert2(0, "bad time unit");
+}
+
+/*------------------------------------------------------------*/
+/*--- Data structures: sites and blocks                    ---*/
+/*------------------------------------------------------------*/
+
+/* A Site is one allocation stack, allocator frames removed.  It counts what
+   its live blocks hold, the range its bytes covered since the last snapshot,
+   and (copy on write) what it held at the last peak. */
+typedef struct _Site {
+   UInt   id;             // 1-based id in the output file; 0 = not written
+   UInt   n_ips;
+   Addr*  ips;            // innermost first; NULL when n_ips == 0
+   SizeT  szB;            // useful bytes of its live blocks
+   SizeT  n_blocks;
+   SizeT  min_szB;        // lowest szB since the last snapshot
+   SizeT  max_szB;        // highest szB since the last snapshot
+   Bool   dirty;          // changed since the last snapshot
+   struct _Site* next_dirty;
+   ULong  peak_gen;       // == peak_gen: peak_* hold the values at the peak
+   SizeT  peak_szB;
+   SizeT  peak_blocks;
+} Site;
+
+/* A live heap block.  The first two fields are those of VgHashNode. */
+typedef struct _Block {
+   struct _Block* next;
+   UWord  addr;           // key
+   SizeT  req_szB;        // bytes asked for
+   SizeT  extra_szB;      // heap admin + slop, counted as extra heap
+   Site*  site;
+} Block;
+
+/* Maps a raw stack (as unwound, allocator frames included) to its site. */
+typedef struct _RawStack {
+   struct _RawStack* next;
+   UWord  ecu;            // key: the ExeContext unique of the raw stack
+   Site*  site;           // NULL: the allocation is ignored (--ignore-fn)
+} RawStack;
+
+/* Maps the stripped stack to its site. */
+typedef struct _SiteNode {
+   struct _SiteNode* next;
+   UWord  ecu;            // key: the ExeContext unique of the stripped stack
+   Site*  site;
+} SiteNode;
+
+/* What a code address is to the allocator, cached. */
+typedef enum { IpPlain = 0, IpAlloc = 1, IpIgnore = 2 } IpClass;
+typedef struct _IpNode {
+   struct _IpNode* next;
+   UWord  ip;             // key
+   IpClass cls;
+} IpNode;
+
+/* The frames written for one code address: ids first_id .. first_id+n-1,
+   innermost (most inlined) first. */
+typedef struct _FrameRun {
+   struct _FrameRun* next;
+   UWord  ip;             // key
+   UInt   first_id;
+   UInt   n;
+} FrameRun;
+
+static VgHashTable* blocks      = NULL;  /* Addr -> Block* (live blocks) */
+static VgHashTable* raw_stacks  = NULL;  /* raw ECU -> RawStack* */
+static VgHashTable* site_nodes  = NULL;  /* stripped ECU -> SiteNode* */
+static VgHashTable* ip_classes  = NULL;  /* Addr -> IpNode* */
+static VgHashTable* frame_runs  = NULL;  /* Addr -> FrameRun* (written) */
+static XArray*      all_sites   = NULL;  /* XArray* of Site*, every site */
+static PoolAlloc*   block_pool  = NULL;  /* where Blocks live */
+
+static Site* no_stack_site = NULL;   // for allocations with no usable stack
+static Site* dirty_sites   = NULL;   // list through Site.next_dirty
+
+static UInt next_frame_id = 1;
+static UInt next_site_id  = 1;
+
+/*------------------------------------------------------------*/
+/*--- The peak                                             ---*/
+/*------------------------------------------------------------*/
+
+static ULong peak_gen       = 0;     // bumped at each new peak
+static ULong peak_time      = 0;
+static SizeT peak_heap_szB  = 0;
+static SizeT peak_extra_szB = 0;
+static SizeT peak_stacks_szB = 0;
+static Bool  peak_written   = True;  // the current peak is in the file
+
+static SizeT total_szB(void)
+{
+   return heap_szB + heap_extra_szB + stacks_szB;
+}
+
+static SizeT peak_total_szB(void)
+{
+   return peak_heap_szB + peak_extra_szB + peak_stacks_szB;
+}
+
+/* Before a site changes: if this is its first change since the last peak,
+   keep what it held at the peak. */
+static void save_peak_Site(Site* s)
+{
+   if (s->peak_gen != peak_gen) {
+      s->peak_szB    = s->szB;
+      s->peak_blocks = s->n_blocks;
+      s->peak_gen    = peak_gen;
+   }
+}
+
+static SizeT peak_szB_of_Site(const Site* s)
+{
+   return s->peak_gen == peak_gen ? s->peak_szB : s->szB;
+}
+
+static SizeT peak_blocks_of_Site(const Site* s)
+{
+   return s->peak_gen == peak_gen ? s->peak_blocks : s->n_blocks;
+}
+
+/* After the total grew: is this a new peak (within --peak-inaccuracy)? */
+static void update_peak(void)
+{
+   SizeT total = total_szB();
+   SizeT peak  = peak_total_szB();
+   if (total <= peak)
+      return;
+   if (clo_peak_inaccuracy > 0.0
+       && (Double)total * 100.0 < (Double)peak * (100.0 + clo_peak_inaccuracy))
+      return;
+   peak_gen++;
+   peak_time       = get_time();
+   peak_heap_szB   = heap_szB;
+   peak_extra_szB  = heap_extra_szB;
+   peak_stacks_szB = stacks_szB;
+   peak_written    = False;
+}
+
+/*------------------------------------------------------------*/
+/*--- Output                                               ---*/
+/*------------------------------------------------------------*/
+
+/* Sample of the output (docs/format.md has the grammar; fields are separated
+   by one TAB):
+
+      strata-profile  1
+      cmd     ./leaky-player --cycles 3
+      pid     4242
+      ppid    4241
+      time_unit       i
+      opt     depth   30
+      F       1       0x109204        0       frame_queue_push  player.c  57  /tmp/lp
+      S       1       1
+      M       120433  video opened
+      T       regular 130000  40960   1320    0
+      s       1       40960   10      0       40960
+      E
+      X       152000
+*/
+
+#define OUT_BUF_SZB  (1 << 16)
+
+static Int   out_fd = -1;
+static HChar out_buf[OUT_BUF_SZB];
+static UInt  out_used = 0;
+
+static void flush_Output(void)
+{
+   UInt done = 0;
+   while (done < out_used) {
+      Int n = VG_(write)(out_fd, out_buf + done, out_used - done);
+      if (n <= 0) {
+         VG_(umsg)("strata: error writing the profile; output stopped\n");
+         out_fd = -1;
+         break;
+      }
+      done += n;
+   }
+   stats_bytes_written += done;
+   stats_flushes++;
+   out_used = 0;
+}
+
+static void put_char(HChar c)
+{
+   if (out_used == OUT_BUF_SZB)
+      flush_Output();
+   out_buf[out_used++] = c;
+}
+
+static void put_str(const HChar* s)
+{
+   for (; *s; s++)
+      put_char(*s);
+}
+
+/* A text field: escapes backslash, TAB, newline and carriage return. */
+static void put_text(const HChar* s)
+{
+   for (; s && *s; s++) {
+      switch (*s) {
+      case '\\': put_str("\\\\"); break;
+      case '\t': put_str("\\t");  break;
+      case '\n': put_str("\\n");  break;
+      case '\r': put_str("\\r");  break;
+      default:   put_char(*s);
+      }
+   }
+}
+
+static void put_u64(ULong n)
+{
+   HChar tmp[24];
+   Int   i = 0;
+   do {
+      tmp[i++] = '0' + (HChar)(n % 10);
+      n /= 10;
+   } while (n > 0);
+   while (i > 0)
+      put_char(tmp[--i]);
+}
+
+static void put_hex(Addr a)
+{
+   HChar tmp[24];
+   Int   i = 0;
+   do {
+      tmp[i++] = "0123456789abcdef"[a & 0xf];
+      a >>= 4;
+   } while (a > 0);
+   put_str("0x");
+   while (i > 0)
+      put_char(tmp[--i]);
+}
+
+static void put_tab(void) { put_char('\t'); }
+static void put_nl(void)  { put_char('\n'); }
+
+static void put_field_u64(ULong n) { put_tab(); put_u64(n); }
+static void put_field_text(const HChar* s) { put_tab(); put_text(s); }
+
+/*------------------------------------------------------------*/
+/*--- Output: frames and sites                             ---*/
+/*------------------------------------------------------------*/
+
+/* VG_(describe_IP) gives "0xADDR: FUNCTION (FILE:LINE)", or
+   "0xADDR: FUNCTION (in OBJECT)", or "0xADDR: ???".  Splits it; the pieces
+   point into 'buf', which is modified. */
+static void split_description(HChar* buf, const HChar** fn,
+                              const HChar** file, UInt* line)
+{
+   HChar* s = VG_(strstr)(buf, ": ");
+   HChar* open;
+   HChar* colon;
+   SizeT  len;
+
+   *fn = ""; *file = ""; *line = 0;
+   if (s == NULL)
+      return;
+   s += 2;
+   len = VG_(strlen)(s);
+   open = NULL;
+   if (len > 0 && s[len - 1] == ')') {
+      HChar* p;
+      for (p = s + len - 1; p > s; p--)
+         if (p[0] == '(' && p[-1] == ' ') { open = p; break; }
+   }
+   if (open != NULL) {
+      open[-1] = '\0';
+      s[len - 1] = '\0';
+      colon = VG_(strrchr)(open + 1, ':');
+      if (VG_(strncmp)(open + 1, "in ", 3) != 0 && colon != NULL) {
+         *colon = '\0';
+         *file = open + 1;
+         *line = (UInt)VG_(strtoll10)(colon + 1, NULL);
+      }
+   }
+   *fn = VG_STREQ(s, "???") ? "" : s;
+}
+
+static void write_Frame(UInt id, Addr ip, Bool inlined, const HChar* desc,
+                        const HChar* obj)
+{
+   HChar* copy = VG_(strdup)("st.frame.desc", desc);
+   const HChar* fn;
+   const HChar* file;
+   UInt line;
+   split_description(copy, &fn, &file, &line);
+   put_str("F");
+   put_field_u64(id);
+   put_tab(); put_hex(ip);
+   put_field_u64(inlined ? 1 : 0);
+   put_field_text(fn);
+   put_field_text(file);
+   put_field_u64(line);
+   put_field_text(obj);
+   put_nl();
+   VG_(free)(copy);
+   stats_frames_written++;
+}
+
+/* The frames of one code address, written once; inlined calls included. */
+static FrameRun* get_FrameRun(Addr ip)
+{
+   FrameRun*    run = VG_(HT_lookup)(frame_runs, ip);
+   DiEpoch      ep  = VG_(current_DiEpoch)();
+   InlIPCursor* iipc;
+   const HChar* obj;
+   HChar*       obj_copy;
+   Bool         more;
+
+   if (run != NULL)
+      return run;
+   run = VG_(malloc)("st.framerun", sizeof(FrameRun));
+   run->ip       = ip;
+   run->first_id = next_frame_id;
+   run->n        = 0;
+   if (!VG_(get_objname)(ep, ip, &obj))
+      obj = "";
+   obj_copy = VG_(strdup)("st.frame.obj", obj);
+   iipc = VG_(new_IIPC)(ep, ip);
+   do {
+      HChar* desc = VG_(strdup)("st.frame.d", VG_(describe_IP)(ep, ip, iipc));
+      more = VG_(next_IIPC)(iipc);
+      write_Frame(next_frame_id++, ip, more, desc, obj_copy);
+      run->n++;
+      VG_(free)(desc);
+   } while (more);
+   VG_(delete_IIPC)(iipc);
+   VG_(free)(obj_copy);
+   VG_(HT_add_node)(frame_runs, run);
+   return run;
+}
+
+/* Writes the site's frames and its S record, if not yet in the file. */
+static void ensure_Site_written(Site* s)
+{
+   UInt i, j;
+   FrameRun** runs;
+
+   if (s->id != 0)
+      return;
+   runs = s->n_ips ? VG_(malloc)("st.site.runs", s->n_ips * sizeof(FrameRun*))
+                   : NULL;
+   for (i = 0; i < s->n_ips; i++)
+      runs[i] = get_FrameRun(s->ips[i]);
+   s->id = next_site_id++;
+   put_str("S");
+   put_field_u64(s->id);
+   for (i = 0; i < s->n_ips; i++)
+      for (j = 0; j < runs[i]->n; j++)
+         put_field_u64(runs[i]->first_id + j);
+   put_nl();
+   if (runs)
+      VG_(free)(runs);
+}
+
+static void write_header(void)
+{
+   Word i;
+   HChar num[64];
+
+   put_str("strata-profile\t1\n");
+   put_str("cmd");
+   put_field_text(VG_(args_the_exename));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
+      put_char(' ');
+      put_text(*(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   }
+   put_nl();
+   put_str("pid");  put_field_u64(VG_(getpid)());  put_nl();
+   put_str("ppid"); put_field_u64(VG_(getppid)()); put_nl();
+   put_str("time_unit\t");
+   put_str(clo_time_unit == TimeI ? "i" : clo_time_unit == TimeMS ? "ms" : "B");
+   put_nl();
+   put_str("opt\tdepth");      put_field_u64(clo_depth);      put_nl();
+   put_str("opt\theap_admin"); put_field_u64(clo_heap_admin); put_nl();
+   VG_(sprintf)(num, "%.3f", clo_peak_inaccuracy);
+   put_str("opt\tpeak_inaccuracy"); put_field_text(num); put_nl();
+   put_str("opt\tstacks\t");   put_str(clo_stacks ? "yes" : "no"); put_nl();
+   put_str("opt\tpages_as_heap\t");
+   put_str(clo_pages_as_heap ? "yes" : "no");
+   put_nl();
+   for (i = 0; i < VG_(sizeXA)(user_alloc_fns); i++) {
+      put_str("opt\talloc_fn");
+      put_field_text(*(HChar**)VG_(indexXA)(user_alloc_fns, i));
+      put_nl();
+   }
+   for (i = 0; i < VG_(sizeXA)(ignore_fns); i++) {
+      put_str("opt\tignore_fn");
+      put_field_text(*(HChar**)VG_(indexXA)(ignore_fns, i));
+      put_nl();
+   }
+}
+
+static void open_Output(void)
+{
+   HChar* name = VG_(expand_file_name)("--out-file", clo_out_file);
+   SysRes sres = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
+                           | VKI_S_IROTH);
+   if (sr_isError(sres)) {
+      VG_(fmsg)("strata: cannot create the profile file '%s'\n", name);
+      VG_(exit)(1);
+   }
+   out_fd   = sr_Res(sres);
+   out_used = 0;
+   VG_(free)(name);
+   write_header();
+   flush_Output();
+}
+
+/*------------------------------------------------------------*/
+/*--- Snapshots                                            ---*/
+/*------------------------------------------------------------*/
+
+typedef enum { SnapRegular = 0, SnapUser, SnapPeak, SnapFinal } SnapshotKind;
+
+static const HChar* snapshot_kind_names[] = { "regular", "user", "peak",
+                                              "final" };
+
+#define SNAPSHOTS_PER_INTERVAL 500
+
+static ULong snapshot_interval   = 0;   // set from the time unit
+static ULong next_snapshot_time  = 0;
+static UInt  snapshots_at_interval = 0;
+
+static void put_snapshot_header(SnapshotKind kind, ULong time, SizeT heap,
+                                SizeT extra, SizeT stacks)
+{
+   put_str("T\t");
+   put_str(snapshot_kind_names[kind]);
+   put_field_u64(time);
+   put_field_u64(heap);
+   put_field_u64(extra);
+   put_field_u64(stacks);
+   put_nl();
+   stats_snapshots[kind]++;
+}
+
+static void put_site_line(const Site* s, SizeT szB, SizeT n_blocks, SizeT min,
+                          SizeT max)
+{
+   put_str("s");
+   put_field_u64(s->id);
+   put_field_u64(szB);
+   put_field_u64(n_blocks);
+   put_field_u64(min);
+   put_field_u64(max);
+   put_nl();
+}
+
+static void end_snapshot(void)
+{
+   put_str("E\n");
+   if (out_fd >= 0)
+      flush_Output();
+}
+
+/* The peak snapshot: every site that held bytes at the peak. */
+static void write_peak_snapshot(void)
+{
+   Word i, n = VG_(sizeXA)(all_sites);
+   for (i = 0; i < n; i++) {
+      Site* s = *(Site**)VG_(indexXA)(all_sites, i);
+      if (peak_szB_of_Site(s) > 0 || peak_blocks_of_Site(s) > 0)
+         ensure_Site_written(s);
+   }
+   put_snapshot_header(SnapPeak, peak_time, peak_heap_szB, peak_extra_szB,
+                       peak_stacks_szB);
+   for (i = 0; i < n; i++) {
+      Site* s  = *(Site**)VG_(indexXA)(all_sites, i);
+      SizeT sz = peak_szB_of_Site(s);
+      SizeT nb = peak_blocks_of_Site(s);
+      if (sz > 0 || nb > 0)
+         put_site_line(s, sz, nb, sz, sz);
+   }
+   end_snapshot();
+   peak_written = True;
+}
+
+/* Regular, user and final snapshots: the sites changed since the last. */
+static void write_snapshot(SnapshotKind kind, ULong time)
+{
+   Site* s;
+   for (s = dirty_sites; s != NULL; s = s->next_dirty)
+      ensure_Site_written(s);
+   put_snapshot_header(kind, time, heap_szB, heap_extra_szB, stacks_szB);
+   for (s = dirty_sites; s != NULL; s = s->next_dirty) {
+      put_site_line(s, s->szB, s->n_blocks, s->min_szB, s->max_szB);
+      s->dirty   = False;
+      s->min_szB = s->max_szB = s->szB;
+   }
+   dirty_sites = NULL;
+   end_snapshot();
+}
+
+static void take_snapshot(SnapshotKind kind)
+{
+   if (out_fd < 0)
+      return;
+   if (!peak_written && (kind == SnapFinal || total_szB() < peak_total_szB()))
+      write_peak_snapshot();
+   write_snapshot(kind, get_time());
+}
+
+/* The clock: called after each heap operation. */
+static void maybe_take_snapshot(void)
+{
+   ULong now = get_time();
+   if (now < next_snapshot_time)
+      return;
+   take_snapshot(SnapRegular);
+   if (++snapshots_at_interval == SNAPSHOTS_PER_INTERVAL) {
+      snapshots_at_interval = 0;
+      snapshot_interval *= 2;
+   }
+   next_snapshot_time = now + snapshot_interval;
+}
+
+static void init_snapshot_clock(void)
+{
+   switch (clo_time_unit) {
+   case TimeI:  snapshot_interval = 10000; break;
+   case TimeMS: snapshot_interval = 1;     break;
+   case TimeB:  snapshot_interval = 4096;  break;
+   }
+   next_snapshot_time = get_time() + snapshot_interval;
+}
+
+/*------------------------------------------------------------*/
+/*--- Sites                                                ---*/
+/*------------------------------------------------------------*/
+
+static Site* new_Site(const Addr* ips, UInt n_ips)
+{
+   Site* s = VG_(calloc)("st.site", 1, sizeof(Site));
+   s->n_ips = n_ips;
+   if (n_ips > 0) {
+      s->ips = VG_(malloc)("st.site.ips", n_ips * sizeof(Addr));
+      VG_(memcpy)(s->ips, ips, n_ips * sizeof(Addr));
+   }
+   s->peak_gen = peak_gen;   // it held nothing at any peak so far
+   VG_(addToXA)(all_sites, &s);
+   stats_sites++;
+   return s;
+}
+
+static Bool matches_any(XArray* patterns, const HChar* fn)
+{
+   Word i;
+   for (i = 0; i < VG_(sizeXA)(patterns); i++)
+      if (VG_(string_match)(*(HChar**)VG_(indexXA)(patterns, i), fn))
+         return True;
+   return False;
+}
+
+static IpClass classify_ip(Addr ip)
+{
+   DiEpoch      ep = VG_(current_DiEpoch)();
+   const HChar* name;
+   IpNode*      node = VG_(HT_lookup)(ip_classes, ip);
+
+   if (node != NULL)
+      return node->cls;
+   node = VG_(malloc)("st.ipclass", sizeof(IpNode));
+   node->ip  = ip;
+   node->cls = IpPlain;
+   if (VG_(get_objname)(ep, ip, &name)
+       && VG_(strstr)(name, "/vgpreload_strata-") != NULL)
+      node->cls = IpAlloc;
+   else if (VG_(get_fnname)(ep, ip, &name)) {
+      if (matches_any(alloc_fns, name))
+         node->cls = IpAlloc;
+      else if (matches_any(ignore_fns, name))
+         node->cls = IpIgnore;
+   }
+   VG_(HT_add_node)(ip_classes, node);
+   return node->cls;
+}
+
+static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
+{
+   ExeContext* ec;
+   SiteNode*   node;
+
+   if (n_ips == 0)
+      return no_stack_site;
+   ec   = VG_(make_ExeContext_from_StackTrace)(ips, n_ips);
+   node = VG_(HT_lookup)(site_nodes, VG_(get_ECU_from_ExeContext)(ec));
+   if (node == NULL) {
+      node = VG_(malloc)("st.sitenode", sizeof(SiteNode));
+      node->ecu  = VG_(get_ECU_from_ExeContext)(ec);
+      node->site = new_Site(ips, n_ips);
+      VG_(HT_add_node)(site_nodes, node);
+   }
+   return node->site;
+}
+
+/* A raw stack seen for the first time: strip the allocator's frames from
+   the top, decide whether it is ignored, cut it to --depth. */
+static Site* site_of_raw_stack(const Addr* ips, UInt n_ips)
+{
+   UInt first = 0;
+   while (first < n_ips && classify_ip(ips[first]) == IpAlloc)
+      first++;
+   if (first < n_ips && classify_ip(ips[first]) == IpIgnore)
+      return NULL;
+   n_ips -= first;
+   if (n_ips > clo_depth)
+      n_ips = clo_depth;
+   return get_Site_of_stack(ips + first, n_ips);
+}
+
+/* The site of an allocation made now by thread 'tid'; NULL if ignored. */
+static Site* get_Site(ThreadId tid)
+{
+   Addr        ips[MAX_DEPTH + STRIP_SLACK];
+   UInt        n_ips;
+   ExeContext* ec;
+   RawStack*   raw;
+
+   n_ips = VG_(get_StackTrace)(tid, ips, clo_depth + STRIP_SLACK, NULL, NULL,
+                               0);
+   stats_stacks_unwound++;
+   if (n_ips == 0)
+      return no_stack_site;
+   ec  = VG_(make_ExeContext_from_StackTrace)(ips, n_ips);
+   raw = VG_(HT_lookup)(raw_stacks, VG_(get_ECU_from_ExeContext)(ec));
+   if (raw == NULL) {
+      raw = VG_(malloc)("st.rawstack", sizeof(RawStack));
+      raw->ecu  = VG_(get_ECU_from_ExeContext)(ec);
+      raw->site = site_of_raw_stack(ips, n_ips);
+      VG_(HT_add_node)(raw_stacks, raw);
+      stats_raw_stacks++;
+   }
+   return raw->site;
+}
+
+/* Every change to a site's bytes goes through here. */
+static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
+{
+   save_peak_Site(s);
+   if (!s->dirty) {
+      s->dirty      = True;
+      s->min_szB    = s->max_szB = s->szB;
+      s->next_dirty = dirty_sites;
+      dirty_sites   = s;
+   }
+   tl_assert(s->szB + add_szB >= sub_szB);
+   s->szB = s->szB + add_szB - sub_szB;
+   s->n_blocks += d_blocks;
+   if (s->szB < s->min_szB) s->min_szB = s->szB;
+   if (s->szB > s->max_szB) s->max_szB = s->szB;
+}
+
+/*------------------------------------------------------------*/
+/*--- Heap blocks                                          ---*/
+/*------------------------------------------------------------*/
+
+static void add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
+{
+   Block* b = VG_(allocEltPA)(block_pool);
+   b->addr      = p;
+   b->req_szB   = req_szB;
+   b->extra_szB = extra_szB;
+   b->site      = site;
+   VG_(HT_add_node)(blocks, b);
+   change_Site(site, req_szB, 0, +1);
+   heap_szB       += req_szB;
+   heap_extra_szB += extra_szB;
+   total_allocs_deallocs_szB += req_szB;
+   stats_allocs++;
+   update_peak();
+}
+
+/* Records a block allocated now by 'tid'; False if it is ignored. */
+static Bool record_Block(ThreadId tid, Addr p, SizeT req_szB, SizeT extra_szB)
+{
+   Site* site = get_Site(tid);
+   if (site == NULL) {
+      stats_ignored_allocs++;
+      return False;
+   }
+   add_Block(p, req_szB, extra_szB, site);
+   return True;
+}
+
+static void retire_Block(Block* b)
+{
+   change_Site(b->site, 0, b->req_szB, -1);
+   tl_assert(heap_szB >= b->req_szB && heap_extra_szB >= b->extra_szB);
+   heap_szB       -= b->req_szB;
+   heap_extra_szB -= b->extra_szB;
+   total_allocs_deallocs_szB += b->req_szB;
+   stats_frees++;
+   VG_(freeEltPA)(block_pool, b);
+}
+
+/* Unrecords the block at 'p'; False if it was not recorded. */
+static Bool unrecord_Block(Addr p)
+{
+   Block* b = VG_(HT_remove)(blocks, p);
+   if (b == NULL)
+      return False;
+   retire_Block(b);
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- Malloc wrappers                                      ---*/
+/*------------------------------------------------------------*/
+
+static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
+{
+   void* p;
+   if ((SSizeT)req_szB < 0)
+      return NULL;
+   p = VG_(cli_malloc)(align, req_szB);
+   if (p == NULL)
+      return NULL;
+   if (zeroed)
+      VG_(memset)(p, 0, req_szB);
+   record_Block(tid, (Addr)p,  req_szB,
+                clo_heap_admin + VG_(cli_malloc_usable_size)(p) - req_szB);
+   maybe_take_snapshot();
+   return p;
+}
+
+static void die_block(void* p)
+{
+   if (p == NULL)
+      return;
+   unrecord_Block((Addr)p);
+   VG_(cli_free)(p);
+   maybe_take_snapshot();
+}
+
+static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
+{
+   Block* b;
+   void*  p_new;
+   SizeT  old_szB;
+
+   if ((SSizeT)new_req_szB < 0)
+      return NULL;
+   b = VG_(HT_remove)(blocks, (UWord)p_old);
+   old_szB = b ? b->req_szB : VG_(cli_malloc_usable_size)(p_old);
+   p_new = VG_(cli_malloc)(VG_(clo_alignment), new_req_szB);
+   if (p_new == NULL) {
+      if (b)
+         VG_(HT_add_node)(blocks, b);
+      return NULL;
+   }
+   VG_(memcpy)(p_new, p_old, old_szB < new_req_szB ? old_szB : new_req_szB);
+   VG_(cli_free)(p_old);
+   if (b)
+      retire_Block(b);
+   record_Block(tid, (Addr)p_new, new_req_szB,
+                clo_heap_admin + VG_(cli_malloc_usable_size)(p_new)
+                   - new_req_szB);
+   stats_reallocs++;
+   maybe_take_snapshot();
+   return p_new;
+}
+
+static void* st_malloc(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False);
+}
+
+static void* st___builtin_new(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False);
+}
+
+static void* st___builtin_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{
+   return new_block(tid, n, align, False);
+}
+
+static void* st___builtin_vec_new(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False);
+}
+
+static void* st___builtin_vec_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{
+   return new_block(tid, n, align, False);
+}
+
+static void* st_calloc(ThreadId tid, SizeT m, SizeT size)
+{
+   if (size != 0 && m > ((SizeT)-1) / size)
+      return NULL;
+   return new_block(tid, m * size, VG_(clo_alignment), True);
+}
+
+static void* st_memalign(ThreadId tid, SizeT align, SizeT n)
+{
+   return new_block(tid, n, align, False);
+}
+
+static void st_free(ThreadId tid, void* p)
+{
+   die_block(p);
+}
+
+static void st___builtin_delete(ThreadId tid, void* p)
+{
+   die_block(p);
+}
+
+static void st___builtin_delete_aligned(ThreadId tid, void* p, SizeT align)
+{
+   die_block(p);
+}
+
+static void st___builtin_vec_delete(ThreadId tid, void* p)
+{
+   die_block(p);
+}
+
+static void st___builtin_vec_delete_aligned(ThreadId tid, void* p,
+                                            SizeT align)
+{
+   die_block(p);
+}
+
+static void* st_realloc(ThreadId tid, void* p_old, SizeT new_szB)
+{
+   if (p_old == NULL)
+      return st_malloc(tid, new_szB);
+   if (new_szB == 0) {
+      die_block(p_old);
+      return NULL;
+   }
+   return renew_block(tid, p_old, new_szB);
+}
+
+static SizeT st_malloc_usable_size(ThreadId tid, void* p)
+{
+   return p ? VG_(cli_malloc_usable_size)(p) : 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Pages as heap                                        ---*/
+/*------------------------------------------------------------*/
+
+/* With --pages-as-heap=yes each mapped page is a block, allocated by the
+   stack that mapped it.  Pages mapped before the client ran have no stack. */
+
+static void record_pages(ThreadId tid, Addr a, SizeT len)
+{
+   Addr  p;
+   Addr  start = VG_PGROUNDDN(a);
+   Addr  end   = VG_PGROUNDUP(a + len);
+   Site* site  = tid == VG_INVALID_THREADID ? no_stack_site : get_Site(tid);
+   if (site == NULL)
+      return;
+   for (p = start; p < end; p += VKI_PAGE_SIZE)
+      if (VG_(HT_lookup)(blocks, p) == NULL)
+         add_Block(p, VKI_PAGE_SIZE, 0, site);
+   maybe_take_snapshot();
+}
+
+static void unrecord_pages(Addr a, SizeT len)
+{
+   Addr p;
+   Addr end = VG_PGROUNDUP(a + len);
+   for (p = VG_PGROUNDDN(a); p < end; p += VKI_PAGE_SIZE)
+      unrecord_Block(p);
+   maybe_take_snapshot();
+}
+
+static void st_new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                               ULong di_handle)
+{
+   record_pages(VG_INVALID_THREADID, a, len);
+}
+
+static void st_new_mem_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                            ULong di_handle)
+{
+   record_pages(VG_(get_running_tid)(), a, len);
+}
+
+static void st_new_mem_brk(Addr a, SizeT len, ThreadId tid)
+{
+   record_pages(tid, a, len);
+}
+
+static void st_die_mem(Addr a, SizeT len)
+{
+   unrecord_pages(a, len);
+}
+
+static void st_copy_mem_remap(Addr from, Addr to, SizeT len)
+{
+   unrecord_pages(from, len);
+   record_pages(VG_(get_running_tid)(), to, len);
+}
+
+/* The preload library must not replace malloc then: the client's own
+   allocator must map its pages.  Blank its name out of LD_PRELOAD. */
+static void disable_malloc_replacement(void)
+{
+   HChar** env;
+   SizeT   name_len = VG_(strlen)(VG_(LD_PRELOAD_var_name));
+   for (env = VG_(client_envp); env && *env; env++) {
+      HChar* hit;
+      HChar* end;
+      if (VG_(strncmp)(*env, VG_(LD_PRELOAD_var_name), name_len) != 0
+          || (*env)[name_len] != '=')
+         continue;
+      hit = VG_(strstr)(*env, "vgpreload_strata-");
+      if (hit == NULL)
+         continue;
+      while (hit > *env + name_len + 1 && hit[-1] != ':')
+         hit--;
+      for (end = hit; *end && *end != ':'; end++)
+         *end = ' ';
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Stacks                                               ---*/
+/*------------------------------------------------------------*/
+
+static void st_new_mem_stack(Addr a, SizeT len)
+{
+   stacks_szB += len;
+}
+
+static void st_die_mem_stack(Addr a, SizeT len)
+{
+   stacks_szB = stacks_szB > len ? stacks_szB - len : 0;
+}
+
+static void st_new_mem_stack_signal(Addr a, SizeT len, ThreadId tid)
+{
+   st_new_mem_stack(a, len);
+}
+
+/*------------------------------------------------------------*/
+/*--- Client requests                                      ---*/
+/*------------------------------------------------------------*/
+
+static void write_marker(const HChar* label)
+{
+   HChar copy[256];
+   if (out_fd < 0)
+      return;
+   VG_(strncpy)(copy, label ? label : "", sizeof(copy) - 1);
+   copy[sizeof(copy) - 1] = '\0';
+   put_str("M");
+   put_field_u64(get_time());
+   put_field_text(copy);
+   put_nl();
+}
+
+static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
+{
+   switch (argv[0]) {
+   case VG_USERREQ__MALLOCLIKE_BLOCK:
+      record_Block(tid, argv[1], argv[2], clo_heap_admin);
+      maybe_take_snapshot();
+      break;
+   case VG_USERREQ__FREELIKE_BLOCK:
+      unrecord_Block(argv[1]);
+      maybe_take_snapshot();
+      break;
+   case VG_USERREQ__RESIZEINPLACE_BLOCK: {
+      Block* b = VG_(HT_lookup)(blocks, argv[1]);
+      if (b != NULL) {
+         SizeT new_szB = argv[3];
+         change_Site(b->site, new_szB, b->req_szB, 0);
+         total_allocs_deallocs_szB += b->req_szB + new_szB;
+         heap_szB = heap_szB - b->req_szB + new_szB;
+         b->req_szB = new_szB;
+         update_peak();
+         maybe_take_snapshot();
+      }
+      break;
+   }
+   case VG_USERREQ__STRATA_MARK:
+      write_marker((const HChar*)argv[1]);
+      break;
+   case VG_USERREQ__STRATA_SNAPSHOT:
+      take_snapshot(SnapUser);
+      break;
+   default:
+      return False;
+   }
+   *ret = 0;
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation                                      ---*/
+/*------------------------------------------------------------*/
+
+/* With --time-unit=i, counts guest instructions: before each exit of a
+   superblock, and at its end, adds the instructions executed since the
+   previous update to guest_instrs_executed. */
+static void add_counter_update(IRSB* sbOut, Int n)
+{
+   IRExpr* addr;
+   IRTemp  t1, t2;
+   if (n == 0)
+      return;
+   addr = mkIRExpr_HWord((HWord)&guest_instrs_executed);
+   t1 = newIRTemp(sbOut->tyenv, Ity_I64);
+   t2 = newIRTemp(sbOut->tyenv, Ity_I64);
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64,
+                                                      IRExpr_RdTmp(t1),
+                                                      IRExpr_Const(IRConst_U64(n)))));
+   addStmtToIRSB(sbOut, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(t2)));
+}
+
+static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
+                           const VexGuestLayout* layout,
+                           const VexGuestExtents* vge,
+                           const VexArchInfo* archinfo_host,
+                           IRType gWordTy, IRType hWordTy)
+{
+   IRSB* sbOut;
+   Int   i, n = 0;
+
+   if (clo_time_unit != TimeI)
+      return sbIn;
+   sbOut = deepCopyIRSBExceptStmts(sbIn);
+   for (i = 0; i < sbIn->stmts_used; i++) {
+      IRStmt* st = sbIn->stmts[i];
+      if (st->tag == Ist_IMark)
+         n++;
+      else if (st->tag == Ist_Exit) {
+         add_counter_update(sbOut, n);
+         n = 0;
+      }
+      addStmtToIRSB(sbOut, st);
+   }
+   add_counter_update(sbOut, n);
+   return sbOut;
+}
+
+/*------------------------------------------------------------*/
+/*--- Fork                                                 ---*/
+/*------------------------------------------------------------*/
+
+/* A forked child writes a profile of its own: a new file, frames and sites
+   written anew, and a first snapshot of the heap it inherited. */
+static void st_atfork_child(ThreadId tid)
+{
+   Word i;
+   if (out_fd < 0)
+      return;
+   out_used = 0;                 // the parent writes what it had buffered
+   VG_(close)(out_fd);
+   VG_(HT_destruct)(frame_runs, VG_(free));
+   frame_runs    = VG_(HT_construct)("st.frame_runs");
+   next_frame_id = 1;
+   next_site_id  = 1;
+   for (i = 0; i < VG_(sizeXA)(all_sites); i++) {
+      Site* s = *(Site**)VG_(indexXA)(all_sites, i);
+      s->id = 0;
+      if (s->szB > 0 || s->n_blocks > 0)
+         change_Site(s, 0, 0, 0);
+   }
+   peak_gen++;
+   peak_time = get_time();
+   peak_heap_szB = heap_szB;
+   peak_extra_szB = heap_extra_szB;
+   peak_stacks_szB = stacks_szB;
+   peak_written = True;
+   open_Output();
+   take_snapshot(SnapRegular);
+}
+
+/*------------------------------------------------------------*/
+/*--- Finalisation                                         ---*/
+/*------------------------------------------------------------*/
+
+static void st_print_stats(void)
+{
+   VG_(umsg)("strata: blocks recorded:     %'llu\n", stats_allocs);
+   VG_(umsg)("strata: blocks ignored:      %'llu\n", stats_ignored_allocs);
+   VG_(umsg)("strata: blocks freed:        %'llu\n", stats_frees);
+   VG_(umsg)("strata: reallocs:            %'llu\n", stats_reallocs);
+   VG_(umsg)("strata: stacks unwound:      %'llu\n", stats_stacks_unwound);
+   VG_(umsg)("strata: distinct raw stacks: %'llu\n", stats_raw_stacks);
+   VG_(umsg)("strata: sites:               %'llu\n", stats_sites);
+   VG_(umsg)("strata: frames written:      %'llu\n", stats_frames_written);
+   VG_(umsg)("strata: snapshots:           %'llu regular, %'llu user, "
+             "%'llu peak, %'llu final\n", stats_snapshots[SnapRegular],
+             stats_snapshots[SnapUser], stats_snapshots[SnapPeak],
+             stats_snapshots[SnapFinal]);
+   VG_(umsg)("strata: bytes written:       %'llu in %'llu writes\n",
+             stats_bytes_written, stats_flushes);
+   VG_(umsg)("strata: live blocks at end:  %'u\n", VG_(HT_count_nodes)(blocks));
+}
+
+static void st_fini(Int exitcode)
+{
+   if (out_fd >= 0) {
+      take_snapshot(SnapFinal);
+      put_str("X");
+      put_field_u64(get_time());
+      put_nl();
+      flush_Output();
+      VG_(close)(out_fd);
+      out_fd = -1;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Initialisation                                       ---*/
+/*------------------------------------------------------------*/
+
+static void add_patterns(XArray* xa, const HChar** names, Int n)
+{
+   Int i;
+   for (i = 0; i < n; i++)
+      VG_(addToXA)(xa, &names[i]);
+}
+
+static void st_post_clo_init(void)
+{
+   if (clo_pages_as_heap) {
+      if (clo_stacks)
+         VG_(fmsg_bad_option)("--pages-as-heap=yes",
+                              "cannot be used together with --stacks=yes\n");
+      clo_heap_admin = 0;
+      add_patterns(alloc_fns, default_page_fns,
+                   sizeof(default_page_fns) / sizeof(default_page_fns[0]));
+      disable_malloc_replacement();
+      VG_(track_new_mem_startup)(st_new_mem_startup);
+      VG_(track_new_mem_brk)(st_new_mem_brk);
+      VG_(track_new_mem_mmap)(st_new_mem_mmap);
+      VG_(track_copy_mem_remap)(st_copy_mem_remap);
+      VG_(track_die_mem_brk)(st_die_mem);
+      VG_(track_die_mem_munmap)(st_die_mem);
+   }
+   if (clo_stacks) {
+      VG_(track_new_mem_stack)(st_new_mem_stack);
+      VG_(track_die_mem_stack)(st_die_mem_stack);
+      VG_(track_new_mem_stack_signal)(st_new_mem_stack_signal);
+      VG_(track_die_mem_stack_signal)(st_die_mem_stack);
+   }
+   // ExeContexts (the interned stacks) hold at most this many frames.
+   if (VG_(clo_backtrace_size) < (Int)(clo_depth + STRIP_SLACK))
+      VG_(clo_backtrace_size) = clo_depth + STRIP_SLACK;
+   blocks      = VG_(HT_construct)("st.blocks");
+   raw_stacks  = VG_(HT_construct)("st.raw_stacks");
+   site_nodes  = VG_(HT_construct)("st.site_nodes");
+   ip_classes  = VG_(HT_construct)("st.ip_classes");
+   frame_runs  = VG_(HT_construct)("st.frame_runs");
+   all_sites   = VG_(newXA)(VG_(malloc), "st.all_sites", VG_(free),
+                            sizeof(Site*));
+   block_pool  = VG_(newPA)(sizeof(Block), 1000, VG_(malloc), "st.blocks",
+                            VG_(free));
+   no_stack_site = new_Site(NULL, 0);
+   VG_(atfork)(NULL, NULL, st_atfork_child);
+   init_snapshot_clock();
+   open_Output();
+}
+
+static void st_pre_clo_init(void)
+{
+   VG_(details_name)("Strata");
+   VG_(details_version)("0.1.0");
+   VG_(details_description)("a heap profiler over time, by call site");
+   VG_(details_copyright_author)("Copyright (C) the strata developers.");
+   VG_(details_bug_reports_to)("the strata issue tracker");
+   VG_(details_avg_translation_sizeB)(330);
+
+   VG_(basic_tool_funcs)(st_post_clo_init, st_instrument, st_fini);
+   VG_(needs_command_line_options)(st_process_cmd_line_option,
+                                   st_print_usage, st_print_debug_usage);
+   VG_(needs_client_requests)(st_handle_client_request);
+   VG_(needs_print_stats)(st_print_stats);
+   VG_(needs_malloc_replacement)(st_malloc,
+                                 st___builtin_new,
+                                 st___builtin_new_aligned,
+                                 st___builtin_vec_new,
+                                 st___builtin_vec_new_aligned,
+                                 st_memalign,
+                                 st_calloc,
+                                 st_free,
+                                 st___builtin_delete,
+                                 st___builtin_delete_aligned,
+                                 st___builtin_vec_delete,
+                                 st___builtin_vec_delete_aligned,
+                                 st_realloc,
+                                 st_malloc_usable_size,
+                                 0);
+
+   alloc_fns      = VG_(newXA)(VG_(malloc), "st.alloc_fns", VG_(free),
+                               sizeof(HChar*));
+   ignore_fns     = VG_(newXA)(VG_(malloc), "st.ignore_fns", VG_(free),
+                               sizeof(HChar*));
+   user_alloc_fns = VG_(newXA)(VG_(malloc), "st.user_alloc_fns", VG_(free),
+                               sizeof(HChar*));
+   add_patterns(alloc_fns, default_alloc_fns,
+                sizeof(default_alloc_fns) / sizeof(default_alloc_fns[0]));
+}
+
+VG_DETERMINE_INTERFACE_VERSION(st_pre_clo_init)
+
+/*--------------------------------------------------------------------*/
+/*--- end                                                 st_main.c ---*/
+/*--------------------------------------------------------------------*/
