@@ -252,7 +252,7 @@ typedef struct _SiteNode {
 } SiteNode;
 
 /* What a code address is to the allocator, cached. */
-typedef enum { IpPlain = 0, IpAlloc = 1, IpIgnore = 2 } IpClass;
+typedef enum { IpPlain = 0, IpAlloc, IpIgnore, IpMain, IpBelowMain } IpClass;
 typedef struct _IpNode {
    struct _IpNode* next;
    UWord  ip;             // key
@@ -776,7 +776,12 @@ static IpClass classify_ip(Addr ip)
        && VG_(strstr)(name, "/vgpreload_strata-") != NULL)
       node->cls = IpAlloc;
    else if (VG_(get_fnname)(ep, ip, &name)) {
-      if (matches_any(alloc_fns, name))
+      Vg_FnNameKind kind = VG_(get_fnname_kind_from_IP)(ep, ip);
+      if (kind == Vg_FnNameMain)
+         node->cls = IpMain;
+      else if (kind == Vg_FnNameBelowMain)
+         node->cls = IpBelowMain;
+      else if (matches_any(alloc_fns, name))
          node->cls = IpAlloc;
       else if (matches_any(ignore_fns, name))
          node->cls = IpIgnore;
@@ -804,18 +809,26 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
 }
 
 /* A raw stack seen for the first time: strip the allocator's frames from
-   the top, decide whether it is ignored, cut it to --depth. */
+   the top, decide whether it is ignored, cut it below main (the frames
+   under main or a thread's start function are the C library's, and beyond
+   them the unwinder reads garbage) and to --depth. */
 static Site* site_of_raw_stack(const Addr* ips, UInt n_ips)
 {
-   UInt first = 0;
+   UInt first = 0, end;
    while (first < n_ips && classify_ip(ips[first]) == IpAlloc)
       first++;
    if (first < n_ips && classify_ip(ips[first]) == IpIgnore)
       return NULL;
-   n_ips -= first;
-   if (n_ips > clo_depth)
-      n_ips = clo_depth;
-   return get_Site_of_stack(ips + first, n_ips);
+   for (end = first; end < n_ips && end - first < clo_depth; end++) {
+      IpClass cls = classify_ip(ips[end]);
+      if (cls == IpBelowMain)
+         break;
+      if (cls == IpMain) {
+         end++;
+         break;
+      }
+   }
+   return get_Site_of_stack(ips + first, end - first);
 }
 
 /* The site of an allocation made now by thread 'tid'; NULL if ignored. */
