@@ -1399,6 +1399,10 @@ static void st_pre_clo_init(void)
                                    st_print_usage, st_print_debug_usage);
    VG_(needs_client_requests)(st_handle_client_request);
    VG_(needs_print_stats)(st_print_stats);
+   // Like massif: at exit, let the C and C++ libraries free their own
+   // buffers, so that the final heap shows what the program kept.
+   VG_(needs_libc_freeres)();
+   VG_(needs_cxx_freeres)();
    VG_(needs_malloc_replacement)(st_malloc,
                                  st___builtin_new,
                                  st___builtin_new_aligned,
