@@ -47,6 +47,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
@@ -1298,6 +1299,28 @@ static void st_atfork_child(ThreadId tid)
 }
 
 /*------------------------------------------------------------*/
+/*--- Exec                                                 ---*/
+/*------------------------------------------------------------*/
+
+static void end_profile(void);
+
+/* execve replaces the process and the tool with it, without finalisation:
+   end the profile first.  (With --trace-children=yes the new program is
+   profiled anew, into its own file.)  Should the exec fail, the profile
+   goes on after its end record; readers stop at the first end record. */
+static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
+                           UInt nArgs)
+{
+   if (syscallno == __NR_execve || syscallno == __NR_execveat)
+      end_profile();
+}
+
+static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
+                            UInt nArgs, SysRes res)
+{
+}
+
+/*------------------------------------------------------------*/
 /*--- Finalisation                                         ---*/
 /*------------------------------------------------------------*/
 
@@ -1320,17 +1343,24 @@ static void st_print_stats(void)
    VG_(umsg)("strata: live blocks at end:  %'u\n", VG_(HT_count_nodes)(blocks));
 }
 
+/* The final snapshot (with the peak, if not yet written) and the end. */
+static void end_profile(void)
+{
+   if (out_fd < 0)
+      return;
+   take_snapshot(SnapFinal);
+   put_str("X");
+   put_field_u64(get_time());
+   put_nl();
+   flush_Output();
+}
+
 static void st_fini(Int exitcode)
 {
-   if (out_fd >= 0) {
-      take_snapshot(SnapFinal);
-      put_str("X");
-      put_field_u64(get_time());
-      put_nl();
-      flush_Output();
+   end_profile();
+   if (out_fd >= 0)
       VG_(close)(out_fd);
-      out_fd = -1;
-   }
+   out_fd = -1;
 }
 
 /*------------------------------------------------------------*/
@@ -1399,6 +1429,7 @@ static void st_pre_clo_init(void)
                                    st_print_usage, st_print_debug_usage);
    VG_(needs_client_requests)(st_handle_client_request);
    VG_(needs_print_stats)(st_print_stats);
+   VG_(needs_syscall_wrapper)(st_pre_syscall, st_post_syscall);
    // Like massif: at exit, let the C and C++ libraries free their own
    // buffers, so that the final heap shows what the program kept.
    VG_(needs_libc_freeres)();
