@@ -71,6 +71,7 @@
 
 #include "valgrind.h"
 #include "strata.h"
+#include "st_alloc.h"
 
 /*------------------------------------------------------------*/
 /*--- Statistics                                           ---*/
@@ -79,6 +80,7 @@
 static ULong stats_allocs          = 0;   // blocks recorded
 static ULong stats_ignored_allocs  = 0;   // blocks not recorded: --ignore-fn
 static ULong stats_frees           = 0;   // blocks unrecorded
+static ULong stats_bad_frees       = 0;   // frees of no live block
 static ULong stats_reallocs        = 0;
 static ULong stats_stacks_unwound  = 0;
 static ULong stats_raw_stacks      = 0;   // distinct unwound stacks
@@ -875,8 +877,37 @@ static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
 }
 
 /*------------------------------------------------------------*/
-/*--- Heap blocks                                          ---*/
+/*--- Heap accounting                                      ---*/
 /*------------------------------------------------------------*/
+
+static void count_alloc(Site* site, SizeT req_szB, SizeT extra_szB)
+{
+   change_Site(site, req_szB, 0, +1);
+   heap_szB       += req_szB;
+   heap_extra_szB += extra_szB;
+   total_allocs_deallocs_szB += req_szB;
+   stats_allocs++;
+   update_peak();
+}
+
+static void count_free(Site* site, SizeT req_szB, SizeT extra_szB)
+{
+   change_Site(site, 0, req_szB, -1);
+   tl_assert(heap_szB >= req_szB && heap_extra_szB >= extra_szB);
+   heap_szB       -= req_szB;
+   heap_extra_szB -= extra_szB;
+   total_allocs_deallocs_szB += req_szB;
+   stats_frees++;
+}
+
+/*------------------------------------------------------------*/
+/*--- Blocks in the table: custom allocators, pages        ---*/
+/*------------------------------------------------------------*/
+
+/* Blocks of the malloc family carry their site in a header (st_alloc.h).
+   Blocks the tool does not allocate itself, those announced with
+   VALGRIND_MALLOCLIKE_BLOCK and the pages of --pages-as-heap=yes, live in
+   the 'blocks' hash table instead. */
 
 static void add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
 {
@@ -886,99 +917,115 @@ static void add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
    b->extra_szB = extra_szB;
    b->site      = site;
    VG_(HT_add_node)(blocks, b);
-   change_Site(site, req_szB, 0, +1);
-   heap_szB       += req_szB;
-   heap_extra_szB += extra_szB;
-   total_allocs_deallocs_szB += req_szB;
-   stats_allocs++;
-   update_peak();
+   count_alloc(site, req_szB, extra_szB);
 }
 
-/* Records a block allocated now by 'tid'; False if it is ignored. */
-static Bool record_Block(ThreadId tid, Addr p, SizeT req_szB, SizeT extra_szB)
+/* Records a block allocated now by 'tid', unless it is ignored. */
+static void record_Block(ThreadId tid, Addr p, SizeT req_szB, SizeT extra_szB)
 {
    Site* site = get_Site(tid);
-   if (site == NULL) {
+   if (site == NULL)
       stats_ignored_allocs++;
-      return False;
-   }
-   add_Block(p, req_szB, extra_szB, site);
-   return True;
+   else
+      add_Block(p, req_szB, extra_szB, site);
 }
 
-static void retire_Block(Block* b)
-{
-   change_Site(b->site, 0, b->req_szB, -1);
-   tl_assert(heap_szB >= b->req_szB && heap_extra_szB >= b->extra_szB);
-   heap_szB       -= b->req_szB;
-   heap_extra_szB -= b->extra_szB;
-   total_allocs_deallocs_szB += b->req_szB;
-   stats_frees++;
-   VG_(freeEltPA)(block_pool, b);
-}
-
-/* Unrecords the block at 'p'; False if it was not recorded. */
-static Bool unrecord_Block(Addr p)
+static void unrecord_Block(Addr p)
 {
    Block* b = VG_(HT_remove)(blocks, p);
    if (b == NULL)
-      return False;
-   retire_Block(b);
-   return True;
+      return;
+   count_free(b->site, b->req_szB, b->extra_szB);
+   VG_(freeEltPA)(block_pool, b);
+}
+
+static void resize_Block(Addr p, SizeT new_szB)
+{
+   Block* b = VG_(HT_lookup)(blocks, p);
+   if (b == NULL)
+      return;
+   change_Site(b->site, new_szB, b->req_szB, 0);
+   total_allocs_deallocs_szB += b->req_szB + new_szB;
+   heap_szB   = heap_szB - b->req_szB + new_szB;
+   b->req_szB = new_szB;
+   update_peak();
 }
 
 /*------------------------------------------------------------*/
 /*--- Malloc wrappers                                      ---*/
 /*------------------------------------------------------------*/
 
+static SizeT extra_szB_of_Chunk(const ChunkHdr* h)
+{
+   return clo_heap_admin + usable_szB_of_Chunk(h) - req_szB_of_Chunk(h);
+}
+
+/* Gives the chunk its site (the stack of 'tid' now) and counts it. */
+static void record_Chunk(ThreadId tid, ChunkHdr* h)
+{
+   h->site = get_Site(tid);
+   if (h->site == NULL)
+      stats_ignored_allocs++;
+   else
+      count_alloc(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
+}
+
+static void unrecord_Chunk(ChunkHdr* h)
+{
+   if (h->site != NULL)
+      count_free(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
+}
+
 static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
 {
    void* p;
    if ((SSizeT)req_szB < 0)
       return NULL;
-   p = VG_(cli_malloc)(align, req_szB);
+   p = alloc_Chunk(req_szB, align);
    if (p == NULL)
       return NULL;
    if (zeroed)
       VG_(memset)(p, 0, req_szB);
-   record_Block(tid, (Addr)p,  req_szB,
-                clo_heap_admin + VG_(cli_malloc_usable_size)(p) - req_szB);
+   record_Chunk(tid, (ChunkHdr*)p - 1);
    maybe_take_snapshot();
    return p;
 }
 
 static void die_block(void* p)
 {
-   if (p == NULL)
+   ChunkHdr* h = live_Chunk(p);
+   if (h == NULL) {
+      if (p != NULL)
+         stats_bad_frees++;
       return;
-   unrecord_Block((Addr)p);
-   VG_(cli_free)(p);
+   }
+   unrecord_Chunk(h);
+   free_Chunk(p);
    maybe_take_snapshot();
 }
 
+/* Like massif, the block moves to the site of the realloc. */
 static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
 {
-   Block* b;
-   void*  p_new;
-   SizeT  old_szB;
+   ChunkHdr* h = live_Chunk(p_old);
+   SizeT     old_req_szB;
+   void*     p_new = p_old;
 
-   if ((SSizeT)new_req_szB < 0)
+   if (h == NULL || (SSizeT)new_req_szB < 0)
       return NULL;
-   b = VG_(HT_remove)(blocks, (UWord)p_old);
-   old_szB = b ? b->req_szB : VG_(cli_malloc_usable_size)(p_old);
-   p_new = VG_(cli_malloc)(VG_(clo_alignment), new_req_szB);
-   if (p_new == NULL) {
-      if (b)
-         VG_(HT_add_node)(blocks, b);
-      return NULL;
+   old_req_szB = req_szB_of_Chunk(h);
+   unrecord_Chunk(h);
+   if (!resize_Chunk_in_place(h, new_req_szB)) {
+      p_new = alloc_Chunk(new_req_szB, VG_(clo_alignment));
+      if (p_new == NULL) {
+         record_Chunk(tid, h);
+         return NULL;
+      }
+      VG_(memcpy)(p_new, p_old,
+                  old_req_szB < new_req_szB ? old_req_szB : new_req_szB);
+      free_Chunk(p_old);
    }
-   VG_(memcpy)(p_new, p_old, old_szB < new_req_szB ? old_szB : new_req_szB);
-   VG_(cli_free)(p_old);
-   if (b)
-      retire_Block(b);
-   record_Block(tid, (Addr)p_new, new_req_szB,
-                clo_heap_admin + VG_(cli_malloc_usable_size)(p_new)
-                   - new_req_szB);
+   record_Chunk(tid, (ChunkHdr*)p_new - 1);
    stats_reallocs++;
    maybe_take_snapshot();
    return p_new;
@@ -1060,7 +1107,8 @@ static void* st_realloc(ThreadId tid, void* p_old, SizeT new_szB)
 
 static SizeT st_malloc_usable_size(ThreadId tid, void* p)
 {
-   return p ? VG_(cli_malloc_usable_size)(p) : 0;
+   ChunkHdr* h = live_Chunk(p);
+   return h ? usable_szB_of_Chunk(h) : 0;
 }
 
 /*------------------------------------------------------------*/
@@ -1190,19 +1238,10 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
       unrecord_Block(argv[1]);
       maybe_take_snapshot();
       break;
-   case VG_USERREQ__RESIZEINPLACE_BLOCK: {
-      Block* b = VG_(HT_lookup)(blocks, argv[1]);
-      if (b != NULL) {
-         SizeT new_szB = argv[3];
-         change_Site(b->site, new_szB, b->req_szB, 0);
-         total_allocs_deallocs_szB += b->req_szB + new_szB;
-         heap_szB = heap_szB - b->req_szB + new_szB;
-         b->req_szB = new_szB;
-         update_peak();
-         maybe_take_snapshot();
-      }
+   case VG_USERREQ__RESIZEINPLACE_BLOCK:
+      resize_Block(argv[1], argv[3]);
+      maybe_take_snapshot();
       break;
-   }
    case VG_USERREQ__STRATA_MARK:
       write_marker((const HChar*)argv[1]);
       break;
@@ -1340,7 +1379,10 @@ static void st_print_stats(void)
              stats_snapshots[SnapFinal]);
    VG_(umsg)("strata: bytes written:       %'llu in %'llu writes\n",
              stats_bytes_written, stats_flushes);
-   VG_(umsg)("strata: live blocks at end:  %'u\n", VG_(HT_count_nodes)(blocks));
+   VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
+   VG_(umsg)("strata: live blocks at end:  %'llu\n",
+             stats_allocs - stats_frees);
+   VG_(umsg)("strata: slabs for blocks:    %'llu bytes\n", slab_szB_Chunks());
 }
 
 /* The final snapshot (with the peak, if not yet written) and the end. */
@@ -1358,6 +1400,8 @@ static void end_profile(void)
 static void st_fini(Int exitcode)
 {
    end_profile();
+   if (VG_(clo_stats))
+      st_print_stats();
    if (out_fd >= 0)
       VG_(close)(out_fd);
    out_fd = -1;
@@ -1428,7 +1472,6 @@ static void st_pre_clo_init(void)
    VG_(needs_command_line_options)(st_process_cmd_line_option,
                                    st_print_usage, st_print_debug_usage);
    VG_(needs_client_requests)(st_handle_client_request);
-   VG_(needs_print_stats)(st_print_stats);
    VG_(needs_syscall_wrapper)(st_pre_syscall, st_post_syscall);
    // Like massif: at exit, let the C and C++ libraries free their own
    // buffers, so that the final heap shows what the program kept.

@@ -1,0 +1,192 @@
+/*--------------------------------------------------------------------*/
+/*--- strata: the allocator for the client's heap blocks.          ---*/
+/*---                                                  st_alloc.c ---*/
+/*--------------------------------------------------------------------*/
+
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* Why an allocator of our own: Valgrind's client allocator keeps free lists
+   that it searches and coalesces, so its cost grows with the number of live
+   blocks (the second seed); and a profiler on top of it needs a table of
+   live blocks to find a block's size and site at free.  Here both costs are
+   constant: size classes with LIFO free lists, and the site and size in a
+   header in front of the block.
+
+   Layout of a chunk:  [ ChunkHdr (16 bytes) ][ client bytes ... ]
+   The client pointer is 16 bytes past the chunk's start and is 16-aligned.
+   A free chunk keeps its header (magic FREE) and links the free list
+   through its first client word. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_replacemalloc.h"
+
+#include "st_alloc.h"
+
+#define HDR_SZB          16
+#define SMALL_MAX_SZB    65536          // largest class, header included
+#define N_CLASSES        88             // 64 of 16 bytes, then 4 per octave
+#define MIN_SLAB_SZB     (256 * 1024)
+#define MAGIC_LIVE       0xA5
+#define MAGIC_FREE       0x5A
+#define CLASS_BIG        0x80           // | log2 of the offset to the base
+
+static UInt  class_szB[N_CLASSES];      // chunk size of each class
+static void* free_heads[N_CLASSES];     // client pointers, linked
+static Addr  bump_next[N_CLASSES];      // next unused chunk in the slab
+static Addr  bump_end[N_CLASSES];
+static ULong slab_szB = 0;
+
+static UInt class_of_szB(SizeT szB)
+{
+   UInt p, step, idx;
+   if (szB <= 1024)
+      return szB <= 16 ? 0 : (UInt)((szB + 15) / 16) - 1;
+   p    = 63 - __builtin_clzll((ULong)(szB - 1));   // 1025..2048 -> 10
+   step = 1u << (p - 2);
+   idx  = (UInt)((szB - 1 - (1ull << p)) / step);
+   return 64 + (p - 10) * 4 + idx;
+}
+
+static void init_classes(void)
+{
+   UInt c;
+   for (c = 0; c < 64; c++)
+      class_szB[c] = (c + 1) * 16;
+   for (c = 64; c < N_CLASSES; c++) {
+      UInt p = 10 + (c - 64) / 4, idx = (c - 64) % 4;
+      class_szB[c] = (1u << p) + (idx + 1) * (1u << (p - 2));
+   }
+   tl_assert(class_szB[N_CLASSES - 1] == SMALL_MAX_SZB);
+   for (c = 0; c < N_CLASSES; c++)
+      tl_assert(class_of_szB(class_szB[c]) == c);
+}
+
+static ULong make_word(SizeT req_szB, UInt magic, UInt cls)
+{
+   return ((ULong)req_szB << 16) | (magic << 8) | cls;
+}
+
+static UInt class_of_Chunk(const ChunkHdr* h) { return h->word & 0xff; }
+static UInt magic_of_Chunk(const ChunkHdr* h) { return (h->word >> 8) & 0xff; }
+
+SizeT req_szB_of_Chunk(const ChunkHdr* h)
+{
+   return (SizeT)(h->word >> 16);
+}
+
+static void new_slab(UInt c)
+{
+   SizeT sz = 8 * (SizeT)class_szB[c];
+   void* slab;
+   if (sz < MIN_SLAB_SZB)
+      sz = MIN_SLAB_SZB;
+   slab = VG_(cli_malloc)(16, sz);
+   tl_assert2(slab != NULL, "out of memory for the client's heap");
+   bump_next[c] = (Addr)slab;
+   bump_end[c]  = (Addr)slab + sz;
+   slab_szB += sz;
+}
+
+static ChunkHdr* alloc_small(UInt c)
+{
+   void* p = free_heads[c];
+   if (p != NULL) {
+      free_heads[c] = *(void**)p;
+      return (ChunkHdr*)p - 1;
+   }
+   if (bump_next[c] + class_szB[c] > bump_end[c])
+      new_slab(c);
+   bump_next[c] += class_szB[c];
+   return (ChunkHdr*)(bump_next[c] - class_szB[c]);
+}
+
+/* Big or over-aligned: from Valgrind's client allocator, with the header
+   right before the client pointer, 'off' bytes past the base. */
+static ChunkHdr* alloc_big(SizeT req_szB, SizeT align, UInt* cls)
+{
+   SizeT off = align > HDR_SZB ? align : HDR_SZB;
+   UInt  lg  = 63 - __builtin_clzll((ULong)off);
+   Addr  base;
+   tl_assert((1ull << lg) == off);
+   if (req_szB > ((SizeT)-1) / 2)
+      return NULL;
+   base = (Addr)VG_(cli_malloc)(off, req_szB + off);
+   if (base == 0)
+      return NULL;
+   *cls = CLASS_BIG | lg;
+   return (ChunkHdr*)(base + off) - 1;
+}
+
+void* alloc_Chunk(SizeT req_szB, SizeT align)
+{
+   ChunkHdr* h;
+   UInt      cls;
+   if (class_szB[0] == 0)
+      init_classes();
+   if (align <= HDR_SZB && req_szB <= SMALL_MAX_SZB - HDR_SZB) {
+      cls = class_of_szB(req_szB + HDR_SZB);
+      h   = alloc_small(cls);
+   } else {
+      if (align & (align - 1))
+         return NULL;                 // not a power of two
+      h = alloc_big(req_szB, align, &cls);
+      if (h == NULL)
+         return NULL;
+   }
+   h->site = NULL;
+   h->word = make_word(req_szB, MAGIC_LIVE, cls);
+   return h + 1;
+}
+
+ChunkHdr* live_Chunk(const void* p)
+{
+   ChunkHdr* h;
+   if (p == NULL || ((Addr)p & (HDR_SZB - 1)) != 0)
+      return NULL;
+   h = (ChunkHdr*)p - 1;
+   return magic_of_Chunk(h) == MAGIC_LIVE ? h : NULL;
+}
+
+void free_Chunk(void* p)
+{
+   ChunkHdr* h   = (ChunkHdr*)p - 1;
+   UInt      cls = class_of_Chunk(h);
+   tl_assert(magic_of_Chunk(h) == MAGIC_LIVE);
+   if (cls & CLASS_BIG) {
+      h->word = 0;
+      VG_(cli_free)((HChar*)p - (1ull << (cls & ~CLASS_BIG)));
+      return;
+   }
+   h->word       = make_word(0, MAGIC_FREE, cls);
+   h->site       = NULL;
+   *(void**)p    = free_heads[cls];
+   free_heads[cls] = p;
+}
+
+SizeT usable_szB_of_Chunk(const ChunkHdr* h)
+{
+   UInt cls = class_of_Chunk(h);
+   if (cls & CLASS_BIG) {
+      SizeT off = 1ull << (cls & ~CLASS_BIG);
+      return VG_(cli_malloc_usable_size)((HChar*)(h + 1) - off) - off;
+   }
+   return class_szB[cls] - HDR_SZB;
+}
+
+Bool resize_Chunk_in_place(ChunkHdr* h, SizeT req_szB)
+{
+   UInt cls = class_of_Chunk(h);
+   if ((cls & CLASS_BIG) || req_szB > SMALL_MAX_SZB - HDR_SZB
+       || class_of_szB(req_szB + HDR_SZB) != cls)
+      return False;
+   h->word = make_word(req_szB, MAGIC_LIVE, cls);
+   return True;
+}
+
+ULong slab_szB_Chunks(void)
+{
+   return slab_szB;
+}

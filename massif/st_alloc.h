@@ -1,0 +1,47 @@
+/*--------------------------------------------------------------------*/
+/*--- strata: the allocator for the client's heap blocks.          ---*/
+/*---                                                  st_alloc.h ---*/
+/*--------------------------------------------------------------------*/
+
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#ifndef ST_ALLOC_H
+#define ST_ALLOC_H
+
+#include "pub_tool_basics.h"
+
+/* Every block the client gets from malloc, new and the rest is a *chunk*: a
+   16-byte header, then the client's bytes.  The header holds the block's
+   site and size, so that a free finds them without any table look-up.
+
+   Chunks of up to 64 KiB (header included) come from size classes: slabs
+   carved by a bump pointer, and a free list per class (constant time, no
+   search, no coalescing).  Larger chunks, and chunks aligned beyond 16
+   bytes, come from Valgrind's client allocator. */
+
+typedef struct {
+   void* site;     // the tool's Site*, NULL when the block is not recorded
+   ULong word;     // (requested size << 16) | (magic << 8) | class
+} ChunkHdr;
+
+/* A new chunk of 'req_szB' client bytes aligned to 'align', or NULL. */
+void* alloc_Chunk(SizeT req_szB, SizeT align);
+
+/* The header of the live chunk at client address 'p'; NULL if 'p' is not
+   a live chunk (already freed, or not from this allocator). */
+ChunkHdr* live_Chunk(const void* p);
+
+/* Frees the live chunk at 'p'. */
+void free_Chunk(void* p);
+
+/* The bytes usable at 'p', and the bytes requested for it. */
+SizeT usable_szB_of_Chunk(const ChunkHdr* h);
+SizeT req_szB_of_Chunk(const ChunkHdr* h);
+
+/* Can the chunk hold 'req_szB' bytes in place?  Then sets its size. */
+Bool resize_Chunk_in_place(ChunkHdr* h, SizeT req_szB);
+
+/* Memory held in slabs (for --stats=yes). */
+ULong slab_szB_Chunks(void);
+
+#endif /* ST_ALLOC_H */
