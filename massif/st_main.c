@@ -95,7 +95,8 @@ static ULong stats_flushes         = 0;
 /*------------------------------------------------------------*/
 
 #define MAX_DEPTH        200
-#define STRIP_SLACK       24    // extra frames unwound to strip allocators
+#define FAST_SLACK         4    // extra frames unwound to strip allocators
+#define DEEP_SLACK        24    // ... when the first unwind was not enough
 
 typedef enum { TimeI, TimeMS, TimeB } TimeUnit;
 
@@ -811,11 +812,16 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
    return node->site;
 }
 
+/* A site that cannot be told from the frames unwound: unwind deeper. */
+static Site deeper_site;
+#define NEED_DEEPER (&deeper_site)
+
 /* A raw stack seen for the first time: strip the allocator's frames from
    the top, decide whether it is ignored, cut it below main (the frames
    under main or a thread's start function are the C library's, and beyond
-   them the unwinder reads garbage) and to --depth. */
-static Site* site_of_raw_stack(const Addr* ips, UInt n_ips)
+   them the unwinder reads garbage) and to --depth.  If the unwind was cut
+   short ('truncated') before --depth frames were left, says NEED_DEEPER. */
+static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated)
 {
    UInt first = 0, end;
    while (first < n_ips && classify_ip(ips[first]) == IpAlloc)
@@ -831,19 +837,21 @@ static Site* site_of_raw_stack(const Addr* ips, UInt n_ips)
          break;
       }
    }
+   if (end == n_ips && end - first < clo_depth && truncated)
+      return NEED_DEEPER;
    return get_Site_of_stack(ips + first, end - first);
 }
 
-/* The site of an allocation made now by thread 'tid'; NULL if ignored. */
-static Site* get_Site(ThreadId tid)
+/* The site of the stack of 'tid' unwound to at most 'max_ips' frames;
+   NEED_DEEPER if that is not enough (and 'last_try' is False). */
+static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try)
 {
-   Addr        ips[MAX_DEPTH + STRIP_SLACK];
+   Addr        ips[MAX_DEPTH + DEEP_SLACK];
    UInt        n_ips;
    ExeContext* ec;
    RawStack*   raw;
 
-   n_ips = VG_(get_StackTrace)(tid, ips, clo_depth + STRIP_SLACK, NULL, NULL,
-                               0);
+   n_ips = VG_(get_StackTrace)(tid, ips, max_ips, NULL, NULL, 0);
    stats_stacks_unwound++;
    if (n_ips == 0)
       return no_stack_site;
@@ -852,11 +860,22 @@ static Site* get_Site(ThreadId tid)
    if (raw == NULL) {
       raw = VG_(malloc)("st.rawstack", sizeof(RawStack));
       raw->ecu  = VG_(get_ECU_from_ExeContext)(ec);
-      raw->site = site_of_raw_stack(ips, n_ips);
+      raw->site = site_of_raw_stack(ips, n_ips,
+                                    !last_try && n_ips == max_ips);
       VG_(HT_add_node)(raw_stacks, raw);
       stats_raw_stacks++;
    }
    return raw->site;
+}
+
+/* The site of an allocation made now by thread 'tid'; NULL if ignored.
+   Most stacks need only a few frames beyond --depth: the allocator's. */
+static Site* get_Site(ThreadId tid)
+{
+   Site* site = get_Site_unwinding(tid, clo_depth + FAST_SLACK, False);
+   if (site == NEED_DEEPER)
+      site = get_Site_unwinding(tid, clo_depth + DEEP_SLACK, True);
+   return site;
 }
 
 /* Every change to a site's bytes goes through here. */
@@ -1442,8 +1461,8 @@ static void st_post_clo_init(void)
       VG_(track_die_mem_stack_signal)(st_die_mem_stack);
    }
    // ExeContexts (the interned stacks) hold at most this many frames.
-   if (VG_(clo_backtrace_size) < (Int)(clo_depth + STRIP_SLACK))
-      VG_(clo_backtrace_size) = clo_depth + STRIP_SLACK;
+   if (VG_(clo_backtrace_size) < (Int)(clo_depth + DEEP_SLACK))
+      VG_(clo_backtrace_size) = clo_depth + DEEP_SLACK;
    blocks      = VG_(HT_construct)("st.blocks");
    raw_stacks  = VG_(HT_construct)("st.raw_stacks");
    site_nodes  = VG_(HT_construct)("st.site_nodes");
