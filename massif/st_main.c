@@ -1351,7 +1351,7 @@ static void st_atfork_child(ThreadId tid)
    peak_heap_szB = heap_szB;
    peak_extra_szB = heap_extra_szB;
    peak_stacks_szB = stacks_szB;
-   peak_written = True;
+   peak_written = False;      // the inherited heap is the child's first peak
    open_Output();
    take_snapshot(SnapRegular);
 }

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <iostream>
+
+#include "commands.hpp"
+#include "error.hpp"
+#include "read.hpp"
+
+namespace po = boost::program_options;
+
+namespace strata {
+
+Model load_profile(const std::string& path) {
+  Model model = read_profile(path);
+  if (!model.cut_short) return model;
+  std::cerr << "strata: warning: " << path << ": profile ends early (the program was killed?); ";
+  if (model.snapshots.empty()) {
+    std::cerr << "it holds no complete snapshot\n";
+  } else {
+    std::cerr << "read up to its last complete snapshot at time " << model.end_time << "\n";
+  }
+  return model;
+}
+
+po::variables_map parse_args(const Args& args, const po::options_description& options,
+                             const po::positional_options_description& positional) {
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), values);
+    po::notify(values);
+  } catch (const po::error& error) {
+    throw Error(error.what());
+  }
+  return values;
+}
+
+}  // namespace strata

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The subcommands of strata, each a function of its arguments (those after the
+// subcommand's name) that returns the exit status.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace strata {
+
+using Args = std::vector<std::string>;
+
+int cmd_record(const Args& args);
+int cmd_report(const Args& args);
+
+// ---- shared by the subcommands (cmd_common.cpp) ----------------------------
+
+// Reads a profile; warns on stderr when it was cut short.
+Model load_profile(const std::string& path);
+
+// Parses `args` against `options` and `positional`; Boost's errors become Error.
+boost::program_options::variables_map parse_args(
+    const Args& args, const boost::program_options::options_description& options,
+    const boost::program_options::positional_options_description& positional);
+
+}  // namespace strata

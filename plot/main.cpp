@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// strata: the command of the strata heap profiler.  main only picks the
+// subcommand and prints the one error that stops it.
+//
+// Layers, each using only the one after it:
+//   render (render_*.cpp) -> analyze (summary.cpp) -> model (model.cpp)
+//   and read (read*.cpp) -> model; the subcommands (cmd_*.cpp) join them.
+#include <iostream>
+#include <string_view>
+
+#include "commands.hpp"
+#include "error.hpp"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+namespace {
+
+struct Command {
+  std::string_view name;
+  int (*run)(const strata::Args&);
+  std::string_view summary;
+};
+
+constexpr Command kCommands[] = {
+    {"record", strata::cmd_record, "run a program under Valgrind and record its heap profile"},
+    {"report", strata::cmd_report, "report on a strata profile or a massif.out file"},
+};
+
+void print_usage(std::ostream& out) {
+  out << "usage: strata COMMAND [OPTIONS] [ARGS]\n\nCommands:\n";
+  for (const Command& command : kCommands) {
+    out << "  " << command.name << std::string(10 - command.name.size(), ' ') << command.summary
+        << "\n";
+  }
+  out << "\n'strata COMMAND --help' shows the options of a command.\n";
+}
+
+// Runs the command named by args[0]; `context` becomes "strata COMMAND".
+int dispatch(const strata::Args& args, std::string& context) {
+  if (args.empty()) throw strata::Error("no command given (try strata --help)");
+  const std::string& name = args[0];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(std::cout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::cout << "strata " << PACKAGE_VERSION << "\n";
+    return 0;
+  }
+  for (const Command& command : kCommands) {
+    if (command.name != name) continue;
+    context = "strata " + name;
+    return command.run(strata::Args(args.begin() + 1, args.end()));
+  }
+  throw strata::Error("unknown command '" + name + "' (try strata --help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string context = "strata";
+  try {
+    return dispatch(strata::Args(argv + 1, argv + argc), context);
+  } catch (const strata::Error& error) {
+    std::cerr << (error.file().empty() ? context : "strata") << ": " << describe(error) << "\n";
+  } catch (const std::exception& error) {
+    std::cerr << context << ": " << error.what() << "\n";
+  }
+  return 1;
+}

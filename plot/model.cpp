@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "model.hpp"
+
+#include <algorithm>
+
+namespace strata {
+
+std::optional<std::size_t> peak_snapshot(const Model& model) {
+  const std::vector<Snapshot>& snapshots = model.snapshots;
+  if (snapshots.empty()) return std::nullopt;
+  std::size_t largest = 0;
+  for (std::size_t i = 1; i < snapshots.size(); ++i) {
+    if (snapshots[i].total() > snapshots[largest].total()) largest = i;
+  }
+  for (std::size_t i = snapshots.size(); i-- > 0;) {
+    if (snapshots[i].kind != SnapshotKind::peak) continue;
+    bool overtaken = model.cut_short && snapshots[largest].total() > snapshots[i].total();
+    return overtaken ? largest : i;
+  }
+  return largest;
+}
+
+namespace {
+
+// The state of every site before the first snapshot: nothing held.
+std::vector<SiteSample> empty_state(const Model& model) {
+  std::vector<SiteSample> state(model.sites.size());
+  for (std::size_t i = 0; i < state.size(); ++i) state[i].site = static_cast<SiteId>(i);
+  return state;
+}
+
+void apply(std::vector<SiteSample>& state, const Snapshot& snapshot) {
+  for (const SiteSample& sample : snapshot.sites) state[index(sample.site)] = sample;
+}
+
+// The state after the chain snapshots before `end`, every site steady since.
+std::vector<SiteSample> state_before(const Model& model, std::size_t end) {
+  std::vector<SiteSample> state = empty_state(model);
+  for (std::size_t i = 0; i < end; ++i) {
+    if (model.snapshots[i].site_data == SiteData::changes) apply(state, model.snapshots[i]);
+  }
+  for (SiteSample& sample : state) sample.min = sample.max = sample.bytes;
+  return state;
+}
+
+}  // namespace
+
+std::vector<SiteSample> sites_at(const Model& model, std::size_t snapshot) {
+  const Snapshot& at = model.snapshots.at(snapshot);
+  if (at.site_data == SiteData::complete) return at.sites;
+  std::vector<SiteSample> state = state_before(model, snapshot);
+  if (at.site_data == SiteData::changes) apply(state, at);
+  std::erase_if(state, [](const SiteSample& s) { return s.bytes == 0 && s.blocks == 0; });
+  return state;
+}
+
+SiteSeries::SiteSeries(const Model& model) : points_(model.sites.size()) {
+  for (std::size_t i = 0; i < model.snapshots.size(); ++i) {
+    const Snapshot& snapshot = model.snapshots[i];
+    if (snapshot.site_data != SiteData::changes) continue;
+    for (const SiteSample& s : snapshot.sites) {
+      points_[index(s.site)].push_back({i, s.bytes, s.blocks, s.min, s.max});
+    }
+  }
+}
+
+SitePoint SiteSeries::at(SiteId site, std::size_t snapshot) const {
+  std::span<const SitePoint> series = points(site);
+  auto after = std::upper_bound(series.begin(), series.end(), snapshot,
+                                [](std::size_t s, const SitePoint& p) { return s < p.snapshot; });
+  if (after == series.begin()) return {snapshot, 0, 0, 0, 0};
+  SitePoint point = *(after - 1);
+  if (point.snapshot == snapshot) return point;
+  return {snapshot, point.bytes, point.blocks, point.bytes, point.bytes};
+}
+
+}  // namespace strata

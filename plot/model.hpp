@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The data model shared by every reader and every analysis.
+//
+// A profile is a time series of snapshots of one process.  Each snapshot has
+// the totals (useful heap, extra heap, stacks) and, for the allocation sites,
+// what each held.  Sites are stacks of interned frames.  Per-site data is kept
+// as the file gives it, as changes: a snapshot of the "chain" lists only the
+// sites that changed since the chain snapshot before it, so memory grows with
+// the changes, not with sites x snapshots.  SiteSeries turns the chain into
+// one time series per site; sites_at() gives the full state at one snapshot.
+//
+// The core invariant: at a chain snapshot, replaying the chain from the start
+// gives each site's bytes, and a site not listed held the same bytes all the
+// time since the previous chain snapshot.
+#pragma once
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+enum class FrameId : std::uint32_t {};  // index into Model::frames
+enum class SiteId : std::uint32_t {};   // index into Model::sites
+
+constexpr std::size_t index(FrameId id) { return static_cast<std::size_t>(id); }
+constexpr std::size_t index(SiteId id) { return static_cast<std::size_t>(id); }
+
+// One frame of a call stack.  Several frames share an address when code was
+// inlined: `inlined` is true for each frame inlined into the frame after it.
+struct Frame {
+  std::uint64_t address = 0;
+  bool inlined = false;
+  std::string function;  // empty: unknown symbol (print the address)
+  std::string file;      // empty: no line information
+  std::uint32_t line = 0;
+  std::string object;  // the executable or shared library, may be empty
+
+  auto operator<=>(const Frame&) const = default;
+};
+
+// An allocation site: its stack, innermost frame first, allocator frames removed.
+struct Site {
+  std::vector<FrameId> frames;
+};
+
+enum class SnapshotKind : std::uint8_t { regular, user, peak, final };
+
+// What a snapshot says about the sites.
+enum class SiteData : std::uint8_t {
+  none,      // nothing (massif.out snapshots with heap_tree=empty)
+  changes,   // a chain snapshot: the sites that changed since the previous one
+  complete,  // every site holding bytes, others held 0; outside the chain (peaks)
+};
+
+// One site at one snapshot: bytes and live blocks now, and the lowest and
+// highest bytes since the previous chain snapshot (both include `bytes`).
+struct SiteSample {
+  SiteId site{};
+  std::uint64_t bytes = 0;
+  std::uint64_t blocks = 0;
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+};
+
+struct Snapshot {
+  SnapshotKind kind = SnapshotKind::regular;
+  std::uint64_t time = 0;    // in Header::time_unit
+  std::uint64_t heap = 0;    // useful heap bytes
+  std::uint64_t extra = 0;   // allocator overhead bytes
+  std::uint64_t stacks = 0;  // stack bytes
+  SiteData site_data = SiteData::none;
+  std::vector<SiteSample> sites;  // sorted by site; see site_data
+
+  std::uint64_t total() const { return heap + extra + stacks; }
+};
+
+struct Marker {
+  std::uint64_t time = 0;
+  std::string label;
+};
+
+struct Option {
+  std::string name;
+  std::string value;
+};
+
+struct Header {
+  std::string cmd;
+  std::uint64_t pid = 0;  // 0 when unknown (massif.out)
+  std::uint64_t ppid = 0;
+  std::string time_unit;  // "i", "ms" or "B"
+  std::vector<Option> options;
+};
+
+enum class Format : std::uint8_t { strata, massif };
+
+struct Model {
+  std::string file;
+  Format format = Format::strata;
+  Header header;
+  std::vector<Frame> frames;        // FrameId -> Frame
+  std::vector<Site> sites;          // SiteId -> Site
+  std::vector<Snapshot> snapshots;  // in time order (a peak written late is put in its place)
+  std::vector<Marker> markers;      // in file order
+  bool cut_short = false;           // ended without `X`: read up to the last complete snapshot
+  std::uint64_t end_time = 0;       // time of `X`, else of the last snapshot
+
+  const Frame& frame(FrameId id) const { return frames[index(id)]; }
+  const Site& site(SiteId id) const { return sites[index(id)]; }
+};
+
+// The peak: the last snapshot of kind peak, else the first with the largest
+// total; nullopt when there is no snapshot.  In a profile cut short, a peak
+// still rising was never written: there the largest total wins if larger.
+std::optional<std::size_t> peak_snapshot(const Model& model);
+
+// Every site holding bytes or blocks at snapshot `snapshot`, sorted by site.
+// Sites that did not change there have min = max = bytes.  For a snapshot
+// without site data, the state at the last chain snapshot before it.
+std::vector<SiteSample> sites_at(const Model& model, std::size_t snapshot);
+
+// A site at one chain snapshot (an index into Model::snapshots).
+struct SitePoint {
+  std::size_t snapshot = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t blocks = 0;
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+};
+
+// One time series per site, built from the chain snapshots.
+class SiteSeries {
+ public:
+  explicit SiteSeries(const Model& model);
+
+  // The snapshots at which `site` changed, in time order.  Between two points
+  // the site held the bytes of the earlier one; a point's min and max cover the
+  // time since the chain snapshot before it.
+  std::span<const SitePoint> points(SiteId site) const { return points_[index(site)]; }
+
+  // The site at snapshot `snapshot`: its point there, or else what it held
+  // since its last point (min = max = bytes); zeros before its first point.
+  SitePoint at(SiteId site, std::size_t snapshot) const;
+
+ private:
+  std::vector<std::vector<SitePoint>> points_;  // SiteId -> points
+};
+
+}  // namespace strata

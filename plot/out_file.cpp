@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The --out-file pattern, read as Valgrind reads --log-file: %p is the process
+// id, %n a sequence number per process (1 for its first file), %q{VAR} the
+// value of the environment variable VAR, %% a %; any other % is an error, and
+// so is an unset VAR.
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+
+#include "error.hpp"
+#include "record.hpp"
+
+namespace fs = std::filesystem;
+
+namespace strata {
+
+namespace {
+
+struct Piece {
+  enum class Kind { text, pid, sequence } kind = Kind::text;
+  std::string text;
+};
+
+// The value of VAR in "%q{VAR}" whose 'q' is at `at`; moves `at` to the '}'.
+std::string environment_value(const std::string& pattern, std::size_t& at) {
+  std::size_t close = pattern.find('}', at);
+  if (at + 1 >= pattern.size() || pattern[at + 1] != '{' || close == std::string::npos ||
+      close == at + 2) {
+    throw Error("%q must be followed by {VARIABLE}");
+  }
+  std::string name = pattern.substr(at + 2, close - at - 2);
+  const char* value = std::getenv(name.c_str());
+  if (!value) throw Error("%q{" + name + "}: the environment variable " + name + " is not set");
+  at = close;
+  return value;
+}
+
+std::vector<Piece> parse_pattern(const std::string& pattern) {
+  if (pattern.empty()) throw Error("the file name is empty");
+  std::vector<Piece> pieces(1);
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    char c = pattern[i];
+    if (c != '%') {
+      pieces.back().text += c;
+      continue;
+    }
+    c = ++i < pattern.size() ? pattern[i] : '\0';
+    if (c == '%') {
+      pieces.back().text += '%';
+    } else if (c == 'q') {
+      pieces.back().text += environment_value(pattern, i);
+    } else if (c == 'p' || c == 'n') {
+      pieces.push_back({c == 'p' ? Piece::Kind::pid : Piece::Kind::sequence, ""});
+      pieces.push_back({});
+    } else {
+      throw Error(std::string("%") + c + " is not one of %p, %n, %q{VAR}, %%");
+    }
+  }
+  return pieces;
+}
+
+std::string expand(const std::vector<Piece>& pieces, pid_t pid) {
+  std::string name;
+  for (const Piece& piece : pieces) {
+    if (piece.kind == Piece::Kind::text) name += piece.text;
+    if (piece.kind == Piece::Kind::pid) name += std::to_string(pid);
+    if (piece.kind == Piece::Kind::sequence) name += "1";
+  }
+  return name;
+}
+
+// A regular expression matching the names of any process and sequence number.
+std::regex any_name(const std::vector<Piece>& pieces) {
+  static const std::string special = "\\^$.|?*+()[]{}";
+  std::string regex;
+  for (const Piece& piece : pieces) {
+    if (piece.kind != Piece::Kind::text) regex += "[0-9]+";
+    for (char c : piece.text) {
+      if (special.find(c) != std::string::npos) regex += '\\';
+      regex += c;
+    }
+  }
+  return std::regex(regex);
+}
+
+}  // namespace
+
+void check_out_file(const std::string& pattern) { parse_pattern(pattern); }
+
+std::string expand_out_file(const std::string& pattern, pid_t pid) {
+  return expand(parse_pattern(pattern), pid);
+}
+
+FileTimes profile_files(const std::string& pattern, pid_t pid) {
+  std::vector<Piece> pieces = parse_pattern(pattern);
+  fs::path dir = fs::path(expand(pieces, pid)).parent_path();
+  std::regex any = any_name(pieces);
+  FileTimes files;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir.empty() ? "." : dir, error)) {
+    std::string name = (dir / entry.path().filename()).string();
+    if (!std::regex_match(name, any) || !entry.is_regular_file(error)) continue;
+    fs::file_time_type written = entry.last_write_time(error);
+    if (!error) files[name] = written;
+  }
+  return files;
+}
+
+std::vector<std::string> written_profiles(const std::string& pattern, pid_t pid,
+                                          const FileTimes& before) {
+  std::string own = expand_out_file(pattern, pid);
+  std::vector<std::string> written;
+  for (const auto& [name, time] : profile_files(pattern, pid)) {
+    auto old = before.find(name);
+    if (old != before.end() && old->second == time) continue;
+    if (name == own) {
+      written.insert(written.begin(), name);
+    } else {
+      written.push_back(name);
+    }
+  }
+  return written;
+}
+
+}  // namespace strata

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "read.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "error.hpp"
+
+namespace strata {
+
+namespace {
+
+enum class Kind { strata, massif, unknown };
+
+Kind detect(std::istream& in) {
+  std::string first;
+  std::getline(in, first);
+  in.clear();
+  in.seekg(0);
+  if (first.starts_with("strata-profile")) return Kind::strata;
+  if (first.starts_with("desc:")) return Kind::massif;
+  return Kind::unknown;
+}
+
+std::ifstream open(const std::string& path) {
+  if (std::filesystem::is_directory(path)) throw Error(path, 0, "is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path, 0, std::string("cannot read: ") + std::strerror(errno));
+  return in;
+}
+
+}  // namespace
+
+Model read_profile(const std::string& path) {
+  std::ifstream in = open(path);
+  switch (detect(in)) {
+    case Kind::strata:
+      return read_strata(in, path);
+    case Kind::massif:
+      return read_massif(in, path);
+    case Kind::unknown:
+      break;
+  }
+  throw Error(path, 0, "not a strata profile or massif.out file");
+}
+
+}  // namespace strata

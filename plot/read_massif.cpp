@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The reader of massif.out files (Valgrind 3.3 and later):
+//
+//   desc: --depth=30
+//   cmd: ./prog
+//   time_unit: i
+//   #-----------
+//   snapshot=0
+//   #-----------
+//   time=0
+//   mem_heap_B=0
+//   mem_heap_extra_B=0
+//   mem_stacks_B=0
+//   heap_tree=empty                 (or detailed, or peak, followed by the tree)
+//   n2: 1616 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.
+//    n1: 1024 0x48F88CB: _IO_file_doallocate (filedoalloc.c:101)
+//     n0: 1024 0x4004A1D: main (prog.c:7)
+//    n0: 592 in 3 places, all below massif's threshold (1.00%)
+//
+// Every snapshot gives its totals.  The tree of a detailed or peak snapshot
+// gives the sites: a site is a path from a child of the root down to a leaf,
+// innermost frame first; an entry below massif's threshold becomes a frame
+// named kBelowThreshold.  The detailed snapshots form the chain of the model,
+// each stored as its changes from the detailed snapshot before it; massif
+// gives no block counts (0) and no lows and highs between snapshots (min =
+// max = bytes).
+#include <map>
+
+#include "error.hpp"
+#include "read.hpp"
+#include "read_text.hpp"
+
+namespace strata {
+
+namespace {
+
+constexpr std::string_view kBelowThreshold = "(places below massif's threshold)";
+constexpr std::string_view kSeparator = "#-----------";
+
+// One line of a tree: "nCHILDREN: BYTES TEXT" after `depth` spaces.
+struct TreeLine {
+  std::uint64_t children = 0;
+  std::uint64_t bytes = 0;
+  std::string_view text;
+  std::uint64_t line = 0;  // its line number
+};
+
+// Where the location "(file:line)" or "(in object)" ends a frame's text:
+// the index of its opening parenthesis, or npos.
+std::size_t location_start(std::string_view text) {
+  if (!text.ends_with(')')) return std::string_view::npos;
+  int depth = 0;
+  for (std::size_t i = text.size(); i-- > 0;) {
+    if (text[i] == ')') ++depth;
+    if (text[i] == '(' && --depth == 0) {
+      return i > 0 && text[i - 1] == ' ' ? i : std::string_view::npos;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Fills in file and line from "file:line", or object from "in object"; false
+// when `location` is neither.
+bool parse_location(std::string_view location, Frame& frame) {
+  if (location.starts_with("in ")) {
+    frame.object = location.substr(3);
+    return true;
+  }
+  std::size_t colon = location.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  auto line = parse_number(location.substr(colon + 1));
+  if (!line || *line > UINT32_MAX) return false;
+  frame.file = location.substr(0, colon);
+  frame.line = static_cast<std::uint32_t>(*line);
+  return true;
+}
+
+// A frame from massif's "function (file:line)", "function (in object)",
+// "???" or "function"; "???" is an unknown function.
+Frame parse_frame(std::uint64_t address, std::string_view text) {
+  Frame frame;
+  frame.address = address;
+  std::size_t open = location_start(text);
+  if (open != std::string_view::npos &&
+      parse_location(text.substr(open + 1, text.size() - open - 2), frame)) {
+    text = text.substr(0, open - 1);
+  }
+  if (text != "???") frame.function = text;
+  return frame;
+}
+
+class MassifReader {
+ public:
+  MassifReader(std::istream& in, const std::string& name) : lines_(in, name) {
+    model_.file = name;
+    model_.format = Format::massif;
+  }
+
+  Model read() {
+    read_header();
+    while (lines_.next()) read_snapshot();
+    if (!model_.snapshots.empty()) model_.end_time = model_.snapshots.back().time;
+    return std::move(model_);
+  }
+
+ private:
+  // ---- lines ---------------------------------------------------------------
+
+  void next_line(std::string_view expected) {
+    if (!lines_.next()) lines_.fail("the file ends early: expected " + std::string(expected));
+  }
+
+  // The value of the next line, "KEY: value" (massif's header).
+  std::string header_value(std::string_view key) {
+    next_line(key);
+    std::string prefix = std::string(key) + ": ";
+    if (!lines_.line().starts_with(prefix)) lines_.fail("expected \"" + prefix + "...\"");
+    return lines_.line().substr(prefix.size());
+  }
+
+  // The value of the next line, "KEY=value" (massif's snapshots).
+  std::string_view field(std::string_view key) {
+    next_line(key);
+    std::string_view line = lines_.line();
+    if (!line.starts_with(key) || !line.substr(key.size()).starts_with('=')) {
+      lines_.fail("expected \"" + std::string(key) + "=...\"");
+    }
+    return line.substr(key.size() + 1);
+  }
+
+  std::uint64_t number_field(std::string_view key) {
+    std::string_view value = field(key);
+    if (auto number = parse_number(value)) return *number;
+    lines_.fail("bad " + std::string(key) + " " + quote(value) + ": expected a number");
+  }
+
+  // ---- header --------------------------------------------------------------
+
+  void read_header() {
+    Header& header = model_.header;
+    header.options = options(header_value("desc"));
+    header.cmd = header_value("cmd");
+    header.time_unit = header_value("time_unit");
+    if (header.time_unit != "i" && header.time_unit != "ms" && header.time_unit != "B") {
+      lines_.fail("bad time unit " + quote(header.time_unit) + ": expected i, ms or B");
+    }
+  }
+
+  // "--depth=30 --threshold=0" as {depth, 30}, {threshold, 0}.
+  static std::vector<Option> options(std::string_view desc) {
+    std::vector<Option> options;
+    if (desc == "(none)") return options;
+    for (std::string_view word : split(desc, ' ')) {
+      if (word.empty()) continue;
+      if (word.starts_with("--")) word.remove_prefix(2);
+      std::size_t equals = word.find('=');
+      if (equals == std::string_view::npos) equals = word.size();
+      std::string_view value = equals < word.size() ? word.substr(equals + 1) : "";
+      options.push_back({std::string(word.substr(0, equals)), std::string(value)});
+    }
+    return options;
+  }
+
+  // ---- snapshots -----------------------------------------------------------
+
+  void read_snapshot() {
+    if (lines_.line() != kSeparator) lines_.fail("expected " + std::string(kSeparator));
+    if (number_field("snapshot") != model_.snapshots.size()) {
+      lines_.fail("snapshot number out of order (expected " +
+                  std::to_string(model_.snapshots.size()) + ")");
+    }
+    next_line(kSeparator);
+    if (lines_.line() != kSeparator) lines_.fail("expected " + std::string(kSeparator));
+    Snapshot snapshot;
+    snapshot.time = number_field("time");
+    snapshot.heap = number_field("mem_heap_B");
+    snapshot.extra = number_field("mem_heap_extra_B");
+    snapshot.stacks = number_field("mem_stacks_B");
+    read_tree_kind(snapshot);
+    if (!model_.snapshots.empty() && snapshot.time < model_.snapshots.back().time) {
+      lines_.fail("snapshot time goes backwards");
+    }
+    model_.snapshots.push_back(std::move(snapshot));
+  }
+
+  void read_tree_kind(Snapshot& snapshot) {
+    std::string_view tree = field("heap_tree");
+    if (tree == "empty") return;
+    if (tree != "detailed" && tree != "peak") {
+      lines_.fail("bad heap_tree " + quote(tree) + ": expected empty, detailed or peak");
+    }
+    if (tree == "peak") snapshot.kind = SnapshotKind::peak;
+    snapshot.site_data = SiteData::changes;
+    std::map<SiteId, std::uint64_t> bytes;  // SiteId -> bytes in this tree
+    std::vector<Frame> path;
+    read_node(0, path, bytes);
+    snapshot.sites = changes(bytes);
+  }
+
+  // ---- trees ---------------------------------------------------------------
+
+  TreeLine tree_line(std::size_t depth) {
+    next_line("a heap tree entry");
+    std::string_view line = lines_.line();
+    std::size_t indent = line.find_first_not_of(' ');
+    if (indent != depth || !line.substr(indent).starts_with('n')) {
+      lines_.fail("expected a heap tree entry at depth " + std::to_string(depth));
+    }
+    std::size_t colon = line.find(": ", indent);
+    std::size_t space = colon == line.npos ? line.npos : line.find(' ', colon + 2);
+    if (space == line.npos) lines_.fail("bad heap tree entry: expected \"nCHILDREN: BYTES ...\"");
+    auto children = parse_number(line.substr(indent + 1, colon - indent - 1));
+    auto bytes = parse_number(line.substr(colon + 2, space - colon - 2));
+    if (!children || !bytes) lines_.fail("bad heap tree entry: expected \"nCHILDREN: BYTES ...\"");
+    return {*children, *bytes, line.substr(space + 1), lines_.number()};
+  }
+
+  // The frame of a tree entry below the root.
+  Frame entry_frame(std::string_view text) const {
+    if (text.starts_with("in ") && text.find("below massif's threshold") != text.npos) {
+      Frame frame;
+      frame.function = kBelowThreshold;
+      return frame;
+    }
+    std::size_t colon = text.find(": ");
+    auto address = text.starts_with("0x") && colon != text.npos
+                       ? parse_hex(text.substr(2, colon - 2))
+                       : std::nullopt;
+    if (!address) lines_.fail("bad heap tree entry " + quote(text) + ": expected 0xADDRESS: ...");
+    return parse_frame(*address, text.substr(colon + 2));
+  }
+
+  // Reads the entry at `depth` and its children, and returns its bytes.  A leaf
+  // is a site; bytes of an inner entry not in its children stay with its path.
+  std::uint64_t read_node(std::size_t depth, std::vector<Frame>& path,
+                          std::map<SiteId, std::uint64_t>& bytes) {
+    TreeLine entry = tree_line(depth);
+    if (depth > 0) path.push_back(entry_frame(entry.text));
+    std::uint64_t below = 0;
+    for (std::uint64_t i = 0; i < entry.children; ++i) below += read_node(depth + 1, path, bytes);
+    if (below > entry.bytes) {
+      throw Error(lines_.name(), entry.line, "the entries below this one hold more bytes than it");
+    }
+    if (entry.bytes > below) bytes[intern_site(path)] += entry.bytes - below;
+    if (depth > 0) path.pop_back();
+    return entry.bytes;
+  }
+
+  FrameId intern_frame(const Frame& frame) {
+    auto [it, added] = frame_ids_.try_emplace(frame, static_cast<FrameId>(model_.frames.size()));
+    if (added) model_.frames.push_back(frame);
+    return it->second;
+  }
+
+  // The site of a path (outermost frame last).  A frame with the same address
+  // as the frame after it, but another name or line, was inlined into it.
+  SiteId intern_site(std::vector<Frame> path) {
+    std::vector<FrameId> frames;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      const Frame* next = i + 1 < path.size() ? &path[i + 1] : nullptr;
+      path[i].inlined = next && next->address == path[i].address && *next != path[i];
+      frames.push_back(intern_frame(path[i]));
+    }
+    auto [it, added] = site_ids_.try_emplace(frames, static_cast<SiteId>(model_.sites.size()));
+    if (added) model_.sites.push_back({std::move(frames)});
+    return it->second;
+  }
+
+  // The sites whose bytes differ from the previous tree, and the state updated.
+  std::vector<SiteSample> changes(const std::map<SiteId, std::uint64_t>& bytes) {
+    current_.resize(model_.sites.size(), 0);
+    std::map<SiteId, std::uint64_t> changed;
+    for (std::size_t i = 0; i < current_.size(); ++i) {
+      SiteId site = static_cast<SiteId>(i);
+      if (current_[i] != 0 && !bytes.contains(site)) changed[site] = 0;
+    }
+    for (auto [site, held] : bytes) {
+      if (current_[index(site)] != held) changed[site] = held;
+    }
+    std::vector<SiteSample> samples;
+    for (auto [site, held] : changed) {
+      current_[index(site)] = held;
+      samples.push_back({site, held, 0, held, held});
+    }
+    return samples;
+  }
+
+  LineReader lines_;
+  Model model_;
+  std::map<Frame, FrameId> frame_ids_;
+  std::map<std::vector<FrameId>, SiteId> site_ids_;
+  std::vector<std::uint64_t> current_;  // SiteId -> bytes at the last detailed snapshot
+};
+
+}  // namespace
+
+Model read_massif(std::istream& in, const std::string& name) {
+  return MassifReader(in, name).read();
+}
+
+}  // namespace strata

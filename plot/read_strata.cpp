@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The reader of strata profiles: the grammar of docs/format.md, one function
+// per record type.  Malformed input is an error naming the line.  The one
+// exception is the tail of a profile cut short (the program was killed): a
+// last line without its newline and a snapshot without its `E` are dropped,
+// and the model says the profile was cut short.
+#include <algorithm>
+#include <unordered_map>
+
+#include "error.hpp"
+#include "read.hpp"
+#include "read_text.hpp"
+
+namespace strata {
+
+namespace {
+
+using Fields = std::vector<std::string_view>;
+
+constexpr std::string_view kMagic = "strata-profile";
+constexpr std::uint64_t kVersion = 1;
+
+class StrataReader {
+ public:
+  StrataReader(std::istream& in, const std::string& name) : lines_(in, name) {
+    model_.file = name;
+    model_.format = Format::strata;
+  }
+
+  Model read() {
+    read_header();
+    while (next_complete_line()) read_record(split(lines_.line(), '\t'));
+    finish();
+    return std::move(model_);
+  }
+
+ private:
+  using Handler = void (StrataReader::*)(const Fields&);
+
+  // ---- lines and fields ----------------------------------------------------
+
+  // Moves to the next line; false at the end or at a last line cut short.
+  bool next_complete_line() {
+    if (!lines_.next()) return false;
+    if (lines_.complete()) return true;
+    if (ended_) lines_.fail("text after the end record X");
+    return false;
+  }
+
+  void expect_fields(const Fields& fields, std::size_t count) const {
+    if (fields.size() == count) return;
+    lines_.fail(std::string(fields[0]) + " record with " + std::to_string(fields.size()) +
+                " fields, expected " + std::to_string(count));
+  }
+
+  std::uint64_t number(std::string_view field, const char* what) const {
+    if (auto value = parse_number(field)) return *value;
+    lines_.fail(std::string("bad ") + what + " " + quote(field) + ": expected a number");
+  }
+
+  std::uint64_t address(std::string_view field) const {
+    auto value = field.starts_with("0x") ? parse_hex(field.substr(2)) : std::nullopt;
+    bool lower =
+        std::none_of(field.begin(), field.end(), [](char c) { return c >= 'A' && c <= 'F'; });
+    if (value && lower) return *value;
+    lines_.fail("bad address " + quote(field) + ": expected 0x and lower-case hex digits");
+  }
+
+  std::string text(std::string_view field) const {
+    if (auto value = unescape(field)) return std::move(*value);
+    lines_.fail("bad escape in " + quote(field) + ": only \\\\ \\t \\n \\r are allowed");
+  }
+
+  // ---- header --------------------------------------------------------------
+
+  // The fields of the next header line, which must be of `type` with `count` fields.
+  Fields header_line(std::string_view type, std::size_t count) {
+    if (!lines_.next() || !lines_.complete()) {
+      lines_.fail("the profile ends inside its header (expected " + std::string(type) + ")");
+    }
+    Fields fields = split(lines_.line(), '\t');
+    if (fields[0] != type) {
+      lines_.fail("expected the header record " + std::string(type) + ", found " +
+                  quote(fields[0]));
+    }
+    expect_fields(fields, count);
+    return fields;
+  }
+
+  void read_magic() {
+    if (!lines_.next() || !lines_.line().starts_with(kMagic)) lines_.fail("not a strata profile");
+    Fields fields = split(lines_.line(), '\t');
+    if (fields[0] != kMagic || fields.size() != 2) {
+      lines_.fail("bad first line: not a strata profile");
+    }
+    std::uint64_t version = number(fields[1], "format version");
+    if (version != kVersion) {
+      lines_.fail("profile format version " + std::to_string(version) +
+                  " is not supported (this strata reads version 1)");
+    }
+  }
+
+  void read_header() {
+    read_magic();
+    Header& header = model_.header;
+    header.cmd = text(header_line("cmd", 2)[1]);
+    header.pid = number(header_line("pid", 2)[1], "pid");
+    header.ppid = number(header_line("ppid", 2)[1], "ppid");
+    std::string_view unit = header_line("time_unit", 2)[1];
+    if (unit != "i" && unit != "ms" && unit != "B") {
+      lines_.fail("bad time unit " + quote(unit) + ": expected i, ms or B");
+    }
+    header.time_unit = unit;
+  }
+
+  // ---- records -------------------------------------------------------------
+
+  void read_record(const Fields& fields) {
+    static const std::unordered_map<std::string_view, Handler> handlers = {
+        {"opt", &StrataReader::read_option},  {"F", &StrataReader::read_frame},
+        {"S", &StrataReader::read_site},      {"M", &StrataReader::read_marker},
+        {"T", &StrataReader::begin_snapshot}, {"s", &StrataReader::read_sample},
+        {"E", &StrataReader::end_snapshot},   {"X", &StrataReader::read_end},
+    };
+    auto handler = handlers.find(fields[0]);
+    if (handler == handlers.end()) lines_.fail("unknown record type " + quote(fields[0]));
+    if (ended_) lines_.fail("record after the end record X");
+    bool in_snapshot_record = fields[0] == "s" || fields[0] == "E";
+    if (open_ && !in_snapshot_record) {
+      lines_.fail(std::string(fields[0]) + " record inside a snapshot (before its E)");
+    }
+    if (!open_ && in_snapshot_record) {
+      lines_.fail(std::string(fields[0]) + " record outside a snapshot (no T before it)");
+    }
+    if (fields[0] != "opt") body_started_ = true;
+    (this->*handler->second)(fields);
+  }
+
+  void read_option(const Fields& fields) {
+    if (body_started_) lines_.fail("opt record after the header");
+    expect_fields(fields, 3);
+    model_.header.options.push_back({text(fields[1]), text(fields[2])});
+  }
+
+  // A new id must be the next one: ids count up from 1 in order of appearance.
+  void expect_next_id(std::string_view field, std::size_t defined, const char* what) const {
+    std::uint64_t id = number(field, what);
+    if (id != defined + 1) {
+      lines_.fail(std::string(what) + " " + std::to_string(id) + " out of order (expected " +
+                  std::to_string(defined + 1) + ")");
+    }
+  }
+
+  void read_frame(const Fields& fields) {
+    expect_fields(fields, 8);
+    expect_next_id(fields[1], model_.frames.size(), "frame id");
+    Frame frame;
+    frame.address = address(fields[2]);
+    if (fields[3] != "0" && fields[3] != "1") {
+      lines_.fail("bad inlined flag " + quote(fields[3]) + ": expected 0 or 1");
+    }
+    frame.inlined = fields[3] == "1";
+    frame.function = text(fields[4]);
+    frame.file = text(fields[5]);
+    frame.line = line_number(fields[6]);
+    frame.object = text(fields[7]);
+    model_.frames.push_back(std::move(frame));
+  }
+
+  std::uint32_t line_number(std::string_view field) const {
+    std::uint64_t line = number(field, "line number");
+    if (line > UINT32_MAX) lines_.fail("line number " + quote(field) + " too large");
+    return static_cast<std::uint32_t>(line);
+  }
+
+  void read_site(const Fields& fields) {
+    if (fields.size() < 2) expect_fields(fields, 2);
+    expect_next_id(fields[1], model_.sites.size(), "site id");
+    Site site;
+    for (std::size_t i = 2; i < fields.size(); ++i) site.frames.push_back(frame_ref(fields[i]));
+    model_.sites.push_back(std::move(site));
+    listed_in_.push_back(0);
+  }
+
+  FrameId frame_ref(std::string_view field) const {
+    std::uint64_t id = number(field, "frame id");
+    if (id == 0 || id > model_.frames.size()) {
+      lines_.fail("frame " + quote(field) + " is not defined");
+    }
+    return static_cast<FrameId>(id - 1);
+  }
+
+  SiteId site_ref(std::string_view field) const {
+    std::uint64_t id = number(field, "site id");
+    if (id == 0 || id > model_.sites.size()) {
+      lines_.fail("site " + quote(field) + " is not defined");
+    }
+    return static_cast<SiteId>(id - 1);
+  }
+
+  void read_marker(const Fields& fields) {
+    expect_fields(fields, 3);
+    model_.markers.push_back({number(fields[1], "time"), text(fields[2])});
+  }
+
+  // ---- snapshots -----------------------------------------------------------
+
+  SnapshotKind kind(std::string_view field) const {
+    if (field == "regular") return SnapshotKind::regular;
+    if (field == "user") return SnapshotKind::user;
+    if (field == "peak") return SnapshotKind::peak;
+    if (field == "final") return SnapshotKind::final;
+    lines_.fail("bad snapshot kind " + quote(field) + ": expected regular, user, peak or final");
+  }
+
+  std::uint64_t last_time() const {
+    return model_.snapshots.empty() ? 0 : model_.snapshots.back().time;
+  }
+
+  // Snapshots come in time order, except that a peak is written once the heap
+  // has fallen from it: it may be older than the snapshot before it, never
+  // older than the peak before it.
+  void check_time(const Snapshot& snapshot) const {
+    bool peak = snapshot.kind == SnapshotKind::peak;
+    std::uint64_t earliest = peak ? last_peak_time_ : last_time();
+    if (snapshot.time >= earliest) return;
+    lines_.fail("snapshot at time " + std::to_string(snapshot.time) + " is older than the " +
+                (peak ? "peak" : "snapshot") + " before it (" + std::to_string(earliest) + ")");
+  }
+
+  void begin_snapshot(const Fields& fields) {
+    expect_fields(fields, 6);
+    Snapshot snapshot;
+    snapshot.kind = kind(fields[1]);
+    snapshot.time = number(fields[2], "time");
+    snapshot.heap = number(fields[3], "heap bytes");
+    snapshot.extra = number(fields[4], "extra heap bytes");
+    snapshot.stacks = number(fields[5], "stack bytes");
+    check_time(snapshot);
+    bool complete = snapshot.kind == SnapshotKind::peak;
+    snapshot.site_data = complete ? SiteData::complete : SiteData::changes;
+    open_ = std::move(snapshot);
+  }
+
+  void read_sample(const Fields& fields) {
+    expect_fields(fields, 6);
+    SiteSample sample{site_ref(fields[1]), number(fields[2], "bytes"), number(fields[3], "blocks"),
+                      number(fields[4], "min bytes"), number(fields[5], "max bytes")};
+    if (sample.min > sample.bytes || sample.bytes > sample.max) {
+      lines_.fail("site " + std::string(fields[1]) + ": min <= bytes <= max does not hold");
+    }
+    std::size_t& listed = listed_in_[index(sample.site)];
+    if (listed == model_.snapshots.size() + 1) {
+      lines_.fail("site " + std::string(fields[1]) + " listed twice in one snapshot");
+    }
+    listed = model_.snapshots.size() + 1;
+    open_->sites.push_back(sample);
+  }
+
+  // A peak goes to its place in time (peaks are outside the chain, so this
+  // changes nothing else); any other snapshot is the newest.
+  void end_snapshot(const Fields& fields) {
+    expect_fields(fields, 1);
+    std::sort(open_->sites.begin(), open_->sites.end(),
+              [](const SiteSample& a, const SiteSample& b) { return a.site < b.site; });
+    std::vector<Snapshot>& snapshots = model_.snapshots;
+    auto place = snapshots.end();
+    if (open_->kind == SnapshotKind::peak) {
+      last_peak_time_ = open_->time;
+      place = std::upper_bound(snapshots.begin(), snapshots.end(), open_->time,
+                               [](std::uint64_t time, const Snapshot& s) { return time < s.time; });
+    }
+    snapshots.insert(place, std::move(*open_));
+    open_.reset();
+  }
+
+  void read_end(const Fields& fields) {
+    expect_fields(fields, 2);
+    model_.end_time = number(fields[1], "time");
+    if (model_.end_time < last_time()) {
+      lines_.fail("end time " + std::to_string(model_.end_time) + " is before the last snapshot");
+    }
+    ended_ = true;
+  }
+
+  // At the end of the file: a profile without X was cut short; the snapshot
+  // it was writing, if any, is dropped.
+  void finish() {
+    if (ended_) return;
+    model_.cut_short = true;
+    model_.end_time = last_time();
+  }
+
+  LineReader lines_;
+  Model model_;
+  std::optional<Snapshot> open_;        // the snapshot being read, until its E
+  std::vector<std::size_t> listed_in_;  // SiteId -> snapshots read + 1 when it was last listed
+  std::uint64_t last_peak_time_ = 0;
+  bool body_started_ = false;  // a record other than opt was read
+  bool ended_ = false;         // X was read
+};
+
+}  // namespace
+
+Model read_strata(std::istream& in, const std::string& name) {
+  return StrataReader(in, name).read();
+}
+
+}  // namespace strata

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The command line of `strata record [OPTIONS] [--] PROGRAM [ARGS]`.  The
+// options end at `--` or at the first argument that is not an option; what
+// follows is the program's, passed on as it is.  Options are strata's own
+// (forwarded to the tool under the same names) or Valgrind core options
+// (checked against valgrind_options.cpp); anything else fails before anything
+// runs.  Like Valgrind, long options take their value after '='.
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <iostream>
+
+#include "error.hpp"
+#include "read_text.hpp"
+#include "record.hpp"
+
+namespace po = boost::program_options;
+
+namespace strata {
+
+namespace {
+
+using Args = std::vector<std::string>;
+
+constexpr const char* kUsage = "usage: strata record [OPTIONS] [--] PROGRAM [ARGS]";
+
+// An option that may be given more than once: the last value counts, as for Valgrind.
+po::typed_value<Args>* setting(const char* value_name, const char* default_value) {
+  return po::value<Args>()
+      ->value_name(value_name)
+      ->default_value({default_value}, default_value)
+      ->composing();
+}
+
+// An option whose every value counts.
+po::typed_value<Args>* patterns() { return po::value<Args>()->value_name("PATTERN")->composing(); }
+
+po::options_description record_options() {
+  po::options_description options("Options (defaults in parentheses)");
+  options.add_options()  //
+      ("depth", setting("N", "30"),
+       "record at most N code addresses of each allocation stack (1 to 200)")  //
+      ("alloc-fn", patterns(),
+       "treat functions matching PATTERN as allocators: their frames are left out of stacks "
+       "(repeatable)")  //
+      ("ignore-fn", patterns(),
+       "ignore the allocations made directly by functions matching PATTERN (repeatable)")  //
+      ("heap-admin", setting("N", "8"),
+       "count N bytes of allocator overhead per block in the extra heap (0 to 1024)")  //
+      ("time-unit", setting("U", "i"),
+       "the time axis: i (instructions executed), ms (milliseconds) or B (bytes allocated and "
+       "freed)")  //
+      ("peak-inaccuracy", setting("P", "1.0"),
+       "record a new peak only when it exceeds the last one by more than P percent (0: the exact "
+       "peak, slower)")                                                     //
+      ("stacks", setting("yes|no", "no"), "profile the stacks too (slow)")  //
+      ("pages-as-heap", setting("yes|no", "no"),
+       "profile pages mapped (mmap, brk) instead of the blocks of malloc and new")  //
+      ("out-file,o", setting("FILE", "strata.out.%p"),
+       "write the profile to FILE; %p is the process id, %q{VAR} the value of $VAR, %n a "
+       "sequence number, %% a %")                                                    //
+      ("stats", setting("yes|no", "no"), "print the tool's own statistics at exit")  //
+      ("help,h", "show this help");
+  return options;
+}
+
+// ---- values ----------------------------------------------------------------
+
+// A check returns what is wrong with a value, or an empty string.
+using Check = std::function<std::string(const std::string&)>;
+
+Check between(std::uint64_t low, std::uint64_t high) {
+  return [=](const std::string& value) {
+    auto n = parse_number(value);
+    if (n && *n >= low && *n <= high) return std::string();
+    return "must be between " + std::to_string(low) + " and " + std::to_string(high);
+  };
+}
+
+Check one_of(std::vector<std::string> choices, std::string described) {
+  return [=](const std::string& value) {
+    bool ok = std::find(choices.begin(), choices.end(), value) != choices.end();
+    return ok ? std::string() : "must be " + described;
+  };
+}
+
+std::string percentage_problem(const std::string& value) {
+  double percent = -1;
+  const char* end = value.data() + value.size();
+  auto [stop, error] = std::from_chars(value.data(), end, percent);
+  bool ok = error == std::errc() && stop == end && std::isfinite(percent) && percent >= 0;
+  return ok ? "" : "must be a number of percent, 0 or more";
+}
+
+std::string out_file_problem(const std::string& value) {
+  try {
+    check_out_file(value);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "";
+}
+
+std::string anything(const std::string&) { return ""; }
+
+// Every option but --help, with what its values must be.
+const std::vector<std::pair<std::string, Check>>& checks() {
+  static const std::vector<std::pair<std::string, Check>> table = {
+      {"depth", between(1, 200)},
+      {"alloc-fn", anything},
+      {"ignore-fn", anything},
+      {"heap-admin", between(0, 1024)},
+      {"time-unit", one_of({"i", "ms", "B"}, "i, ms or B")},
+      {"peak-inaccuracy", percentage_problem},
+      {"stacks", one_of({"yes", "no"}, "yes or no")},
+      {"pages-as-heap", one_of({"yes", "no"}, "yes or no")},
+      {"out-file", out_file_problem},
+      {"stats", one_of({"yes", "no"}, "yes or no")},
+  };
+  return table;
+}
+
+// The last value of option `name`, given or default.
+std::string last(const po::variables_map& values, const std::string& name) {
+  return values[name].as<Args>().back();
+}
+
+void check_combinations(const po::variables_map& values) {
+  if (last(values, "pages-as-heap") == "yes" && last(values, "stacks") == "yes") {
+    throw Error("--pages-as-heap=yes: cannot be combined with --stacks=yes");
+  }
+}
+
+// The values given for option `name`; none when it has its default.
+Args given(const po::variables_map& values, const std::string& name) {
+  if (!values.count(name) || values[name].defaulted()) return {};
+  return values[name].as<Args>();
+}
+
+// Checks every value given and returns the tool options: every --alloc-fn
+// and --ignore-fn, the last value of any other option, and --out-file always.
+Args tool_args(const po::variables_map& values) {
+  Args args;
+  for (const auto& [name, check] : checks()) {
+    Args all = given(values, name);
+    for (const std::string& value : all) {
+      std::string problem = check(value);
+      if (!problem.empty()) throw Error("--" + name + "=" + value + ": " + problem);
+    }
+    bool pattern = name == "alloc-fn" || name == "ignore-fn";
+    if (!pattern && !all.empty()) all = {all.back()};
+    if (name == "out-file") all.clear();
+    for (const std::string& value : all) args.push_back("--" + name + "=" + value);
+  }
+  args.push_back("--out-file=" + last(values, "out-file"));
+  return args;
+}
+
+// ---- splitting the command line ---------------------------------------------
+
+struct Split {
+  Args ours;     // strata's options
+  Args core;     // Valgrind's core options
+  Args program;  // PROGRAM [ARGS]
+};
+
+bool is_option(const std::string& arg) { return arg.size() > 1 && arg[0] == '-' && arg != "--"; }
+
+// "--depth" of "--depth=3", "-o" of "-oFILE".
+std::string option_name(const std::string& arg) {
+  return arg.starts_with("--") ? arg.substr(0, arg.find('=')) : arg.substr(0, 2);
+}
+
+bool is_ours(const po::options_description& ours, const std::string& name) {
+  if (name == "--") return false;
+  std::string key = name.starts_with("--") ? name.substr(2) : name;
+  return ours.find_nothrow(key, false) != nullptr;
+}
+
+void reject_misplaced(const std::string& name) {
+  if (name == "--threshold") {
+    throw Error(
+        "--threshold: nothing is dropped while recording; give the threshold to strata report "
+        "or strata plot");
+  }
+  if (name == "--tool") throw Error("--tool: strata record always runs the strata tool");
+}
+
+Split split_args(const Args& args, const po::options_description& ours) {
+  Split split;
+  std::size_t i = 0;
+  for (; i < args.size() && is_option(args[i]); ++i) {
+    std::string name = option_name(args[i]);
+    if (is_ours(ours, name)) {
+      split.ours.push_back(args[i]);
+      if (args[i] == "-o" && i + 1 < args.size()) split.ours.push_back(args[++i]);
+      continue;
+    }
+    reject_misplaced(name);
+    check_core_option(args[i]);
+    split.core.push_back(args[i]);
+  }
+  if (i < args.size() && args[i] == "--") ++i;
+  split.program.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+  return split;
+}
+
+po::variables_map parse_ours(const Args& ours, const po::options_description& options) {
+  namespace style = po::command_line_style;
+  int valgrind_like = style::allow_long | style::long_allow_adjacent | style::allow_short |
+                      style::short_allow_adjacent | style::short_allow_next |
+                      style::allow_dash_for_short;
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(ours).options(options).style(valgrind_like).run(), values);
+    po::notify(values);
+  } catch (const po::invalid_command_line_syntax& error) {
+    bool missing = error.kind() == po::invalid_syntax::missing_parameter ||
+                   error.kind() == po::invalid_syntax::empty_adjacent_parameter;
+    std::string name = error.get_option_name();
+    if (missing) throw Error(name + ": needs a value (" + name + "=...)");
+    throw Error(error.what());
+  } catch (const po::error& error) {
+    throw Error(error.what());
+  }
+  return values;
+}
+
+}  // namespace
+
+RecordRequest parse_record_args(const Args& args) {
+  po::options_description options = record_options();
+  Split split = split_args(args, options);
+  po::variables_map values = parse_ours(split.ours, options);
+  RecordRequest request;
+  request.help = values.count("help") > 0;
+  if (request.help) return request;
+  request.valgrind_args = split.core;
+  for (std::string& arg : tool_args(values)) request.valgrind_args.push_back(std::move(arg));
+  check_combinations(values);
+  request.out_file = last(values, "out-file");
+  request.program = std::move(split.program);
+  if (request.program.empty()) throw Error(std::string("no program to run (") + kUsage + ")");
+  return request;
+}
+
+void print_record_help(std::ostream& out) {
+  out << kUsage << "\n"
+      << "Runs PROGRAM under Valgrind with the strata tool and writes its heap profile.\n\n"
+      << record_options() << "\n"
+      << "Valgrind core options passed on (see valgrind --help):\n ";
+  std::size_t column = 1;
+  for (const std::string& name : core_option_names()) {
+    if (column + name.size() + 1 > 79) out << "\n ", column = 1;
+    out << " " << name;
+    column += name.size() + 1;
+  }
+  out << "\n\nThe significance threshold is an option of strata report and strata plot:\n"
+         "nothing is dropped while recording.\n";
+}
+
+}  // namespace strata

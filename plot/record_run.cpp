@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Finding the strata tool and running Valgrind: fork and exec, no shell, so
+// that the program's arguments reach it exactly as given.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "error.hpp"
+#include "record.hpp"
+
+#ifndef STRATA_PKGLIBEXECDIR
+#define STRATA_PKGLIBEXECDIR "/usr/local/libexec/strata"
+#endif
+#ifndef STRATA_PLATFORM
+#define STRATA_PLATFORM "amd64-linux"
+#endif
+#ifndef STRATA_VALGRIND
+#define STRATA_VALGRIND "valgrind"
+#endif
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace strata {
+
+namespace {
+
+const std::string kTool = std::string("strata-") + STRATA_PLATFORM;
+
+bool holds_tool(const fs::path& dir) {
+  std::error_code error;
+  return fs::is_regular_file(dir / kTool, error);
+}
+
+// vglib/ beside the strata executable: the tool of an uninstalled build tree.
+fs::path build_tree_dir() {
+  std::error_code error;
+  fs::path self = fs::read_symlink("/proc/self/exe", error);
+  return error ? fs::path() : self.parent_path() / "vglib";
+}
+
+// ---- processes -------------------------------------------------------------
+
+// The environment of this process with NAME=value set.
+std::vector<std::string> environment_with(const std::string& name, const std::string& value) {
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry; ++entry) {
+    if (!std::string_view(*entry).starts_with(name + "=")) environment.emplace_back(*entry);
+  }
+  environment.push_back(name + "=" + value);
+  return environment;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (std::string& s : strings) pointers.push_back(s.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+// In the child: exec, or send errno through `report` and exit.
+[[noreturn]] void exec_child(std::vector<char*>& argv, std::vector<char*>& envp, int report) {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGQUIT, SIG_DFL);
+  execve(argv[0], argv.data(), envp.data());
+  int error = errno;
+  ssize_t written = write(report, &error, sizeof error);
+  (void)written;
+  _exit(127);
+}
+
+// The errno of a failed exec, sent by the child; 0 when the exec succeeded.
+int exec_error(int report) {
+  int error = 0;
+  ssize_t got;
+  while ((got = read(report, &error, sizeof error)) < 0 && errno == EINTR) {
+  }
+  close(report);
+  return got == sizeof error ? error : 0;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw Error(std::string("waiting for valgrind: ") + std::strerror(errno));
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+// Like system(3): while the child runs, a ^C or ^\ is the child's to handle.
+class IgnoreTerminalSignals {
+ public:
+  IgnoreTerminalSignals()
+      : interrupt_(std::signal(SIGINT, SIG_IGN)), quit_(std::signal(SIGQUIT, SIG_IGN)) {}
+  ~IgnoreTerminalSignals() {
+    std::signal(SIGINT, interrupt_);
+    std::signal(SIGQUIT, quit_);
+  }
+
+ private:
+  void (*interrupt_)(int);
+  void (*quit_)(int);
+};
+
+}  // namespace
+
+std::string find_tool_dir() {
+  if (const char* dir = std::getenv("STRATA_VALGRIND_LIB"); dir && *dir) {
+    if (holds_tool(dir)) return dir;
+    throw Error(std::string("STRATA_VALGRIND_LIB=") + dir + ": there is no " + kTool + " there");
+  }
+  if (fs::path dir = build_tree_dir(); !dir.empty() && holds_tool(dir)) return dir.string();
+  if (holds_tool(STRATA_PKGLIBEXECDIR)) return STRATA_PKGLIBEXECDIR;
+  throw Error("the Valgrind tool " + kTool + " is in neither " + build_tree_dir().string() +
+              " nor " + STRATA_PKGLIBEXECDIR + "; set STRATA_VALGRIND_LIB to its directory");
+}
+
+std::vector<std::string> valgrind_command(const RecordRequest& request) {
+  std::vector<std::string> command = {STRATA_VALGRIND, "--tool=strata"};
+  command.insert(command.end(), request.valgrind_args.begin(), request.valgrind_args.end());
+  command.insert(command.end(), request.program.begin(), request.program.end());
+  return command;
+}
+
+RunResult run_valgrind(const std::string& lib_dir, const std::vector<std::string>& args) {
+  std::vector<std::string> arg_strings = args;
+  std::vector<std::string> env_strings = environment_with("VALGRIND_LIB", lib_dir);
+  std::vector<char*> argv = c_strings(arg_strings);
+  std::vector<char*> envp = c_strings(env_strings);
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+  std::cout.flush();
+  std::cerr.flush();
+  IgnoreTerminalSignals ignore;
+  pid_t pid = fork();
+  if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) exec_child(argv, envp, report[1]);
+  close(report[1]);
+  if (int error = exec_error(report[0])) {
+    wait_for(pid);
+    throw Error("cannot run " + args[0] + ": " + std::strerror(error));
+  }
+  return {pid, wait_for(pid)};
+}
+
+}  // namespace strata

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The reader of strata profiles, on small hand-written profiles.
+#include "strata_profile.hpp"
+
+namespace strata::test {
+namespace {
+
+// Two sites under main, five snapshots: regular, regular, peak, user, final.
+std::string two_sites(const std::string& end = "X|450") {
+  return profile(records({
+      "F|1|0x10|0|f|a.c|1|/bin/prog",
+      "F|2|0x20|0|g|a.c|2|/bin/prog",
+      "F|3|0x30|0|main|a.c|3|/bin/prog",
+      "S|1|1|3",
+      "S|2|2|3",
+      "T|regular|100|300|24|0",
+      "s|1|100|1|0|100",
+      "s|2|200|2|0|250",
+      "E",
+      "T|regular|200|350|32|0",  // site 2 unchanged
+      "s|1|150|2|50|180",
+      "E",
+      "T|peak|250|500|40|0",  // complete: every site holding bytes
+      "s|2|200|2|200|200",
+      "s|1|300|3|300|300",
+      "E",
+      "T|user|300|200|16|0",  // relative to the regular snapshot at 200, not the peak
+      "s|1|0|0|0|300",
+      "E",
+      "T|final|400|200|16|0",
+      "E",
+      end,
+  }));
+}
+
+TEST(ReadStrata, FormatExample) {
+  Model model = read_text(format_example());
+  EXPECT_EQ(model.format, Format::strata);
+  EXPECT_EQ(model.header.cmd, "./leaky-player --cycles 3");
+  EXPECT_EQ(model.header.pid, 4242u);
+  EXPECT_EQ(model.header.ppid, 4241u);
+  EXPECT_EQ(model.header.time_unit, "i");
+  ASSERT_EQ(model.header.options.size(), 5u);
+  EXPECT_EQ(model.header.options[2].name, "peak_inaccuracy");
+  EXPECT_EQ(model.header.options[2].value, "1.0");
+  ASSERT_EQ(model.frames.size(), 4u);
+  EXPECT_EQ(model.frames[1].function, "decode_frame");
+  EXPECT_TRUE(model.frames[1].inlined);
+  EXPECT_FALSE(model.frames[2].inlined);
+  EXPECT_EQ(model.frames[1].address, model.frames[2].address);
+  EXPECT_EQ(model.frames[3].line, 201u);
+  EXPECT_EQ(model.frames[3].object, "/tmp/leaky-player");
+  ASSERT_EQ(model.sites.size(), 1u);
+  EXPECT_EQ(model.sites[0].frames,
+            (std::vector<FrameId>{FrameId{0}, FrameId{1}, FrameId{2}, FrameId{3}}));
+  ASSERT_EQ(model.markers.size(), 1u);
+  EXPECT_EQ(model.markers[0].time, 120433u);
+  EXPECT_EQ(model.markers[0].label, "video opened");
+  ASSERT_EQ(model.snapshots.size(), 3u);
+  EXPECT_EQ(model.snapshots[1].kind, SnapshotKind::peak);
+  EXPECT_EQ(model.snapshots[1].total(), 49152u + 1584u);
+  EXPECT_FALSE(model.cut_short);
+  EXPECT_EQ(model.end_time, 152000u);
+  EXPECT_EQ(peak_snapshot(model), 1u);
+}
+
+TEST(ReadStrata, ChangesBecomePerSiteSeries) {
+  Model model = read_text(two_sites());
+  ASSERT_EQ(model.snapshots.size(), 5u);
+  EXPECT_EQ(model.snapshots[0].site_data, SiteData::changes);
+  EXPECT_EQ(model.snapshots[2].site_data, SiteData::complete);
+  EXPECT_EQ(model.snapshots[4].kind, SnapshotKind::final);
+  SiteSeries series(model);
+  auto f = series.points(SiteId{0});
+  ASSERT_EQ(f.size(), 3u);  // the peak is not part of the series
+  EXPECT_EQ(f[1].snapshot, 1u);
+  EXPECT_EQ(f[1].bytes, 150u);
+  EXPECT_EQ(f[1].min, 50u);
+  EXPECT_EQ(f[1].max, 180u);
+  EXPECT_EQ(f[2].snapshot, 3u);
+  EXPECT_EQ(f[2].max, 300u);  // the crest between two snapshots
+  auto g = series.points(SiteId{1});
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].max, 250u);
+}
+
+TEST(ReadStrata, UnlistedSitesHoldTheirBytes) {
+  Model model = read_text(two_sites());
+  SiteSeries series(model);
+  SitePoint g = series.at(SiteId{1}, 4);
+  EXPECT_EQ(g.snapshot, 4u);
+  EXPECT_EQ(g.bytes, 200u);
+  EXPECT_EQ(g.blocks, 2u);
+  EXPECT_EQ(g.min, 200u);  // held steady: min = max = bytes
+  EXPECT_EQ(g.max, 200u);
+  EXPECT_EQ(series.at(SiteId{0}, 1).min, 50u);
+}
+
+TEST(ReadStrata, PeakIsCompleteAndOutsideTheChain) {
+  Model model = read_text(two_sites());
+  EXPECT_EQ(peak_snapshot(model), 2u);
+  std::vector<SiteSample> at_peak = sites_at(model, 2);
+  ASSERT_EQ(at_peak.size(), 2u);
+  EXPECT_EQ(at_peak[0].site, SiteId{0});  // sorted by site
+  EXPECT_EQ(at_peak[0].bytes, 300u);
+  EXPECT_EQ(at_peak[1].bytes, 200u);
+  std::vector<SiteSample> after = sites_at(model, 3);
+  ASSERT_EQ(after.size(), 1u);  // f fell to 0, g still holds 200
+  EXPECT_EQ(after[0].site, SiteId{1});
+  EXPECT_EQ(after[0].bytes, 200u);
+}
+
+TEST(ReadStrata, PeakWrittenLateGoesToItsPlaceInTime) {
+  Model model = read_text(profile(records({
+      "S|1",
+      "T|regular|100|10|0|0",
+      "s|1|10|1|0|10",
+      "E",
+      "T|regular|200|10|0|0",
+      "E",
+      "T|peak|150|20|0|0",
+      "s|1|20|2|20|20",
+      "E",
+      "T|regular|300|5|0|0",
+      "s|1|5|1|5|20",
+      "E",
+      "X|300",
+  })));
+  ASSERT_EQ(model.snapshots.size(), 4u);
+  EXPECT_EQ(model.snapshots[1].kind, SnapshotKind::peak);
+  EXPECT_EQ(model.snapshots[1].time, 150u);
+  EXPECT_EQ(peak_snapshot(model), 1u);
+  EXPECT_EQ(sites_at(model, 2)[0].bytes, 10u);
+  EXPECT_TRUE(model.sites[0].frames.empty());  // a site with no frame
+}
+
+TEST(ReadStrata, PeakOlderThanThePeakBeforeIsAnError) {
+  expect_strata_error(profile(records({
+                          "T|peak|150|20|0|0",
+                          "E",
+                          "T|regular|200|10|0|0",
+                          "E",
+                          "T|peak|120|20|0|0",
+                      })),
+                      10, "older than the peak before it (150)");
+}
+
+TEST(ReadStrata, Unescapes) {
+  Model model = read_text(records({
+      "strata-profile|1",
+      R"(cmd|a\tb\nc\\d\re)",
+      "pid|1",
+      "ppid|0",
+      "time_unit|ms",
+      R"(opt|alloc_fn|my\\alloc)",
+      R"(F|1|0x1|0|operator new\t(x)||0|)",
+      R"(M|5|tab\there)",
+  }));
+  EXPECT_EQ(model.header.cmd, "a\tb\nc\\d\re");
+  EXPECT_EQ(model.header.options[0].value, "my\\alloc");
+  EXPECT_EQ(model.frames[0].function, "operator new\t(x)");
+  EXPECT_EQ(model.frames[0].file, "");
+  EXPECT_EQ(model.frames[0].object, "");
+  EXPECT_EQ(model.markers[0].label, "tab\there");
+}
+
+TEST(ReadStrata, BadEscapes) {
+  expect_strata_error(profile(records({R"(M|5|a\xb)"})), 6, "bad escape");
+  expect_strata_error(profile(records({R"(M|5|a\)"})), 6, "bad escape");
+  expect_strata_error(records({"strata-profile|1", R"(cmd|\q)"}), 2, "bad escape");
+}
+
+// ---- profiles cut short ------------------------------------------------------
+
+TEST(ReadStrata, NoEndRecordMeansCutShort) {
+  std::string text = two_sites("M|420|after the last snapshot");
+  Model model = read_text(text);
+  EXPECT_TRUE(model.cut_short);
+  EXPECT_EQ(model.snapshots.size(), 5u);
+  EXPECT_EQ(model.end_time, 400u);
+  EXPECT_EQ(model.markers.size(), 1u);  // complete records after the last E are kept
+}
+
+TEST(ReadStrata, UnfinishedSnapshotIsDropped) {
+  Model model = read_text(two_sites("T|regular|999|1|0|0") + records({"s|1|1|1|0|1"}));
+  EXPECT_TRUE(model.cut_short);
+  EXPECT_EQ(model.snapshots.size(), 5u);
+  EXPECT_EQ(model.snapshots.back().time, 400u);
+}
+
+TEST(ReadStrata, LastLineWithoutNewlineIsDropped) {
+  std::string text = two_sites("T|regular|999|1|0|0") + "s\t1\t1\t1\t0";
+  Model model = read_text(text);
+  EXPECT_TRUE(model.cut_short);
+  EXPECT_EQ(model.snapshots.size(), 5u);
+  // Even a well-formed E or X is not trusted without its newline.
+  text = two_sites("T|regular|999|1|0|0") + "E";
+  EXPECT_EQ(read_text(text).snapshots.size(), 5u);
+  text = two_sites("E");
+  text.pop_back();
+  text += "X\t450";
+  EXPECT_TRUE(read_text(text).cut_short);
+  text = two_sites("T|regular|999|1|0|0") + "s\t1\tgarb";
+  EXPECT_EQ(read_text(text).snapshots.size(), 5u);
+}
+
+TEST(ReadStrata, CutShortWithoutSnapshot) {
+  Model model = read_text(profile(records({"F|1|0x1|0|f|a.c|1|p", "T|regular|5|0|0|0"})));
+  EXPECT_TRUE(model.cut_short);
+  EXPECT_TRUE(model.snapshots.empty());
+  EXPECT_EQ(peak_snapshot(model), std::nullopt);
+}
+
+TEST(ReadStrata, CutInsideTheHeaderIsAnError) {
+  expect_strata_error("strata-profile\t1\ncmd\t./prog\npid\t4", 3, "ends inside its header");
+  expect_strata_error("strata-profile\t1\n", 1, "ends inside its header");
+}
+
+TEST(ReadStrata, TextAfterTheEndIsAnError) {
+  expect_strata_error(two_sites() + "T\tregular", 28, "after the end record X");
+  expect_strata_error(two_sites() + "X\t500\n", 28, "after the end record X");
+}
+
+// ---- malformed input ---------------------------------------------------------------
+
+TEST(ReadStrata, WrongVersion) {
+  expect_strata_error("strata-profile\t2\ncmd\tx\n", 1, "version 2 is not supported");
+  expect_strata_error("strata-profile\n", 1, "not a strata profile");
+}
+
+TEST(ReadStrata, BadHeader) {
+  expect_strata_error(records({"strata-profile|1", "pid|1"}), 2, "expected the header record cmd");
+  expect_strata_error(records({"strata-profile|1", "cmd|x", "pid|-1"}), 3, "bad pid '-1'");
+  expect_strata_error(records({"strata-profile|1", "cmd|x", "pid|1", "ppid|1", "time_unit|s"}), 5,
+                      "bad time unit 's'");
+  expect_strata_error(records({"strata-profile|1", "cmd|x|y"}), 2, "3 fields, expected 2");
+}
+
+TEST(ReadStrata, MalformedRecords) {
+  struct Case {
+    std::vector<std::string> lines;
+    std::string error;  // on the last line
+  } cases[] = {
+      {{"Q|1"}, "unknown record type 'Q'"},
+      {{"F|1|0x10|0|f|a.c|1"}, "F record with 7 fields, expected 8"},
+      {{"F|2|0x10|0|f|a.c|1|p"}, "frame id 2 out of order (expected 1)"},
+      {{"F|1|0x1A|0|f|a.c|1|p"}, "bad address '0x1A'"},
+      {{"F|1|10|0|f|a.c|1|p"}, "bad address '10'"},
+      {{"F|1|0x10|2|f|a.c|1|p"}, "bad inlined flag '2'"},
+      {{"F|1|0x10|0|f|a.c|x|p"}, "bad line number 'x'"},
+      {{"S|1|1"}, "frame '1' is not defined"},
+      {{"S|2"}, "site id 2 out of order"},
+      {{"S"}, "S record with 1 fields, expected 2"},
+      {{"M|x|label"}, "bad time 'x'"},
+      {{"T|sometimes|1|0|0|0"}, "bad snapshot kind 'sometimes'"},
+      {{"T|regular|1|0|0"}, "T record with 5 fields, expected 6"},
+      {{"T|regular|1|+5|0|0"}, "bad heap bytes '+5'"},
+      {{"T|regular|1|0|0|0", "s|1|1|1|0|1"}, "site '1' is not defined"},
+      {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|6|9"}, "min <= bytes <= max does not hold"},
+      {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|0|4"}, "min <= bytes <= max does not hold"},
+      {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|0|5", "s|1|5|1|0|5"}, "listed twice"},
+      {{"S|1", "s|1|5|1|0|5"}, "s record outside a snapshot"},
+      {{"E"}, "E record outside a snapshot"},
+      {{"T|regular|1|0|0|0", "F|1|0x1|0|f|a|1|p"}, "F record inside a snapshot"},
+      {{"T|regular|1|0|0|0", "E|x"}, "E record with 2 fields, expected 1"},
+      {{"T|regular|5|0|0|0", "E", "T|regular|4|0|0|0"}, "older than the snapshot before it (5)"},
+      {{"T|regular|5|0|0|0", "E", "X|4"}, "end time 4 is before the last snapshot"},
+      {{"M|1|a", "opt|depth|3"}, "opt record after the header"},
+      {{"X|1", "M|2|late"}, "record after the end record X"},
+      {{""}, "unknown record type ''"},
+  };
+  for (const Case& c : cases) {
+    std::string body;
+    for (const std::string& line : c.lines) body += records({line});
+    SCOPED_TRACE(body);
+    expect_strata_error(profile(body), 5 + c.lines.size(), c.error);
+  }
+}
+
+}  // namespace
+}  // namespace strata::test

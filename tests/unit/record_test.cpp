@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The command line of strata record and the --out-file pattern.
+#include "record.hpp"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+
+#include "strata_profile.hpp"
+
+namespace strata::test {
+namespace {
+
+using Args = std::vector<std::string>;
+
+// The message of the Error that parsing `args` throws.
+std::string record_error(const Args& args) {
+  try {
+    parse_record_args(args);
+  } catch (const Error& error) {
+    EXPECT_EQ(error.file(), "");
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(RecordArgs, Defaults) {
+  RecordRequest request = parse_record_args({"ls", "-l"});
+  EXPECT_FALSE(request.help);
+  EXPECT_EQ(request.valgrind_args, (Args{"--out-file=strata.out.%p"}));
+  EXPECT_EQ(request.program, (Args{"ls", "-l"}));
+  EXPECT_EQ(request.out_file, "strata.out.%p");
+}
+
+TEST(RecordArgs, OursAndCoreOptionsAreForwarded) {
+  RecordRequest request = parse_record_args(
+      {"-q", "--depth=12", "--alloc-fn=my_alloc", "--trace-children=yes", "--alloc-fn=pool*",
+       "--time-unit=B", "--peak-inaccuracy=0", "--stacks=yes", "-o", "out.%p", "prog"});
+  EXPECT_EQ(
+      request.valgrind_args,
+      (Args{"-q", "--trace-children=yes", "--depth=12", "--alloc-fn=my_alloc", "--alloc-fn=pool*",
+            "--time-unit=B", "--peak-inaccuracy=0", "--stacks=yes", "--out-file=out.%p"}));
+  EXPECT_EQ(request.out_file, "out.%p");
+  EXPECT_EQ(request.program, (Args{"prog"}));
+}
+
+TEST(RecordArgs, TheProgramsArgumentsAreItsOwn) {
+  RecordRequest request = parse_record_args({"--", "sh", "-c", "echo", "--depth=3"});
+  EXPECT_EQ(request.program, (Args{"sh", "-c", "echo", "--depth=3"}));
+  request = parse_record_args({"--stats=yes", "sh", "--depth=3"});
+  EXPECT_EQ(request.program, (Args{"sh", "--depth=3"}));
+  EXPECT_EQ(request.valgrind_args, (Args{"--stats=yes", "--out-file=strata.out.%p"}));
+  request = parse_record_args({"-ofile", "--depth=3", "--out-file=other", "--depth=4", "x"});
+  EXPECT_EQ(request.out_file, "other");  // the last one, as for Valgrind
+  EXPECT_EQ(request.valgrind_args, (Args{"--depth=4", "--out-file=other"}));
+}
+
+TEST(RecordArgs, Help) {
+  EXPECT_TRUE(parse_record_args({"--help"}).help);
+  EXPECT_TRUE(parse_record_args({"-h"}).help);
+  std::ostringstream out;
+  print_record_help(out);
+  for (const char* text : {"--depth N (=30)", "--heap-admin N (=8)", "--time-unit U (=i)",
+                           "--peak-inaccuracy P (=1.0)", "--stacks yes|no (=no)",
+                           "--out-file ] FILE (=strata.out.%p)", "--trace-children"}) {
+    EXPECT_TRUE(contains(out.str(), text)) << text << "\n" << out.str();
+  }
+  EXPECT_FALSE(contains(out.str(), "--threshold"));
+}
+
+TEST(RecordArgs, BadOptionsNameTheOption) {
+  struct Case {
+    Args args;
+    std::string error;
+  } cases[] = {
+      {{"--depth=0", "x"}, "--depth=0: must be between 1 and 200"},
+      {{"--depth=201", "x"}, "--depth=201: must be between 1 and 200"},
+      {{"--depth=ten", "x"}, "--depth=ten: must be between 1 and 200"},
+      {{"--heap-admin=-1", "x"}, "--heap-admin=-1: must be between 0 and 1024"},
+      {{"--time-unit=x", "x"}, "--time-unit=x: must be i, ms or B"},
+      {{"--peak-inaccuracy=-1", "x"}, "--peak-inaccuracy=-1: must be a number of percent"},
+      {{"--peak-inaccuracy=nan", "x"}, "--peak-inaccuracy=nan: must be a number of percent"},
+      {{"--stacks=maybe", "x"}, "--stacks=maybe: must be yes or no"},
+      {{"--pages-as-heap=1", "x"}, "--pages-as-heap=1: must be yes or no"},
+      {{"--stats=", "x"}, "--stats: needs a value"},
+      {{"--alloc-fn=", "x"}, "--alloc-fn: needs a value"},
+      {{"--depth=3", "--depth=0", "x"}, "--depth=0: must be between 1 and 200"},
+      {{"--out-file=a.%x", "x"}, "--out-file=a.%x: %x is not one of"},
+      {{"--threshold=1.0", "x"}, "--threshold: nothing is dropped while recording"},
+      {{"--threshold", "x"}, "--threshold: nothing is dropped while recording"},
+      {{"--tool=memcheck", "x"}, "--tool: strata record always runs the strata tool"},
+      {{"--no-such-option", "x"}, "--no-such-option: not an option of strata record"},
+      {{"--trace-children=perhaps", "x"}, "--trace-children=perhaps: must be yes or no"},
+      {{"--trace-children", "x"}, "--trace-children: needs a value"},
+      {{"--log-fd=x", "x"}, "--log-fd=x: must be a number"},
+      {{"--vgdb=always", "x"}, "--vgdb=always: must be one of: no yes full"},
+      {{"-q=3", "x"}, "-q=3: takes no value"},
+      {{"--stacks=yes", "--pages-as-heap=yes", "x"}, "--pages-as-heap=yes: cannot be combined"},
+      {{"-qv", "x"}, "-qv: not an option"},
+      {{"--depth", "x"}, "--depth: needs a value (--depth=...)"},
+      {{"--depth=3"}, "no program to run"},
+      {{}, "no program to run"},
+  };
+  for (const Case& c : cases) {
+    std::string error = record_error(c.args);
+    EXPECT_TRUE(contains(error, c.error)) << error << "\n  does not hold: " << c.error;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+}
+
+TEST(RecordArgs, ValgrindCommand) {
+  RecordRequest request = parse_record_args({"-v", "prog", "arg with space"});
+  Args command = valgrind_command(request);
+  ASSERT_EQ(command.size(), 6u);
+  EXPECT_EQ(command[1], "--tool=strata");
+  EXPECT_EQ(command[2], "-v");
+  EXPECT_EQ(command[5], "arg with space");
+}
+
+// ---- running -----------------------------------------------------------------
+
+TEST(Run, ExitStatusSignalAndEnvironment) {
+  EXPECT_EQ(run_valgrind("/lib/x", {"/bin/sh", "-c", "exit 5"}).status, 5);
+  EXPECT_EQ(run_valgrind("/lib/x", {"/bin/sh", "-c", "kill -TERM $$"}).status, 128 + SIGTERM);
+  EXPECT_EQ(run_valgrind("/lib/x", {"/bin/sh", "-c", "test \"$VALGRIND_LIB\" = /lib/x"}).status, 0);
+  try {
+    run_valgrind("/lib/x", {"/no/such/valgrind"});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(std::string(error.what()), "cannot run /no/such/valgrind: No such file or directory");
+  }
+}
+
+TEST(Run, ToolDirectory) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("strata-unit-lib-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  setenv("STRATA_VALGRIND_LIB", dir.c_str(), 1);
+  EXPECT_THROW(find_tool_dir(), Error);
+  std::ofstream(dir / ("strata-" STRATA_PLATFORM)) << "tool";
+  EXPECT_EQ(find_tool_dir(), dir.string());
+  unsetenv("STRATA_VALGRIND_LIB");
+  std::filesystem::remove_all(dir);
+}
+
+// ---- --out-file ------------------------------------------------------------------
+
+TEST(OutFile, Expands) {
+  setenv("STRATA_UNIT_VAR", "abc", 1);
+  EXPECT_EQ(expand_out_file("strata.out.%p", 123), "strata.out.123");
+  EXPECT_EQ(expand_out_file("d/x.%q{STRATA_UNIT_VAR}.%n.%p%%", 7), "d/x.abc.1.7%");
+  EXPECT_NO_THROW(check_out_file("plain"));
+}
+
+TEST(OutFile, BadPatterns) {
+  unsetenv("STRATA_UNIT_UNSET");
+  for (const char* pattern :
+       {"", "a%", "a%x", "%q", "%qX", "%q{}", "%q{UNCLOSED", "%q{STRATA_UNIT_UNSET}"}) {
+    EXPECT_THROW(check_out_file(pattern), Error) << pattern;
+  }
+}
+
+TEST(OutFile, WrittenProfilesOwnFirst) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("strata-unit-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "p.99") << "old";
+  std::ofstream(dir / "p.98") << "old";
+  std::string pattern = (dir / "p.%p").string();
+  FileTimes before = profile_files(pattern, 20);
+  EXPECT_EQ(before.size(), 2u);
+  for (const char* name : {"p.30", "p.20", "p.10", "p.x", "q.40"}) {
+    std::ofstream(dir / name) << "x";
+  }
+  std::filesystem::last_write_time(
+      dir / "p.98", before[(dir / "p.98").string()] + std::chrono::seconds(1));  // rewritten
+  std::vector<std::string> found = written_profiles(pattern, 20, before);
+  EXPECT_EQ(found, (Args{(dir / "p.20").string(), (dir / "p.10").string(), (dir / "p.30").string(),
+                         (dir / "p.98").string()}));
+  EXPECT_TRUE(written_profiles((dir / "none.%p").string(), 20, before).empty());
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace strata::test
