@@ -297,14 +297,17 @@ static SizeT peak_extra_szB = 0;
 static SizeT peak_stacks_szB = 0;
 static Bool  peak_written   = True;  // the current peak is in the file
 
-static SizeT total_szB(void)
+/* What the peak is the peak of: the bytes the program asked for, plus its
+   stacks.  The extra heap is left out: it depends on the allocator (strata's
+   size classes are not glibc's), so it must not decide when the peak was. */
+static SizeT peak_measure_szB(void)
 {
-   return heap_szB + heap_extra_szB + stacks_szB;
+   return heap_szB + stacks_szB;
 }
 
-static SizeT peak_total_szB(void)
+static SizeT recorded_peak_szB(void)
 {
-   return peak_heap_szB + peak_extra_szB + peak_stacks_szB;
+   return peak_heap_szB + peak_stacks_szB;
 }
 
 /* Before a site changes: if this is its first change since the last peak,
@@ -331,8 +334,8 @@ static SizeT peak_blocks_of_Site(const Site* s)
 /* After the total grew: is this a new peak (within --peak-inaccuracy)? */
 static void update_peak(void)
 {
-   SizeT total = total_szB();
-   SizeT peak  = peak_total_szB();
+   SizeT total = peak_measure_szB();
+   SizeT peak  = recorded_peak_szB();
    if (total <= peak)
       return;
    if (clo_peak_inaccuracy > 0.0
@@ -709,7 +712,9 @@ static void take_snapshot(SnapshotKind kind)
 {
    if (out_fd < 0)
       return;
-   if (!peak_written && (kind == SnapFinal || total_szB() < peak_total_szB()))
+   update_peak();        // stacks change between heap operations too
+   if (!peak_written
+       && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB()))
       write_peak_snapshot();
    write_snapshot(kind, get_time());
 }
