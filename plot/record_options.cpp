@@ -54,7 +54,7 @@ po::options_description record_options() {
        "freed)")  //
       ("peak-inaccuracy", setting("P", "1.0"),
        "record a new peak only when it exceeds the last one by more than P percent (0: the exact "
-       "peak, slower)")                                                     //
+       "peak)")                                                     //
       ("stacks", setting("yes|no", "no"), "profile the stacks too (slow)")  //
       ("pages-as-heap", setting("yes|no", "no"),
        "profile pages mapped (mmap, brk) instead of the blocks of malloc and new")  //
