@@ -161,24 +161,29 @@ static Bool st_process_cmd_line_option(const HChar* arg)
 
 static void st_print_usage(void)
 {
+   // The same words as `strata record --help` and docs/manual.md.
    VG_(printf)(
-"    --depth=<number>          allocation stack depth, allocator frames\n"
-"                              not counted [30]\n"
-"    --alloc-fn=<pattern>      treat functions matching <pattern> as part of\n"
-"                              the allocator (* and ? wildcards) [none]\n"
-"    --ignore-fn=<pattern>     do not record allocations made directly by\n"
-"                              functions matching <pattern> [none]\n"
-"    --heap-admin=<number>     admin bytes per block, counted as extra\n"
-"                              heap [8]\n"
-"    --time-unit=i|ms|B        time unit: instructions executed, milli-\n"
-"                              seconds, bytes allocated+freed [i]\n"
-"    --peak-inaccuracy=<m.n>   how far (percent) the recorded peak may be\n"
-"                              below the true peak; 0 is exact [1.0]\n"
-"    --stacks=no|yes           record stack sizes too [no]\n"
-"    --pages-as-heap=no|yes    record pages mapped (mmap, brk) instead of\n"
-"                              heap blocks [no]\n"
-"    --out-file=<file>         profile file name; %%p is the pid, %%q{VAR}\n"
-"                              an environment variable [strata.out.%%p]\n"
+"    --depth=N                 record at most N code addresses of each\n"
+"                              allocation stack (1 to 200) [30]\n"
+"    --alloc-fn=PATTERN        treat functions matching PATTERN as\n"
+"                              allocators: their frames are left out of\n"
+"                              stacks (repeatable)\n"
+"    --ignore-fn=PATTERN       ignore the allocations made directly by\n"
+"                              functions matching PATTERN (repeatable)\n"
+"    --heap-admin=N            count N bytes of allocator overhead per\n"
+"                              block in the extra heap (0 to 1024) [8]\n"
+"    --time-unit=U             the time axis: i (instructions executed),\n"
+"                              ms (milliseconds) or B (bytes allocated\n"
+"                              and freed) [i]\n"
+"    --peak-inaccuracy=P       record a new peak only when it exceeds the\n"
+"                              last one by more than P percent (0: the\n"
+"                              exact peak) [1.0]\n"
+"    --stacks=yes|no           profile the stacks too (slow) [no]\n"
+"    --pages-as-heap=yes|no    profile pages mapped (mmap, brk) instead of\n"
+"                              the blocks of malloc and new [no]\n"
+"    --out-file=FILE           write the profile to FILE; %%p is the\n"
+"                              process id, %%q{VAR} the value of $VAR, %%n\n"
+"                              a sequence number, %%%% a %% [strata.out.%%p]\n"
    );
 }
 
@@ -730,7 +735,9 @@ static void maybe_take_snapshot(void)
       snapshots_at_interval = 0;
       snapshot_interval *= 2;
    }
-   next_snapshot_time = now + snapshot_interval;
+   // The next tick of a fixed grid, so that the clock does not drift.
+   next_snapshot_time +=
+      ((now - next_snapshot_time) / snapshot_interval + 1) * snapshot_interval;
 }
 
 static void init_snapshot_clock(void)
@@ -1445,9 +1452,12 @@ static void add_patterns(XArray* xa, const HChar** names, Int n)
 static void st_post_clo_init(void)
 {
    if (clo_pages_as_heap) {
-      if (clo_stacks)
-         VG_(fmsg_bad_option)("--pages-as-heap=yes",
-                              "cannot be used together with --stacks=yes\n");
+      if (clo_stacks) {
+         // (VG_(fmsg_bad_option) does not stop the run after option parsing.)
+         VG_(fmsg)("Bad option: --pages-as-heap=yes cannot be used together "
+                   "with --stacks=yes\n");
+         VG_(exit)(1);
+      }
       clo_heap_admin = 0;
       add_patterns(alloc_fns, default_page_fns,
                    sizeof(default_page_fns) / sizeof(default_page_fns[0]));
