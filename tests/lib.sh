@@ -1,0 +1,183 @@
+# tests/lib.sh: sourced by every tests/t-*.sh (bash).
+#
+# A test records programs from tests/programs with the uninstalled ./strata,
+# asks tests/profile-query about the profiles, and counts failed assertions;
+# `finish` ends it: exit 0 if all held, 1 if not (the work directory
+# tests/work/NAME is then kept for a look), 77 to skip, 99 for a broken setup.
+#
+# `make check` exports top_srcdir and top_builddir; run by hand from the top
+# of the build tree (bash tests/t-malloc.sh), they default to that.
+
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$(pwd)}
+STRATA=$top_builddir/strata
+PROGS=$top_builddir/tests/programs
+EXAMPLES=$top_builddir/examples
+if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
+TEST_NAME=$(basename "$0" .sh)
+WORK=$top_builddir/tests/work/$TEST_NAME
+failures=0
+checks=0
+
+if [ ! -x "$STRATA" ]; then
+   echo "ERROR: $STRATA is missing: build first (make)" >&2
+   exit 99
+fi
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 99
+
+# q ARGS...: tests/profile-query ARGS...
+q() {
+   "$PYTHON" "$top_srcdir/tests/profile-query" "$@"
+}
+
+fail() {
+   echo "FAIL: $*"
+   failures=$((failures + 1))
+}
+
+pass() {
+   echo "ok: $*"
+}
+
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() {
+   checks=$((checks + 1))
+   if [ "$2" = "$3" ]; then
+      pass "$1 = $3"
+   else
+      fail "$1: got '$2', expected '$3'"
+   fi
+}
+
+# expect WHAT COMMAND...: the command must succeed.
+expect() {
+   local what=$1
+   shift
+   checks=$((checks + 1))
+   if "$@"; then
+      pass "$what"
+   else
+      fail "$what (failed: $*)"
+   fi
+}
+
+# expect_not WHAT COMMAND...: the command must fail.
+expect_not() {
+   local what=$1
+   shift
+   checks=$((checks + 1))
+   if "$@"; then
+      fail "$what (succeeded: $*)"
+   else
+      pass "$what"
+   fi
+}
+
+# expect_in WHAT FILE PATTERN: FILE has a line matching the extended regexp.
+expect_in() {
+   checks=$((checks + 1))
+   if grep -Eq -- "$3" "$2"; then
+      pass "$1"
+   else
+      fail "$1: no line matching /$3/ in $2:"
+      sed 's/^/   | /' "$2" | head -20
+   fi
+}
+
+# expect_le WHAT A B: the integer A <= B
+expect_le() {
+   checks=$((checks + 1))
+   if [ -n "$2" ] && [ -n "$3" ] && [ "$2" -le "$3" ] 2>/dev/null; then
+      pass "$1 ($2 <= $3)"
+   else
+      fail "$1: expected '$2' <= '$3'"
+   fi
+}
+
+# check_profile FILE [--truncated-ok]: the grammar and the invariants.
+check_profile() {
+   local out
+   checks=$((checks + 1))
+   if out=$(q check "$@" 2>&1); then
+      pass "$(basename "$1") is well formed and its invariants hold"
+   else
+      fail "$(basename "$1"): $out"
+   fi
+}
+
+# record NAME [RECORD-OPTIONS] [--] PROGRAM [ARGS]: runs
+#    strata record -o $WORK/NAME.%p RECORD-OPTIONS PROGRAM ARGS
+# in $WORK, with its output in $WORK/NAME.stdout and NAME.stderr, and its
+# exit status in $status.  Sets $profiles to the files written and $profile
+# to the first, and checks each with check_profile (complete, with X).
+record() {
+   local name=$1
+   shift
+   rm -f "$WORK/$name".[0-9]*
+   (cd "$WORK" && exec "$STRATA" record -o "$WORK/$name.%p" "$@") \
+      >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
+   status=$?
+   profiles=()
+   local f
+   for f in "$WORK/$name".[0-9]*; do
+      [ -e "$f" ] && profiles+=("$f")
+   done
+   profile=${profiles[0]:-$WORK/$name.none}
+   if [ ${#profiles[@]} -eq 0 ]; then
+      fail "record $name: no profile written (status $status); stderr:"
+      sed 's/^/   | /' "$WORK/$name.stderr" | tail -20
+      return 1
+   fi
+   for f in "${profiles[@]}"; do
+      check_profile "$f"
+   done
+   return 0
+}
+
+# record_ok NAME ...: record, and the program must have exited 0.
+record_ok() {
+   record "$@" || return 1
+   checks=$((checks + 1))
+   if [ "$status" -ne 0 ]; then
+      fail "record $1: exit status $status; stderr:"
+      sed 's/^/   | /' "$WORK/$1.stderr" | tail -20
+      return 1
+   fi
+   return 0
+}
+
+# json FILE KEY.PATH: one value of a JSON document (e.g. peak.heap_bytes).
+json() {
+   "$PYTHON" - "$1" "$2" <<'EOF'
+import json, sys
+value = json.load(open(sys.argv[1]))
+for key in sys.argv[2].split("."):
+    value = value[key]
+print(json.dumps(value) if isinstance(value, (dict, list)) else value)
+EOF
+}
+
+# massif_max_heap FILE / massif_last_heap FILE: from a massif.out file.
+massif_max_heap() {
+   sed -n 's/^mem_heap_B=//p' "$1" | sort -n | tail -1
+}
+massif_last_heap() {
+   sed -n 's/^mem_heap_B=//p' "$1" | tail -1
+}
+
+# line_of FILE TAG: the line number of the line holding TAG in a source file.
+line_of() {
+   grep -n -- "$2" "$1" | head -1 | cut -d: -f1
+}
+
+finish() {
+   if [ "$failures" -eq 0 ]; then
+      echo "$TEST_NAME: all $checks checks passed"
+      rm -rf "$WORK"
+      exit 0
+   fi
+   echo "$TEST_NAME: $failures of $checks checks failed; files kept in $WORK"
+   exit 1
+}

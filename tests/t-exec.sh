@@ -1,0 +1,43 @@
+#!/bin/bash
+# fork + exec: with --trace-children=yes (a Valgrind core option, passed
+# through) the exec'd child writes its own profile; without it, it does not.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+# program FILE: the program a profile is of (the first word of its cmd)
+program() {
+   basename "$(q get "$1" header:cmd | cut -d' ' -f1)"
+}
+
+# profile_of PROGRAM: the profile of that program
+profile_of() {
+   local f
+   for f in "${profiles[@]}"; do
+      if [ "$(program "$f")" = "$1" ]; then echo "$f"; return; fi
+   done
+   echo "$WORK/none"
+}
+
+record_ok traced --heap-admin=0 --trace-children=yes "$PROGS/fork_exec" "$PROGS/exec_child"
+expect_eq "profiles with --trace-children=yes" "${#profiles[@]}" 2
+parent=$(profile_of fork_exec)
+child=$(profile_of exec_child)
+expect_eq "parent: parent_alloc at the end" "$(q bytes "$parent" parent_alloc)" 3008
+expect_eq "child: exec_child_alloc at user 1" "$(q bytes "$child" exec_child_alloc user:1)" 7008
+expect_eq "child: final heap" "$(q get "$child" heap final)" 7008
+expect_eq "child: ppid is the parent's pid" "$(q get "$child" header:ppid)" "$(q get "$parent" header:pid)"
+expect_eq "child: file name has its pid" "$(basename "$child")" "traced.$(q get "$child" header:pid)"
+
+# Without --trace-children, exec_child runs natively: no profile of it.
+rm -f "$WORK"/untraced.*
+(cd "$WORK" && "$STRATA" record -o "$WORK/untraced.%p" --heap-admin=0 "$PROGS/fork_exec" "$PROGS/exec_child") \
+   >"$WORK/untraced.stdout" 2>"$WORK/untraced.stderr"
+expect_eq "exit status without --trace-children" "$?" 0
+found=0
+for f in "$WORK"/untraced.[0-9]*; do
+   [ -e "$f" ] || continue
+   check_profile "$f"
+   [ "$(program "$f")" = exec_child ] && found=1
+   expect_eq "untraced: parent_alloc in $(basename "$f")" "$(q bytes "$f" parent_alloc last)" 3008
+done
+expect_eq "a profile of exec_child without --trace-children" "$found" 0
+finish

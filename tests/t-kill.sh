@@ -1,0 +1,46 @@
+#!/bin/bash
+# SIGKILL: the profile is readable up to its last complete snapshot.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+steps=5
+out=$WORK/killed
+(cd "$WORK" && exec "$STRATA" record -o "$out" "$PROGS/blocker" $steps) \
+   >"$WORK/record.stdout" 2>"$WORK/record.stderr" &
+launcher=$!
+users=0
+for _ in $(seq 300); do          # 30 s at most
+   if [ -f "$out" ]; then
+      users=$(q get "$out" count:user 2>/dev/null || echo 0)
+      [ "$users" -ge $steps ] && break
+   fi
+   sleep 0.1
+done
+expect_eq "user snapshots written before the kill" "$users" $steps
+pid=$(q get "$out" header:pid 2>/dev/null)
+if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+   kill -KILL "$pid"
+else
+   fail "no live process $pid from the profile's header"
+   kill -KILL $launcher 2>/dev/null
+fi
+wait $launcher
+expect "record fails when the program is killed" test $? -ne 0
+check_profile "$out" --truncated-ok
+expect_eq "no X after SIGKILL" "$(q get "$out" end)" none
+expect_eq "user snapshots" "$(q get "$out" count:user)" $steps
+expect_eq "step_alloc at the last complete snapshot" "$(q bytes "$out" step_alloc last)" $((steps * 1008))
+"$STRATA" report --json "$out" >"$WORK/report.json" 2>"$WORK/report.stderr"
+expect_eq "strata report --json reads the killed profile" "$?" 0
+expect_eq "report: final heap is the last complete snapshot's" \
+   "$(json "$WORK/report.json" final.heap_bytes)" "$(q get "$out" heap last)"
+
+# An unfinished snapshot after the last E is ignored by readers.
+cp "$out" "$WORK/cut"
+printf 'T\tregular\t999999999\t1\t0\t0\ns\t1\t1\t1\t0\t1\n' >>"$WORK/cut"
+check_profile "$WORK/cut" --truncated-ok
+expect_eq "cut: snapshots as before" "$(q get "$WORK/cut" count:all)" "$(q get "$out" count:all)"
+"$STRATA" report --json "$WORK/cut" >"$WORK/cut.json" 2>"$WORK/cut.stderr"
+expect_eq "strata report --json reads a profile cut inside a snapshot" "$?" 0
+expect_eq "report of the cut profile: the same final heap" \
+   "$(json "$WORK/cut.json" final.heap_bytes)" "$(q get "$out" heap last)"
+finish

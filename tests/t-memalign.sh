@@ -1,0 +1,15 @@
+#!/bin/bash
+# memalign, posix_memalign, aligned_alloc and valloc count the bytes asked for.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+record_ok memalign --heap-admin=0 "$PROGS/memalign"
+p=$profile
+expect_eq "use_memalign at user 1" "$(q bytes "$p" use_memalign user:1)" 1000
+expect_eq "use_posix_memalign at user 1" "$(q bytes "$p" use_posix_memalign user:1)" 2000
+expect_eq "use_aligned_alloc at user 1" "$(q bytes "$p" use_aligned_alloc user:1)" 4096
+expect_eq "use_valloc at user 1" "$(q bytes "$p" use_valloc user:1)" 5000
+expect_eq "heap at user 1" "$(q get "$p" heap user:1)" 12096
+expect_eq "blocks at user 1" "$(q get "$p" blocks user:1)" 4
+expect_eq "heap at user 2, all freed" "$(q get "$p" heap user:2)" 0
+expect_eq "final heap" "$(q get "$p" heap final)" 0
+finish

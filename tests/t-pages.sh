@@ -1,0 +1,20 @@
+#!/bin/bash
+# --pages-as-heap=yes counts pages mapped by mmap and brk instead of malloc.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+record_ok pages --pages-as-heap=yes "$PROGS/pages"
+p=$profile
+expect_eq "header opt pages_as_heap" "$(q get "$p" opt:pages_as_heap)" yes
+expect_eq "map_pages at user 1" "$(q bytes "$p" map_pages user:1)" 40960
+expect_eq "map_pages at user 2 (unmapped)" "$(q bytes "$p" map_pages user:2)" 0
+brk=$(q bytes "$p" grow_brk user:1)
+expect_le "grow_brk at user 1: 3 pages or more" 12288 "$brk"
+expect_le "... at most 4" "$brk" 16384
+expect_eq "grow_brk at user 2 (given back)" "$(q bytes "$p" grow_brk user:2)" 0
+expect_eq "heap at user 1 - user 2" \
+   "$(( $(q get "$p" heap user:1) - $(q get "$p" heap user:2) ))" "$((40960 + brk))"
+
+record_ok nopages "$PROGS/pages"
+expect_eq "header opt pages_as_heap" "$(q get "$profile" opt:pages_as_heap)" no
+expect_eq "without --pages-as-heap, mmap is not heap" "$(q bytes "$profile" map_pages user:1)" 0
+finish
