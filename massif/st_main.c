@@ -1493,8 +1493,16 @@ static void st_post_clo_init(void)
    open_Output();
 }
 
+/* Valgrind reads inlined-call information by default only for the tools it
+   knows (memcheck, massif, ...).  Not in the tool API, but in the core this
+   tool links with; set before the command line is read, so that
+   --read-inline-info=no still wins. */
+extern Bool VG_(clo_read_inline_info);
+
 static void st_pre_clo_init(void)
 {
+   VG_(clo_read_inline_info) = True;
+
    VG_(details_name)("Strata");
    VG_(details_version)("0.1.0");
    VG_(details_description)("a heap profiler over time, by call site");
