@@ -261,7 +261,8 @@ typedef struct _SiteNode {
 } SiteNode;
 
 /* What a code address is to the allocator, cached. */
-typedef enum { IpPlain = 0, IpAlloc, IpIgnore, IpMain, IpBelowMain } IpClass;
+typedef enum { IpPlain = 0, IpUnknown, IpAlloc, IpIgnore, IpMain,
+               IpBelowMain } IpClass;
 typedef struct _IpNode {
    struct _IpNode* next;
    UWord  ip;             // key
@@ -791,7 +792,9 @@ static IpClass classify_ip(Addr ip)
    if (VG_(get_objname)(ep, ip, &name)
        && VG_(strstr)(name, "/vgpreload_strata-") != NULL)
       node->cls = IpAlloc;
-   else if (VG_(get_fnname)(ep, ip, &name)) {
+   else if (!VG_(get_fnname)(ep, ip, &name))
+      node->cls = IpUnknown;
+   else {
       Vg_FnNameKind kind = VG_(get_fnname_kind_from_IP)(ep, ip);
       if (kind == Vg_FnNameMain)
          node->cls = IpMain;
@@ -822,6 +825,117 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
       VG_(HT_add_node)(site_nodes, node);
    }
    return node->site;
+}
+
+/* The unwind cache.  Unwinding is most of the cost of an allocation, and
+   the deep part of a stack (the frames of main, of an interpreter's eval
+   loop, ...) is the same from one allocation to the next.  So only the top
+   SHALLOW_IPS frames are unwound each time; the frames below are taken
+   from a cache keyed by the code address and stack pointer of the last
+   shallow frame, after checking, frame by frame, that each return address
+   is still in the stack slot it was read from (the return address of the
+   frame above frame j sits just below sps[j], and ips[j] is that address
+   minus 1).  If any differs, the stack is unwound in full. */
+
+#define SHALLOW_IPS     8
+#define UCACHE_ENTRIES  1024
+
+typedef struct {
+   Addr  key_ip, key_sp;  // ips[SHALLOW_IPS-1] and sps[SHALLOW_IPS-1]
+   UInt  n;               // frames below, in ips[] and sps[]
+   UInt  n_check;         // how many of them the return-address rule holds
+   Addr* ips;
+   Addr* sps;
+} UnwindEntry;
+
+static UnwindEntry* ucache = NULL;   /* [UCACHE_ENTRIES] */
+static UInt ucache_max_ips = 0;      // the most frames a fast unwind asks
+static ULong stats_ucache_hits = 0, stats_ucache_misses = 0;
+
+static void init_unwind_cache(UInt max_ips)
+{
+   UInt  i, deep = max_ips - SHALLOW_IPS;
+   Addr* words = VG_(calloc)("st.ucache.words", 2 * UCACHE_ENTRIES * deep,
+                             sizeof(Addr));
+   ucache = VG_(calloc)("st.ucache", UCACHE_ENTRIES, sizeof(UnwindEntry));
+   ucache_max_ips = max_ips;
+   for (i = 0; i < UCACHE_ENTRIES; i++) {
+      ucache[i].ips = words + 2 * i * deep;
+      ucache[i].sps = ucache[i].ips + deep;
+   }
+}
+
+static UnwindEntry* ucache_slot(Addr ip, Addr sp)
+{
+   UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
+   return &ucache[(h >> 32) % UCACHE_ENTRIES];
+}
+
+static Bool return_address_holds(const UnwindEntry* e, UInt j)
+{
+   return *(const Addr*)(e->sps[j] - sizeof(Addr)) == e->ips[j] + 1;
+}
+
+static Bool ucache_entry_holds(const UnwindEntry* e, ThreadId tid)
+{
+   UInt j;
+   if (e->n > 0 && e->sps[e->n - 1] > VG_(thread_get_stack_max)(tid))
+      return False;
+   for (j = 0; j < e->n_check; j++)
+      if (!return_address_holds(e, j))
+         return False;
+   return True;
+}
+
+/* At the bottom of every stack the unwinder reads a few words that are not
+   frames (below _start or a thread's clone): the rule cannot hold there,
+   and those words do not change.  How many frames can be checked, or -1
+   if the rule fails on a frame that has a name. */
+static UInt checkable_frames(const UnwindEntry* e)
+{
+   UInt j, first_bad;
+   for (j = 0; j < e->n && return_address_holds(e, j); j++)
+      ;
+   first_bad = j;
+   for (; j < e->n; j++) {
+      IpClass cls = classify_ip(e->ips[j]);
+      if (cls != IpUnknown && cls != IpBelowMain)
+         return (UInt)-1;
+   }
+   return first_bad;
+}
+
+/* Unwinds the stack of 'tid' into ips[0 .. max_ips-1], like
+   VG_(get_StackTrace), using the unwind cache. */
+static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips)
+{
+   Addr         sps[MAX_DEPTH + DEEP_SLACK];
+   UInt         n, k = SHALLOW_IPS - 1;
+   UnwindEntry* e;
+
+   n = VG_(get_StackTrace)(tid, ips, SHALLOW_IPS, sps, NULL, 0);
+   if (n < SHALLOW_IPS)
+      return n;                              // the whole stack
+   e = ucache_slot(ips[k], sps[k]);
+   if (e->key_ip == ips[k] && e->key_sp == sps[k]
+       && ucache_entry_holds(e, tid)) {
+      VG_(memcpy)(ips + SHALLOW_IPS, e->ips, e->n * sizeof(Addr));
+      stats_ucache_hits++;
+      return SHALLOW_IPS + e->n;
+   }
+   stats_ucache_misses++;
+   n = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
+   if (n < SHALLOW_IPS)
+      return n;
+   e->key_ip = ips[k];
+   e->key_sp = sps[k];
+   e->n      = n - SHALLOW_IPS;
+   VG_(memcpy)(e->ips, ips + SHALLOW_IPS, e->n * sizeof(Addr));
+   VG_(memcpy)(e->sps, sps + SHALLOW_IPS, e->n * sizeof(Addr));
+   e->n_check = checkable_frames(e);
+   if (e->n_check == (UInt)-1)
+      e->key_ip = 0;                         // a stack the rule misses
+   return n;
 }
 
 /* A site that cannot be told from the frames unwound: unwind deeper. */
@@ -863,7 +977,10 @@ static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try)
    ExeContext* ec;
    RawStack*   raw;
 
-   n_ips = VG_(get_StackTrace)(tid, ips, max_ips, NULL, NULL, 0);
+   if (max_ips == ucache_max_ips)
+      n_ips = unwind_cached(tid, ips, max_ips);
+   else
+      n_ips = VG_(get_StackTrace)(tid, ips, max_ips, NULL, NULL, 0);
    stats_stacks_unwound++;
    if (n_ips == 0)
       return no_stack_site;
@@ -1401,6 +1518,8 @@ static void st_print_stats(void)
    VG_(umsg)("strata: blocks freed:        %'llu\n", stats_frees);
    VG_(umsg)("strata: reallocs:            %'llu\n", stats_reallocs);
    VG_(umsg)("strata: stacks unwound:      %'llu\n", stats_stacks_unwound);
+   VG_(umsg)("strata: unwind cache:        %'llu hits, %'llu misses\n",
+             stats_ucache_hits, stats_ucache_misses);
    VG_(umsg)("strata: distinct raw stacks: %'llu\n", stats_raw_stacks);
    VG_(umsg)("strata: sites:               %'llu\n", stats_sites);
    VG_(umsg)("strata: frames written:      %'llu\n", stats_frames_written);
@@ -1478,6 +1597,8 @@ static void st_post_clo_init(void)
    // ExeContexts (the interned stacks) hold at most this many frames.
    if (VG_(clo_backtrace_size) < (Int)(clo_depth + DEEP_SLACK))
       VG_(clo_backtrace_size) = clo_depth + DEEP_SLACK;
+   if (clo_depth + FAST_SLACK > SHALLOW_IPS)
+      init_unwind_cache(clo_depth + FAST_SLACK);
    blocks      = VG_(HT_construct)("st.blocks");
    raw_stacks  = VG_(HT_construct)("st.raw_stacks");
    site_nodes  = VG_(HT_construct)("st.site_nodes");
