@@ -844,6 +844,7 @@ typedef struct {
    Addr  key_ip, key_sp;  // ips[SHALLOW_IPS-1] and sps[SHALLOW_IPS-1]
    UInt  n;               // frames below, in ips[] and sps[]
    UInt  n_check;         // how many of them the return-address rule holds
+   Bool  victim;          // in the set's first entry: the way to replace
    Addr* ips;
    Addr* sps;
 } UnwindEntry;
@@ -865,10 +866,12 @@ static void init_unwind_cache(UInt max_ips)
    }
 }
 
-static UnwindEntry* ucache_slot(Addr ip, Addr sp)
+/* Two ways per set: chains that differ only deep down (the same function
+   reached from two callers) share a key, and often alternate. */
+static UnwindEntry* ucache_set(Addr ip, Addr sp)
 {
    UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
-   return &ucache[(h >> 32) % UCACHE_ENTRIES];
+   return &ucache[((h >> 32) % (UCACHE_ENTRIES / 2)) * 2];
 }
 
 static Bool return_address_holds(const UnwindEntry* e, UInt j)
@@ -911,22 +914,30 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips)
 {
    Addr         sps[MAX_DEPTH + DEEP_SLACK];
    UInt         n, k = SHALLOW_IPS - 1;
+   UnwindEntry* set;
    UnwindEntry* e;
+   UInt         way;
 
    n = VG_(get_StackTrace)(tid, ips, SHALLOW_IPS, sps, NULL, 0);
    if (n < SHALLOW_IPS)
       return n;                              // the whole stack
-   e = ucache_slot(ips[k], sps[k]);
-   if (e->key_ip == ips[k] && e->key_sp == sps[k]
-       && ucache_entry_holds(e, tid)) {
-      VG_(memcpy)(ips + SHALLOW_IPS, e->ips, e->n * sizeof(Addr));
-      stats_ucache_hits++;
-      return SHALLOW_IPS + e->n;
+   set = ucache_set(ips[k], sps[k]);
+   for (way = 0; way < 2; way++) {
+      e = &set[way];
+      if (e->key_ip == ips[k] && e->key_sp == sps[k]
+          && ucache_entry_holds(e, tid)) {
+         VG_(memcpy)(ips + SHALLOW_IPS, e->ips, e->n * sizeof(Addr));
+         stats_ucache_hits++;
+         set[0].victim = way == 0;           // replace the other one next
+         return SHALLOW_IPS + e->n;
+      }
    }
    stats_ucache_misses++;
    n = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
    if (n < SHALLOW_IPS)
       return n;
+   e = &set[set[0].victim];
+   set[0].victim = !set[0].victim;
    e->key_ip = ips[k];
    e->key_sp = sps[k];
    e->n      = n - SHALLOW_IPS;
