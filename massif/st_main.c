@@ -107,6 +107,7 @@ static Double   clo_peak_inaccuracy  = 1.0;   // percent
 static Bool     clo_stacks           = False;
 static Bool     clo_pages_as_heap    = False;
 static const HChar* clo_out_file     = "strata.out.%p";
+static Bool     clo_check_unwind_cache = False;   // a debugging option
 
 static XArray* alloc_fns  = NULL;   /* XArray* of const HChar*: patterns */
 static XArray* ignore_fns = NULL;   /* XArray* of const HChar*: patterns */
@@ -153,6 +154,7 @@ static Bool st_process_cmd_line_option(const HChar* arg)
    else if VG_STR_CLO(arg, "--ignore-fn", tmp_str)
       VG_(addToXA)(ignore_fns, &tmp_str);
    else if VG_STR_CLO(arg, "--out-file", clo_out_file) {}
+   else if VG_BOOL_CLO(arg, "--check-unwind-cache", clo_check_unwind_cache) {}
    else if VG_STR_CLO(arg, "-o", clo_out_file) {}
    else
       return VG_(replacement_malloc_process_cmd_line_option)(arg);
@@ -189,7 +191,9 @@ static void st_print_usage(void)
 
 static void st_print_debug_usage(void)
 {
-   VG_(printf)("    (none)\n");
+   VG_(printf)(
+"    --check-unwind-cache=no|yes  unwind in full at every unwind-cache hit\n"
+"                                 and count the hits that differ [no]\n");
 }
 
 /*------------------------------------------------------------*/
@@ -837,7 +841,7 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
    frame above frame j sits just below sps[j], and ips[j] is that address
    minus 1).  If any differs, the stack is unwound in full. */
 
-#define SHALLOW_IPS     8
+#define SHALLOW_IPS     4
 #define UCACHE_ENTRIES  1024
 
 typedef struct {
@@ -852,6 +856,18 @@ typedef struct {
 static UnwindEntry* ucache = NULL;   /* [UCACHE_ENTRIES] */
 static UInt ucache_max_ips = 0;      // the most frames a fast unwind asks
 static ULong stats_ucache_hits = 0, stats_ucache_misses = 0;
+static ULong stats_ucache_wrong = 0;  // with --check-unwind-cache=yes
+
+/* --check-unwind-cache=yes: unwind in full on every hit too, and count the
+   hits that differ from it (the tests use it). */
+static void check_unwind_hit(ThreadId tid, const Addr* ips, UInt n,
+                             UInt max_ips)
+{
+   Addr full[MAX_DEPTH + DEEP_SLACK];
+   UInt m = VG_(get_StackTrace)(tid, full, max_ips, NULL, NULL, 0);
+   if (m != n || VG_(memcmp)(full, ips, n * sizeof(Addr)) != 0)
+      stats_ucache_wrong++;
+}
 
 static void init_unwind_cache(UInt max_ips)
 {
@@ -929,6 +945,8 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips)
          VG_(memcpy)(ips + SHALLOW_IPS, e->ips, e->n * sizeof(Addr));
          stats_ucache_hits++;
          set[0].victim = way == 0;           // replace the other one next
+         if (clo_check_unwind_cache)
+            check_unwind_hit(tid, ips, SHALLOW_IPS + e->n, max_ips);
          return SHALLOW_IPS + e->n;
       }
    }
@@ -1531,6 +1549,8 @@ static void st_print_stats(void)
    VG_(umsg)("strata: stacks unwound:      %'llu\n", stats_stacks_unwound);
    VG_(umsg)("strata: unwind cache:        %'llu hits, %'llu misses\n",
              stats_ucache_hits, stats_ucache_misses);
+   if (clo_check_unwind_cache)
+      VG_(umsg)("strata: wrong cache hits:    %'llu\n", stats_ucache_wrong);
    VG_(umsg)("strata: distinct raw stacks: %'llu\n", stats_raw_stacks);
    VG_(umsg)("strata: sites:               %'llu\n", stats_sites);
    VG_(umsg)("strata: frames written:      %'llu\n", stats_frames_written);
