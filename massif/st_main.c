@@ -831,6 +831,10 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
    return node->site;
 }
 
+/*------------------------------------------------------------*/
+/*--- Unwinding                                            ---*/
+/*------------------------------------------------------------*/
+
 /* The unwind cache.  Unwinding is most of the cost of an allocation, and
    the deep part of a stack (the frames of main, of an interpreter's eval
    loop, ...) is the same from one allocation to the next.  So only the top
