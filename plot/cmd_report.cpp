@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// strata report [--json] FILE: what a profile says.  For now the header and
-// the peak; the context report of the allocation sites comes later.
+// strata report [OPTIONS] FILE: the header and the peak of a profile, its
+// contexts ranked by spacetime, and its leak suspects (report.hpp), as text
+// or as one JSON document.
 #include <iostream>
 
-#include "analyze.hpp"
 #include "commands.hpp"
 #include "error.hpp"
-#include "render.hpp"
+#include "report.hpp"
+#include "report_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -14,10 +15,11 @@ namespace strata {
 
 namespace {
 
-constexpr const char* kUsage = "usage: strata report [--json] FILE";
+constexpr const char* kUsage = "usage: strata report [OPTIONS] FILE";
 
 po::options_description visible_options() {
-  po::options_description options("Options");
+  po::options_description options("Options (defaults in parentheses)");
+  add_context_options(options);
   options.add_options()                                    //
       ("json", "print one JSON document instead of text")  //
       ("help,h", "show this help");
@@ -39,11 +41,12 @@ int cmd_report(const Args& args) {
     return 0;
   }
   if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
-  Summary summary = summarize(load_profile(values["file"].as<std::string>()));
+  ContextOptions options = read_context_options(values);
+  Report report = make_report(load_profile(values["file"].as<std::string>()), options);
   if (values.count("json")) {
-    render_summary_json(summary, std::cout);
+    render_report_json(report, std::cout);
   } else {
-    render_summary_text(summary, std::cout);
+    render_report_text(report, std::cout);
   }
   return 0;
 }

@@ -15,6 +15,7 @@ using Args = std::vector<std::string>;
 
 int cmd_record(const Args& args);
 int cmd_report(const Args& args);
+int cmd_plot(const Args& args);
 
 // ---- shared by the subcommands (cmd_common.cpp) ----------------------------
 

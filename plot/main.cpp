@@ -26,6 +26,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"record", strata::cmd_record, "run a program under Valgrind and record its heap profile"},
     {"report", strata::cmd_report, "report on a strata profile or a massif.out file"},
+    {"plot", strata::cmd_plot, "draw the heap over time by call site (SVG, PNG, PDF, HTML)"},
 };
 
 void print_usage(std::ostream& out) {

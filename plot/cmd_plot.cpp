@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// strata plot [OPTIONS] FILE -o OUT: the heap of a profile over time as a
+// stacked-area graph by call site, with the leak suspects drawn out, written
+// by gnuplot as SVG, PNG, PDF or an HTML page (plot_data.hpp,
+// render_gnuplot.hpp).
+#include <iostream>
+
+#include "commands.hpp"
+#include "error.hpp"
+#include "leaks.hpp"
+#include "plot_data.hpp"
+#include "render_gnuplot.hpp"
+#include "report_options.hpp"
+
+namespace po = boost::program_options;
+
+namespace strata {
+
+namespace {
+
+constexpr const char* kUsage = "usage: strata plot [OPTIONS] FILE -o OUT";
+
+// A graph shows at most this many call sites unless --top says otherwise.
+constexpr std::size_t kPlotTop = 10;
+
+po::options_description visible_options() {
+  po::options_description options("Options (defaults in parentheses)");
+  options.add_options()  //
+      ("output,o", po::value<std::string>()->value_name("OUT"),
+       "write the graph to OUT; its extension picks the format: .svg, .png, .pdf, or .html (a "
+       "page that names the band under the pointer)")  //
+      ("title", po::value<std::string>()->value_name("TEXT"),
+       "the graph's title (the command and the file)")  //
+      ("width", po::value<int>()->value_name("PX")->default_value(1200),
+       "the graph's width in pixels (a PDF page is PX/100 inches wide)")  //
+      ("height", po::value<int>()->value_name("PX")->default_value(800),
+       "the graph's height in pixels")  //
+      ("keep-script",
+       "leave the gnuplot script and its data beside OUT (OUT's name with .gp and .dat), to "
+       "restyle the graph");
+  add_context_options(options);
+  options.add_options()("help,h", "show this help");
+  return options;
+}
+
+int pixels(const po::variables_map& values, const char* name) {
+  int value = values[name].as<int>();
+  if (value < 200 || value > 20000) {
+    throw Error("--" + std::string(name) + "=" + std::to_string(value) +
+                ": must be 200 to 20000 pixels");
+  }
+  return value;
+}
+
+GraphOptions graph_options(const po::variables_map& values) {
+  if (!values.count("output")) throw Error(std::string("no output given (") + kUsage + ")");
+  GraphOptions options;
+  options.output = values["output"].as<std::string>();
+  std::optional<GraphFormat> format = graph_format(options.output);
+  if (!format) {
+    throw Error(options.output, 0,
+                "unknown graph format: name the output .svg, .png, .pdf or .html");
+  }
+  options.format = *format;
+  options.width = pixels(values, "width");
+  options.height = pixels(values, "height");
+  options.keep_script = values.count("keep-script") > 0;
+  return options;
+}
+
+// --top is 10 bands in a graph unless given.
+ContextOptions plot_context_options(const po::variables_map& values) {
+  ContextOptions options = read_context_options(values);
+  if (values["top"].defaulted()) options.top = kPlotTop;
+  return options;
+}
+
+PlotOptions plot_options(const po::variables_map& values, const GraphOptions& graph) {
+  PlotOptions options;
+  if (values.count("title")) options.title = values["title"].as<std::string>();
+  // About 7 pixels a character, less the key's sample.
+  options.legend_width = static_cast<std::size_t>((graph.width - 100) / 7);
+  return options;
+}
+
+}  // namespace
+
+int cmd_plot(const Args& args) {
+  po::options_description visible = visible_options();
+  po::options_description all;
+  all.add(visible).add_options()("file", po::value<std::string>());
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map values = parse_args(args, all, positional);
+  if (values.count("help")) {
+    std::cout << kUsage
+              << "\nDraws the heap of FILE (a strata profile or a massif.out file) over time,"
+                 " by call site,\ninto OUT.  A graph shows 10 call sites unless --top says"
+                 " otherwise.\n\n"
+              << visible;
+    return 0;
+  }
+  if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
+  GraphOptions graph = graph_options(values);
+  ContextOptions contexts = plot_context_options(values);
+  Model model = load_profile(values["file"].as<std::string>());
+  PlotData data = make_plot_data(model, analyze_heap(model, contexts), plot_options(values, graph));
+  if (std::optional<KeptScript> kept = render_graph(data, graph)) {
+    std::cout << "strata plot: the gnuplot script is " << kept->script << ", its data "
+              << kept->data << "\n";
+  }
+  return 0;
+}
+
+}  // namespace strata

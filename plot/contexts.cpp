@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Grouping sites into contexts, measuring and ranking them.
+//
+// Memory stays proportional to the profile, not to contexts x snapshots: a
+// context's series is built from its sites' sparse points (SiteSeries) when it
+// is measured, and kept only for the contexts listed in the result.  So the
+// sites are walked twice: once to measure and rank every context, once to
+// build the series of those listed and of the "other places".
+#include "contexts.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace strata {
+
+bool wildcard_match(std::string_view pattern, std::string_view name) {
+  std::size_t p = 0, n = 0;
+  std::size_t star = std::string_view::npos, resume = 0;  // the last * and where it resumes
+  while (n < name.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++p, ++n;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+namespace {
+
+bool is_alloc_fn(const Frame& frame, const std::vector<std::string>& patterns) {
+  if (frame.function.empty()) return false;
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& p) { return wildcard_match(p, frame.function); });
+}
+
+}  // namespace
+
+std::vector<FrameId> context_frames(const Model& model, const Site& site,
+                                    const ContextOptions& options) {
+  auto first = site.frames.begin();
+  while (first != site.frames.end() && is_alloc_fn(model.frame(*first), options.alloc_fns)) {
+    ++first;
+  }
+  std::vector<FrameId> frames;
+  std::size_t addresses = 0;  // code addresses taken: inlined frames come with theirs
+  for (auto it = first; it != site.frames.end(); ++it) {
+    if (options.depth != 0 && addresses == options.depth) break;
+    frames.push_back(*it);
+    if (!model.frame(*it).inlined) ++addresses;
+  }
+  return frames;
+}
+
+namespace {
+
+// ---- series ------------------------------------------------------------------
+
+// Builds the series of sites and contexts over the snapshots with site data.
+class SeriesBuilder {
+ public:
+  explicit SeriesBuilder(const Model& model) : model_(model), sites_(model) {
+    for (std::size_t i = 0; i < model.snapshots.size(); ++i) {
+      if (model.snapshots[i].site_data != SiteData::none) snapshots_.push_back(i);
+    }
+  }
+
+  const std::vector<std::size_t>& snapshots() const { return snapshots_; }
+
+  // Zeros at every snapshot of the series.
+  std::vector<ContextPoint> empty() const {
+    std::vector<ContextPoint> series(snapshots_.size());
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      series[k].snapshot = snapshots_[k];
+      series[k].time = model_.snapshots[snapshots_[k]].time;
+    }
+    return series;
+  }
+
+  std::vector<ContextPoint> of(const std::vector<SiteId>& sites) const {
+    std::vector<ContextPoint> series = empty();
+    for (SiteId site : sites) add(site, series);
+    return series;
+  }
+
+ private:
+  // Adds what `site` held at each snapshot of the series to `series`.
+  void add(SiteId site, std::vector<ContextPoint>& series) const {
+    std::span<const SitePoint> points = sites_.points(site);
+    std::size_t next = 0;      // the first point not yet reached
+    std::uint64_t steady = 0;  // what the site held since its last point reached
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      const Snapshot& snapshot = model_.snapshots[snapshots_[k]];
+      if (snapshot.site_data == SiteData::complete) {
+        std::uint64_t bytes = bytes_in(snapshot, site);
+        accumulate(series[k], bytes, bytes, bytes);
+        continue;
+      }
+      while (next < points.size() && points[next].snapshot < snapshots_[k]) {
+        steady = points[next++].bytes;
+      }
+      if (next < points.size() && points[next].snapshot == snapshots_[k]) {
+        const SitePoint& p = points[next++];
+        accumulate(series[k], p.bytes, p.min, p.max);
+        steady = p.bytes;
+      } else {
+        accumulate(series[k], steady, steady, steady);
+      }
+    }
+  }
+
+  static std::uint64_t bytes_in(const Snapshot& snapshot, SiteId site) {
+    auto it = std::lower_bound(snapshot.sites.begin(), snapshot.sites.end(), site,
+                               [](const SiteSample& s, SiteId id) { return s.site < id; });
+    return it != snapshot.sites.end() && it->site == site ? it->bytes : 0;
+  }
+
+  static void accumulate(ContextPoint& point, std::uint64_t bytes, std::uint64_t min,
+                         std::uint64_t max) {
+    point.bytes += bytes;
+    point.min += min;
+    point.max += max;
+  }
+
+  const Model& model_;
+  SiteSeries sites_;
+  std::vector<std::size_t> snapshots_;  // series index -> Model::snapshots index
+};
+
+// ---- measures ----------------------------------------------------------------
+
+// What each series point weighs in the spacetime: half the time to each
+// neighbour (trapezoids); 1 each when the series spans no time.
+std::vector<double> time_weights(const std::vector<ContextPoint>& series) {
+  std::vector<double> weights(series.size(), 0.0);
+  for (std::size_t k = 0; k + 1 < series.size(); ++k) {
+    double half = static_cast<double>(series[k + 1].time - series[k].time) / 2;
+    weights[k] += half;
+    weights[k + 1] += half;
+  }
+  if (std::all_of(weights.begin(), weights.end(), [](double w) { return w == 0; })) {
+    std::fill(weights.begin(), weights.end(), 1.0);
+  }
+  return weights;
+}
+
+// Where the series stands at model snapshot `snapshot`: the last series
+// point at or before it, or nullopt.
+std::optional<std::size_t> series_index(const std::vector<std::size_t>& snapshots,
+                                        std::size_t snapshot) {
+  auto after = std::upper_bound(snapshots.begin(), snapshots.end(), snapshot);
+  if (after == snapshots.begin()) return std::nullopt;
+  return static_cast<std::size_t>(after - snapshots.begin() - 1);
+}
+
+struct Measure {
+  std::vector<double> weights;
+  std::optional<std::size_t> peak;  // series index of the peak
+  std::optional<std::size_t> end;   // series index of the end
+};
+
+Measure make_measure(const Model& model, const SeriesBuilder& builder) {
+  Measure measure;
+  measure.weights = time_weights(builder.empty());
+  if (auto peak = peak_snapshot(model)) measure.peak = series_index(builder.snapshots(), *peak);
+  if (!model.snapshots.empty()) {
+    measure.end = series_index(builder.snapshots(), model.snapshots.size() - 1);
+  }
+  return measure;
+}
+
+void measure_context(Context& context, const Measure& measure) {
+  const std::vector<ContextPoint>& series = context.series;
+  context.spacetime = 0;
+  context.max_bytes = 0;
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    context.spacetime += measure.weights[k] * static_cast<double>(series[k].bytes);
+    context.max_bytes = std::max(context.max_bytes, series[k].max);
+  }
+  context.peak_bytes = measure.peak ? series[*measure.peak].bytes : 0;
+  context.end_bytes = measure.end ? series[*measure.end].bytes : 0;
+}
+
+// ---- grouping, ranking, folding ----------------------------------------------
+
+std::vector<Context> group_sites(const Model& model, const ContextOptions& options) {
+  std::vector<Context> contexts;
+  std::map<std::vector<FrameId>, std::size_t> by_frames;  // frames -> index into contexts
+  for (std::size_t i = 0; i < model.sites.size(); ++i) {
+    std::vector<FrameId> frames = context_frames(model, model.sites[i], options);
+    auto [it, added] = by_frames.try_emplace(frames, contexts.size());
+    if (added) {
+      contexts.emplace_back();
+      contexts.back().frames = std::move(frames);
+    }
+    contexts[it->second].sites.push_back(static_cast<SiteId>(i));
+  }
+  return contexts;
+}
+
+bool ranks_before(const Context& a, const Context& b) {
+  if (a.spacetime != b.spacetime) return a.spacetime > b.spacetime;
+  if (a.peak_bytes != b.peak_bytes) return a.peak_bytes > b.peak_bytes;
+  if (a.max_bytes != b.max_bytes) return a.max_bytes > b.max_bytes;
+  return a.sites.front() < b.sites.front();
+}
+
+// Measures every context, and asks `keep` about each; keeps the series of
+// those it keeps only, so that one context's series is built at a time.
+void measure_all(std::vector<Context>& contexts, const SeriesBuilder& builder,
+                 const Measure& measure, const KeepContext& keep, std::vector<bool>& kept) {
+  double total = 0;
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    Context& context = contexts[i];
+    context.series = builder.of(context.sites);
+    measure_context(context, measure);
+    total += context.spacetime;
+    kept[i] = keep && keep(context);
+    if (!kept[i]) context.series = std::vector<ContextPoint>();  // frees it, unlike = {}
+  }
+  for (Context& context : contexts) {
+    context.spacetime_pct = total > 0 ? 100.0 * context.spacetime / total : 0.0;
+  }
+}
+
+void add_series(std::vector<ContextPoint>& sum, const std::vector<ContextPoint>& part) {
+  for (std::size_t k = 0; k < sum.size(); ++k) {
+    sum[k].bytes += part[k].bytes;
+    sum[k].min += part[k].min;
+    sum[k].max += part[k].max;
+  }
+}
+
+// The contexts listed, in rank order, then the "N other places" if any.
+std::vector<Context> fold(std::vector<Context> ranked, const std::vector<bool>& kept,
+                          const ContextOptions& options, const SeriesBuilder& builder,
+                          const Measure& measure) {
+  std::vector<Context> listed;
+  Context other;
+  other.series = builder.empty();
+  std::size_t top = options.top == 0 ? ranked.size() : options.top;
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    Context& context = ranked[i];
+    if (context.series.empty()) context.series = builder.of(context.sites);
+    if (kept[i] || (context.spacetime_pct >= options.threshold && listed.size() < top)) {
+      listed.push_back(std::move(context));
+      continue;
+    }
+    ++other.folded;
+    other.sites.insert(other.sites.end(), context.sites.begin(), context.sites.end());
+    other.spacetime_pct += context.spacetime_pct;
+    add_series(other.series, context.series);
+    context.series = std::vector<ContextPoint>();
+  }
+  if (other.folded > 0) {
+    std::sort(other.sites.begin(), other.sites.end());
+    measure_context(other, measure);
+    listed.push_back(std::move(other));
+  }
+  return listed;
+}
+
+// Sorts `contexts` by rank, and `kept` along.
+void rank(std::vector<Context>& contexts, std::vector<bool>& kept) {
+  std::vector<std::size_t> order(contexts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return ranks_before(contexts[a], contexts[b]); });
+  std::vector<Context> ranked;
+  std::vector<bool> ranked_kept;
+  for (std::size_t i : order) {
+    ranked.push_back(std::move(contexts[i]));
+    ranked_kept.push_back(kept[i]);
+  }
+  contexts = std::move(ranked);
+  kept = std::move(ranked_kept);
+}
+
+}  // namespace
+
+Contexts group_contexts(const Model& model, const ContextOptions& options,
+                        const KeepContext& keep) {
+  SeriesBuilder builder(model);
+  Measure measure = make_measure(model, builder);
+  std::vector<Context> ranked = group_sites(model, options);
+  std::vector<bool> ranked_kept(ranked.size());
+  measure_all(ranked, builder, measure, keep, ranked_kept);
+  rank(ranked, ranked_kept);
+  Contexts result;
+  result.snapshots = builder.snapshots();
+  for (const Context& context : ranked) result.spacetime += context.spacetime;
+  result.contexts = fold(std::move(ranked), ranked_kept, options, builder, measure);
+  return result;
+}
+
+}  // namespace strata

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Contexts: the API that `strata report` and `strata plot` share for the
+// allocation sites, grouped, measured and ranked.
+//
+// A context is a group of sites with the same stack once the post-hoc options
+// are applied: `--alloc-fn` removes matching frames from the top of every
+// stack (re-grouping sites, without recording again), then `--depth=N` keeps
+// the first N code addresses (inlined frames come with their address, as in
+// `strata record --depth`).  Each context gets its series over the snapshots
+// that have site data (Contexts::snapshots), its spacetime (bytes held,
+// integrated over time) and its share of the total, its bytes at the peak and
+// at the end.  Contexts are ranked by spacetime; those under `--threshold`
+// percent of it, and those beyond `--top`, are folded into one "N other
+// places" context, last.  A context that `keep` asks for (strata keeps the
+// leak suspects, leaks.hpp) is never folded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model.hpp"
+
+namespace strata {
+
+// The post-hoc options of `strata report` and `strata plot` (report_options.hpp
+// reads them from a command line).
+struct ContextOptions {
+  std::size_t depth = 0;                    // group by the first N code addresses; 0: whole stacks
+  double threshold = 1.0;                   // fold contexts under this percent of spacetime
+  std::vector<std::string> alloc_fns = {};  // patterns (* and ?) of frames to remove from the top
+  std::size_t top = 0;                      // list at most N contexts, fold the rest; 0: no limit
+};
+
+// A context at one snapshot: its bytes then, and the lowest and highest bytes
+// since the snapshot before it in the series (both include `bytes`).  When a
+// context has several sites, `min` and `max` are the sums of its sites' lows
+// and highs: bounds of the context's own, which may be tighter.
+struct ContextPoint {
+  std::size_t snapshot = 0;  // index into Model::snapshots
+  std::uint64_t time = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+};
+
+// A group of sites with the same frames.  The context of "N other places"
+// has no frames; neither has a site recorded without a stack.
+struct Context {
+  std::vector<FrameId> frames;       // innermost first
+  std::vector<SiteId> sites;         // the sites grouped in it
+  std::size_t folded = 0;            // 0 for a context; N for the context of "N other places"
+  double spacetime = 0;              // byte x time-unit, trapezoids over the series
+  double spacetime_pct = 0;          // its share of Contexts::spacetime, in percent
+  std::uint64_t peak_bytes = 0;      // at peak_snapshot(model)
+  std::uint64_t end_bytes = 0;       // at the last snapshot
+  std::uint64_t max_bytes = 0;       // the most it held at any time (the largest `max`)
+  std::vector<ContextPoint> series;  // one per Contexts::snapshots, in time order
+
+  bool other() const { return folded > 0; }
+};
+
+struct Contexts {
+  std::vector<std::size_t> snapshots;  // the snapshots with site data, in time order
+  double spacetime = 0;                // of all contexts together (the useful heap's)
+  std::vector<Context> contexts;       // ranked by spacetime; "N other places" last, if any
+};
+
+// Decides whether a context must stay listed whatever its rank.  It is asked
+// once the context's series and measures are known, but not yet its share.
+using KeepContext = std::function<bool(const Context&)>;
+
+// Groups the sites of `model` into contexts, measures, ranks and folds them.
+Contexts group_contexts(const Model& model, const ContextOptions& options,
+                        const KeepContext& keep = nullptr);
+
+// True when `name` matches `pattern`, in which * stands for any characters
+// and ? for one character (the patterns of --alloc-fn).
+bool wildcard_match(std::string_view pattern, std::string_view name);
+
+// A site's frames once --alloc-fn and --depth are applied: its context's key.
+std::vector<FrameId> context_frames(const Model& model, const Site& site,
+                                    const ContextOptions& options);
+
+}  // namespace strata

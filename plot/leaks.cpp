@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Leak detection: rising troughs across the program's cycles, and steady
+// growth of a context's floor.  docs/design.md, "Leak detection", explains the
+// method; the thresholds are the constants below, named as there.
+#include "leaks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace strata {
+
+namespace {
+
+// ---- thresholds (docs/design.md, "Leak detection") -----------------------------
+
+constexpr std::size_t kMinMarkerRepeats = 3;  // a marker label that starts cycles
+constexpr std::size_t kMinRhythmSnapshots = 12;
+constexpr std::size_t kMinLag = 4;           // a period spans at least this many grid steps
+constexpr std::size_t kMaxResample = 2048;   // points of the regular grid
+constexpr double kMinAutocorrelation = 0.4;  // a period's autocorrelation
+constexpr double kNearBestPeak = 0.8;        // the first peak this close to the best wins
+constexpr std::size_t kPhases = 32;          // phases tried to put cycle starts on crests
+constexpr double kMinLastCycle = 0.75;       // a last cycle cut short counts from this length
+constexpr std::size_t kMinTroughs = 3;
+constexpr double kTie = 0.005;   // differences under this share of the context's max are ties
+constexpr double kMinTau = 0.5;  // Kendall's tau of the troughs
+constexpr double kMinTroughRise = 0.02;  // the troughs' rise, as a share of the context's max
+constexpr double kMinLateSlope = 0.25;   // the last half's slope, as a share of the whole's
+constexpr double kReleaseLevel = 0.1;    // "freed": at most this share of the last trough left
+constexpr double kReleaseTail = 0.1;     // a release at exit starts within this share of the run
+constexpr double kReleaseWindow = 0.25;  // ... below the least held in this share before it
+constexpr std::size_t kBins = 10;        // steady growth: the run in equal bins of time
+constexpr std::size_t kMinBinsWithData = 5;
+constexpr double kMinRisingBins = 0.6;     // share of the bins in which the floor rises
+constexpr double kLateShare = 0.75;        // the floor still rises after this share of the run
+constexpr double kMinLateRise = 0.1;       // ... by this share of its whole rise
+constexpr double kMinFloorRise = 0.05;     // the floor's rise, as a share of the context's max
+constexpr double kMaxUnevenness = 0.5;     // the coefficient of variation of its rises by bin
+constexpr double kSteadyConfidence = 0.8;  // steady growth is weaker evidence than cycles
+constexpr double kManyCycles = 5;          // confidence: full from this many cycles (plus one)
+constexpr double kLargeRise = 0.25;        // ... and from a rise of this share of the most held
+
+// ---- statistics --------------------------------------------------------------
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::size_t middle = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + middle, values.end());
+  double upper = values[middle];
+  if (values.size() % 2 == 1) return upper;
+  return (upper + *std::max_element(values.begin(), values.begin() + middle)) / 2;
+}
+
+// -1, 0 or 1, differences within `tie` being 0.
+int sign(double difference, double tie) {
+  if (difference > tie) return 1;
+  if (difference < -tie) return -1;
+  return 0;
+}
+
+// Kendall's tau of `y` against its order: the Mann-Kendall S over the pairs.
+double kendall_tau(std::span<const double> y, double tie) {
+  if (y.size() < 2) return 0;
+  long s = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    for (std::size_t j = i + 1; j < y.size(); ++j) s += sign(y[j] - y[i], tie);
+  }
+  return static_cast<double>(s) / static_cast<double>(y.size() * (y.size() - 1) / 2);
+}
+
+}  // namespace
+
+double theil_sen_slope(std::span<const double> x, std::span<const double> y) {
+  std::vector<double> slopes;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    for (std::size_t j = i + 1; j < x.size(); ++j) {
+      if (x[j] != x[i]) slopes.push_back((y[j] - y[i]) / (x[j] - x[i]));
+    }
+  }
+  return median(std::move(slopes));
+}
+
+// ---- cycles ----------------------------------------------------------------------
+
+Cycles cycles_from_markers(const Model& model) {
+  std::map<std::string, std::size_t> repeats;  // label -> markers with it
+  for (const Marker& marker : model.markers) ++repeats[marker.label];
+  Cycles cycles;
+  std::size_t most = 0;
+  for (const Marker& marker : model.markers) {  // the first label in the file wins a tie
+    if (repeats[marker.label] > most) most = repeats[marker.label], cycles.label = marker.label;
+  }
+  if (most < kMinMarkerRepeats) return {};
+  cycles.source = CycleSource::markers;
+  for (const Marker& marker : model.markers) {
+    if (marker.label == cycles.label) cycles.starts.push_back(marker.time);
+  }
+  std::sort(cycles.starts.begin(), cycles.starts.end());
+  std::vector<double> lengths;
+  for (std::size_t k = 1; k < cycles.starts.size(); ++k) {
+    lengths.push_back(static_cast<double>(cycles.starts[k] - cycles.starts[k - 1]));
+  }
+  cycles.period = median(std::move(lengths));
+  return cycles;
+}
+
+namespace {
+
+// The series on `n` regularly spaced times from its first to its last,
+// each the value of the last point at or before it, less the least-squares line.
+std::vector<double> regular_detrended(std::span<const std::uint64_t> times,
+                                      std::span<const std::uint64_t> bytes, std::size_t n) {
+  double first = static_cast<double>(times.front()),
+         span = static_cast<double>(times.back()) - first;
+  std::vector<double> x(n);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double t = first + span * static_cast<double>(i) / static_cast<double>(n - 1);
+    while (at + 1 < times.size() && static_cast<double>(times[at + 1]) <= t) ++at;
+    x[i] = static_cast<double>(bytes[at]);
+  }
+  double mean_i = static_cast<double>(n - 1) / 2;
+  double mean_x = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(n);
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sxy += (static_cast<double>(i) - mean_i) * (x[i] - mean_x);
+    sxx += (static_cast<double>(i) - mean_i) * (static_cast<double>(i) - mean_i);
+  }
+  double slope = sxy / sxx;
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] -= mean_x + slope * (static_cast<double>(i) - mean_i);
+  }
+  return x;
+}
+
+// The autocorrelation of `x` at `lag`, each sum divided by its number of terms.
+double autocorrelation(const std::vector<double>& x, std::size_t lag, double variance) {
+  double sum = 0;
+  for (std::size_t i = 0; i + lag < x.size(); ++i) sum += x[i] * x[i + lag];
+  return sum / static_cast<double>(x.size() - lag) / variance;
+}
+
+// The lag of the period, in grid steps, or 0: the first autocorrelation peak,
+// after the first zero crossing, nearly as high as the best one, within a third
+// of the grid (so that at least 3 cycles fit).
+std::size_t period_lag(const std::vector<double>& x) {
+  double variance = 0;
+  for (double v : x) variance += v * v;
+  variance /= static_cast<double>(x.size());
+  if (variance <= 0) return 0;
+  std::size_t last = x.size() / 3;
+  std::vector<double> r(last + 2, 0.0);
+  for (std::size_t lag = 1; lag <= last + 1; ++lag) r[lag] = autocorrelation(x, lag, variance);
+  std::size_t crossing = 1;
+  while (crossing <= last && (r[crossing] > 0 || crossing < kMinLag)) ++crossing;
+  double best = 0;
+  for (std::size_t lag = crossing; lag <= last; ++lag) best = std::max(best, r[lag]);
+  if (best < kMinAutocorrelation) return 0;
+  for (std::size_t lag = crossing; lag <= last; ++lag) {
+    bool peak = r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1];
+    if (peak && r[lag] >= kNearBestPeak * best) return lag;
+  }
+  return 0;
+}
+
+// The offset, in grid steps within one period, of the crests: cycles start there,
+// so that a trough is not cut in two.
+double crest_phase(const std::vector<double>& x, double lag) {
+  double best_phase = 0, best_score = -INFINITY;
+  for (std::size_t j = 0; j < kPhases; ++j) {
+    double phase = lag * static_cast<double>(j) / kPhases, score = 0;
+    std::size_t count = 0;
+    for (double at = phase; at < static_cast<double>(x.size()); at += lag, ++count) {
+      score += x[static_cast<std::size_t>(at)];
+    }
+    score /= static_cast<double>(count);
+    if (score > best_score) best_score = score, best_phase = phase;
+  }
+  return best_phase;
+}
+
+// How many points to keep so as to leave out a final descent that starts
+// within kReleaseTail of the run from its end (a release at exit, not a cycle).
+std::size_t before_release(std::span<const std::uint64_t> times,
+                           std::span<const std::uint64_t> bytes) {
+  std::size_t k = bytes.size() - 1;
+  while (k > 0 && bytes[k - 1] == bytes.back()) --k;
+  std::size_t reached = k;
+  while (k > 0 && bytes[k] < bytes[k - 1]) --k;
+  double run = static_cast<double>(times.back() - times.front());
+  bool release = k < reached && static_cast<double>(times.back() - times[k]) <= kReleaseTail * run;
+  return release ? k + 1 : bytes.size();
+}
+
+}  // namespace
+
+Cycles cycles_from_rhythm(std::span<const std::uint64_t> times,
+                          std::span<const std::uint64_t> bytes) {
+  if (times.empty()) return {};
+  std::size_t kept = before_release(times, bytes);
+  times = times.first(kept);
+  bytes = bytes.first(kept);
+  if (times.size() < kMinRhythmSnapshots || times.back() <= times.front()) return {};
+  std::size_t n = std::min(kMaxResample, 2 * times.size());
+  std::vector<double> x = regular_detrended(times, bytes, n);
+  std::size_t lag = period_lag(x);
+  if (lag == 0) return {};
+  double step = static_cast<double>(times.back() - times.front()) / static_cast<double>(n - 1);
+  Cycles cycles;
+  cycles.source = CycleSource::rhythm;
+  cycles.period = static_cast<double>(lag) * step;
+  double start =
+      static_cast<double>(times.front()) + crest_phase(x, static_cast<double>(lag)) * step;
+  for (; start < static_cast<double>(times.back()); start += cycles.period) {
+    cycles.starts.push_back(static_cast<std::uint64_t>(std::llround(start)));
+  }
+  return cycles;
+}
+
+Cycles find_cycles(const Model& model) {
+  Cycles cycles = cycles_from_markers(model);
+  if (cycles.source != CycleSource::none) return cycles;
+  std::vector<std::uint64_t> times, bytes;
+  for (const Snapshot& snapshot : model.snapshots) {
+    times.push_back(snapshot.time);
+    bytes.push_back(snapshot.heap);
+  }
+  return cycles_from_rhythm(times, bytes);
+}
+
+namespace {
+
+// ---- the run judged ------------------------------------------------------------
+
+// The part of a series judged: all of it, or, when the context was released at
+// exit, the part before that release.
+struct Run {
+  std::span<const ContextPoint> points;
+  bool released = false;
+  std::uint64_t max = 0;  // the most the context held in the run
+};
+
+// The index where the series' final descent starts: before the points that end
+// at its last value, the longest run of points each lower than the one before
+// (and never above it in between).  Without such a descent, the first of the
+// points that end at the last value.
+std::size_t descent_start(std::span<const ContextPoint> s) {
+  std::size_t k = s.size() - 1;
+  while (k > 0 && s[k - 1].bytes == s.back().bytes) --k;
+  while (k > 0 && s[k].bytes < s[k - 1].bytes && s[k].max <= s[k - 1].bytes) --k;
+  return k;
+}
+
+// The lowest the series held over the kReleaseWindow of the run up to point `r`.
+std::uint64_t recent_low(std::span<const ContextPoint> s, std::size_t r, double run) {
+  std::uint64_t low = s[r].min;
+  for (std::size_t k = r;
+       k-- > 0 && static_cast<double>(s[r].time - s[k].time) <= kReleaseWindow * run;) {
+    low = std::min(low, s[k].min);
+  }
+  return low;
+}
+
+// Whether the descent from `r` is a release at exit: it starts within
+// kReleaseTail of the run from its end, and ends below anything held in the
+// kReleaseWindow of the run before it (so not a cycle's usual way down).
+bool released_at_exit(std::span<const ContextPoint> s, std::size_t r, std::uint64_t end_time) {
+  if (r + 1 == s.size()) return false;
+  double run = static_cast<double>(end_time - s.front().time);
+  if (s.back().bytes >= recent_low(s, r, run)) return false;
+  return static_cast<double>(end_time - s[r].time) <= kReleaseTail * run;
+}
+
+Run judged_run(std::span<const ContextPoint> series, std::uint64_t end_time) {
+  Run run{series};
+  if (series.size() >= 2) {
+    std::size_t r = descent_start(series);
+    // The run ends before the release, and before point r if it fell already.
+    std::size_t kept = r > 0 && series[r].bytes < series[r - 1].bytes ? r : r + 1;
+    if (released_at_exit(series, r, end_time)) run = {series.first(kept), true};
+  }
+  for (const ContextPoint& p : run.points) run.max = std::max(run.max, p.max);
+  return run;
+}
+
+// ---- rising troughs ------------------------------------------------------------
+
+// Where cycle k ends within the run: the next cycle's start, or the end of
+// the run for a last cycle cut short by it, which counts only when it lasted
+// kMinLastCycle of a period; nullopt when it does not count.
+std::optional<std::uint64_t> cycle_end(const Cycles& cycles, std::size_t k, std::uint64_t run_end) {
+  std::uint64_t end = k + 1 < cycles.count() ? cycles.starts[k + 1] : UINT64_MAX;
+  if (end <= run_end) return end;
+  double length = static_cast<double>(run_end) - static_cast<double>(cycles.starts[k]);
+  if (length < kMinLastCycle * cycles.period) return std::nullopt;
+  return run_end;
+}
+
+// One trough per cycle in the run: the least `min` among the points whose
+// interval ends in the cycle, (begin, end].  A cycle without a point has none.
+std::vector<Trough> cycle_troughs(const Run& run, const Cycles& cycles) {
+  std::vector<Trough> troughs;
+  std::span<const ContextPoint> points = run.points;
+  std::size_t p = 0;
+  for (std::size_t k = 0; k < cycles.count(); ++k) {
+    std::optional<std::uint64_t> end = cycle_end(cycles, k, points.back().time);
+    if (!end) break;
+    while (p < points.size() && points[p].time <= cycles.starts[k]) ++p;
+    std::optional<Trough> low;
+    for (; p < points.size() && points[p].time <= *end; ++p) {
+      if (!low || points[p].min < low->bytes) {
+        low = Trough{k, points[p].snapshot, points[p].time, points[p].min};
+      }
+    }
+    if (low) troughs.push_back(*low);
+  }
+  return troughs;
+}
+
+double slope_of(std::span<const Trough> troughs, bool by_cycle) {
+  std::vector<double> x, y;
+  for (const Trough& t : troughs) {
+    x.push_back(static_cast<double>(by_cycle ? t.cycle : t.time));
+    y.push_back(static_cast<double>(t.bytes));
+  }
+  return theil_sen_slope(x, y);
+}
+
+double clamp01(double v) { return std::clamp(v, 0.0, 1.0); }
+
+// The part of the confidence that grows with the rise, as a share of the most held.
+double size_weight(double rise, double max) { return 0.5 + 0.5 * clamp01(rise / max / kLargeRise); }
+
+// What a context's troughs say.
+struct TroughTrend {
+  double tau = 0;         // Kendall's tau against their order
+  double slope = 0;       // Theil-Sen, bytes per cycle
+  double rise = 0;        // the slope over the cycles judged
+  double late_slope = 0;  // Theil-Sen of the last half
+};
+
+TroughTrend trough_trend(std::span<const Trough> troughs, double max) {
+  std::vector<double> y;
+  for (const Trough& t : troughs) y.push_back(static_cast<double>(t.bytes));
+  TroughTrend trend;
+  trend.tau = kendall_tau(y, kTie * max);
+  trend.slope = slope_of(troughs, true);
+  trend.rise = trend.slope * static_cast<double>(troughs.back().cycle - troughs.front().cycle);
+  std::span<const Trough> late = troughs.subspan(troughs.size() / 2);
+  trend.late_slope = slope_of(late.size() < 2 ? troughs.last(2) : late, true);
+  return trend;
+}
+
+bool rises(const TroughTrend& t, double max) {
+  return t.tau >= kMinTau && t.slope > 0 && t.rise >= kMinTroughRise * max && t.rise > kTie * max &&
+         t.late_slope >= kMinLateSlope * t.slope;
+}
+
+std::optional<Leak> rising_trough(const Run& run, std::vector<Trough> troughs) {
+  double max = static_cast<double>(run.max);
+  if (max == 0) return std::nullopt;
+  TroughTrend trend = trough_trend(troughs, max);
+  if (!rises(trend, max)) return std::nullopt;
+  double many = clamp01(static_cast<double>(troughs.size() - 1) / kManyCycles);
+  Leak leak;
+  leak.kind = LeakKind::rising_trough;
+  leak.growth_bytes = trend.slope;
+  leak.cycles = troughs.size();
+  leak.confidence = trend.tau * (0.5 + 0.5 * many) * size_weight(trend.rise, max);
+  leak.troughs = std::move(troughs);
+  return leak;
+}
+
+// ---- steady growth -------------------------------------------------------------
+
+// The floor of the run at each point: the least it holds from then to the end.
+std::vector<std::uint64_t> floor_of(const Run& run) {
+  std::vector<std::uint64_t> floor(run.points.size());
+  std::uint64_t low = UINT64_MAX;
+  for (std::size_t k = run.points.size(); k-- > 0;) {
+    low = std::min(low, run.points[k].min);
+    floor[k] = low;
+  }
+  return floor;
+}
+
+// The floor at the end of each of kBins equal bins of the run's time, as
+// troughs; a bin without a point is left out.
+std::vector<Trough> floor_by_bin(const Run& run, const std::vector<std::uint64_t>& floor) {
+  double first = static_cast<double>(run.points.front().time);
+  double span = static_cast<double>(run.points.back().time) - first;
+  std::vector<Trough> bins;
+  std::size_t k = 0;
+  for (std::size_t b = 0; b < kBins; ++b) {
+    double end = first + span * static_cast<double>(b + 1) / kBins;
+    std::optional<std::size_t> last;
+    while (k < run.points.size() &&
+           (static_cast<double>(run.points[k].time) <= end || b + 1 == kBins)) {
+      last = k++;
+    }
+    if (last) bins.push_back({0, run.points[*last].snapshot, run.points[*last].time, floor[*last]});
+  }
+  return bins;
+}
+
+// The floor's value at the last point at or before `time`.
+std::uint64_t floor_at(const Run& run, const std::vector<std::uint64_t>& floor, double time) {
+  std::uint64_t value = floor.front();
+  for (std::size_t k = 0; k < run.points.size() && static_cast<double>(run.points[k].time) <= time;
+       ++k) {
+    value = floor[k];
+  }
+  return value;
+}
+
+// What a context's floor says.
+struct FloorTrend {
+  double rise = 0;        // from the start of the run to its end
+  double late_rise = 0;   // after kLateShare of the run
+  double rising = 0;      // the share of the bins in which it rises
+  double unevenness = 0;  // the coefficient of variation of its rises from bin to bin
+};
+
+// The coefficient of variation of the rises from each bin to the next (from
+// the start of the run to the first).
+double unevenness(std::span<const Trough> bins, std::uint64_t start) {
+  std::vector<double> rises;
+  for (const Trough& bin : bins) {
+    rises.push_back(static_cast<double>(bin.bytes) - static_cast<double>(start));
+    start = bin.bytes;
+  }
+  double mean =
+      std::accumulate(rises.begin(), rises.end(), 0.0) / static_cast<double>(rises.size());
+  double variance = 0;
+  for (double rise : rises) variance += (rise - mean) * (rise - mean);
+  variance /= static_cast<double>(rises.size());
+  return mean > 0 ? std::sqrt(variance) / mean : INFINITY;
+}
+
+FloorTrend floor_trend(const Run& run, const std::vector<std::uint64_t>& floor,
+                       std::span<const Trough> bins, double tie) {
+  FloorTrend trend;
+  trend.rise = static_cast<double>(floor.back() - floor.front());
+  double first = static_cast<double>(run.points.front().time);
+  double late = first + kLateShare * (static_cast<double>(run.points.back().time) - first);
+  trend.late_rise = static_cast<double>(floor.back() - floor_at(run, floor, late));
+  std::size_t rising = 0;
+  std::uint64_t before = floor.front();
+  for (const Trough& bin : bins) {
+    if (static_cast<double>(bin.bytes) - static_cast<double>(before) > tie) ++rising;
+    before = bin.bytes;
+  }
+  trend.rising = static_cast<double>(rising) / static_cast<double>(bins.size());
+  trend.unevenness = unevenness(bins, floor.front());
+  return trend;
+}
+
+bool climbs(const FloorTrend& t, double max) {
+  return t.rising >= kMinRisingBins && t.rise >= kMinFloorRise * max && t.rise > kTie * max &&
+         t.late_rise >= kMinLateRise * t.rise && t.unevenness <= kMaxUnevenness;
+}
+
+std::optional<Leak> steady_growth(const Run& run) {
+  double max = static_cast<double>(run.max);
+  if (run.points.size() < kMinBinsWithData || max == 0) return std::nullopt;
+  std::vector<std::uint64_t> floor = floor_of(run);
+  std::vector<Trough> bins = floor_by_bin(run, floor);
+  if (bins.size() < kMinBinsWithData) return std::nullopt;
+  FloorTrend trend = floor_trend(run, floor, bins, kTie * max);
+  if (!climbs(trend, max)) return std::nullopt;
+  const ContextPoint& first = run.points.front();
+  bins.insert(bins.begin(), Trough{0, first.snapshot, first.time, floor.front()});
+  Leak leak;
+  leak.kind = LeakKind::steady_growth;
+  leak.growth_bytes = slope_of(bins, false);
+  leak.confidence = kSteadyConfidence * trend.rising * size_weight(trend.rise, max);
+  leak.troughs = std::move(bins);
+  return leak;
+}
+
+}  // namespace
+
+// ---- the verdict -----------------------------------------------------------------
+
+std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cycles& cycles,
+                                 std::uint64_t end_time) {
+  if (series.empty()) return std::nullopt;
+  Run run = judged_run(series, end_time);
+  std::vector<Trough> troughs;
+  if (cycles.source != CycleSource::none) troughs = cycle_troughs(run, cycles);
+  std::optional<Leak> leak =
+      troughs.size() >= kMinTroughs ? rising_trough(run, std::move(troughs)) : steady_growth(run);
+  if (!leak) return std::nullopt;
+  double level = static_cast<double>(leak->troughs.back().bytes);
+  leak->freed_before_exit =
+      run.released && static_cast<double>(series.back().bytes) <= kReleaseLevel * level;
+  leak->end_bytes = series.back().bytes;
+  return leak;
+}
+
+// ---- the whole analysis ------------------------------------------------------------
+
+namespace {
+
+// The growth over the whole run, to rank suspects of equal confidence.
+double total_growth(const Leak& leak) {
+  return static_cast<double>(leak.troughs.back().bytes) -
+         static_cast<double>(leak.troughs.front().bytes);
+}
+
+bool more_suspicious(const Leak& a, const Leak& b) {
+  if (a.confidence != b.confidence) return a.confidence > b.confidence;
+  if (total_growth(a) != total_growth(b)) return total_growth(a) > total_growth(b);
+  return a.context < b.context;
+}
+
+}  // namespace
+
+HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options) {
+  HeapAnalysis analysis;
+  analysis.leaks.cycles = find_cycles(model);
+  std::map<SiteId, Leak> verdicts;  // a suspect context's first site -> its verdict
+  auto keep = [&](const Context& context) {
+    std::optional<Leak> leak = judge_series(context.series, analysis.leaks.cycles, model.end_time);
+    if (leak) verdicts[context.sites.front()] = std::move(*leak);
+    return leak.has_value();
+  };
+  analysis.contexts = group_contexts(model, options, keep);
+  const std::vector<Context>& contexts = analysis.contexts.contexts;
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    if (contexts[i].other()) continue;
+    auto verdict = verdicts.find(contexts[i].sites.front());
+    if (verdict == verdicts.end()) continue;
+    Leak leak = std::move(verdict->second);
+    leak.context = i;
+    leak.peak_bytes = contexts[i].peak_bytes;
+    leak.end_bytes = contexts[i].end_bytes;
+    analysis.leaks.suspects.push_back(std::move(leak));
+  }
+  std::sort(analysis.leaks.suspects.begin(), analysis.leaks.suspects.end(), more_suspicious);
+  return analysis;
+}
+
+}  // namespace strata

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Leak suspects: the API that `strata report` and `strata plot` share for the
+// contexts whose memory keeps growing.  docs/design.md, "Leak detection",
+// gives the method and its thresholds.
+//
+// First the program's cycles: from STRATA_MARK markers when a label recurs,
+// else from the rhythm of the total heap.  Then each context's series
+// (contexts.hpp) is judged on its own:
+//   - a rising trough: the lowest level the context falls to in each cycle
+//     (using the per-interval minimum, so a trough between two snapshots
+//     counts) goes up across the cycles, steadily and by a clear margin;
+//   - steady growth: without cycles, the context's floor (the least it holds
+//     from any moment to the end) climbs over most of the run.
+// A cache that plateaus, a temporary buffer, a working set built up and
+// released, waves of different heights and a start-up allocation are not
+// suspects.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "contexts.hpp"
+#include "model.hpp"
+
+namespace strata {
+
+// Where the cycles come from.
+enum class CycleSource : std::uint8_t {
+  none,     // no cycles found: only steady growth is looked for
+  markers,  // a STRATA_MARK label that recurs
+  rhythm,   // the period of the total heap's oscillation
+};
+
+struct Cycles {
+  CycleSource source = CycleSource::none;
+  std::string label;                       // the marker label that starts each cycle (markers)
+  std::vector<std::uint64_t> starts = {};  // the time each cycle starts, increasing; the last
+                                           // cycle runs to the end of the profile
+  double period = 0;                       // the median cycle length, in the time unit
+
+  std::size_t count() const { return starts.size(); }
+};
+
+enum class LeakKind : std::uint8_t { rising_trough, steady_growth };
+
+// The lowest a context fell to in one cycle (rising trough), or one point of
+// its floor (steady growth).
+struct Trough {
+  std::size_t cycle = 0;     // index into Cycles::starts (0 for steady growth)
+  std::size_t snapshot = 0;  // index into Model::snapshots: where the low was seen
+  std::uint64_t time = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct Leak {
+  std::size_t context = 0;  // index into Contexts::contexts
+  LeakKind kind = LeakKind::rising_trough;
+  double growth_bytes = 0;  // per cycle (rising trough), per time unit (steady growth)
+  std::size_t cycles = 0;   // cycles judged (0 for steady growth)
+  std::uint64_t peak_bytes = 0;
+  std::uint64_t end_bytes = 0;
+  bool freed_before_exit = false;  // near zero at the end, after rising during the run
+  double confidence = 0;           // in [0, 1]
+  std::vector<Trough> troughs;     // one per cycle, or the floor at the start of the run and
+                                   // at the end of each tenth of it; in time order
+};
+
+struct Leaks {
+  Cycles cycles;
+  std::vector<Leak> suspects;  // most suspicious first (confidence, then growth over the run)
+};
+
+// ---- the whole analysis, as report and plot use it ---------------------------
+
+struct HeapAnalysis {
+  Contexts contexts;  // ranked and folded; no leak suspect is folded away
+  Leaks leaks;
+};
+
+HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options);
+
+// ---- its parts, exposed for the tests ----------------------------------------
+
+// The cycles of a profile: markers(), else rhythm() of the total heap at the
+// snapshots, else none.
+Cycles find_cycles(const Model& model);
+
+// The cycles from markers: the label put most often, if at least 3 times.
+Cycles cycles_from_markers(const Model& model);
+
+// The cycles of a series from its own rhythm (the autocorrelation of the
+// detrended series, at regular times); none when it has no clear period or
+// fewer than 3 cycles.
+Cycles cycles_from_rhythm(std::span<const std::uint64_t> times,
+                          std::span<const std::uint64_t> bytes);
+
+// The verdict on one context's series (points in time order) given the cycles
+// and the end of the profile; Leak::context is left 0.
+std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cycles& cycles,
+                                 std::uint64_t end_time);
+
+// The Theil-Sen slope of y over x: the median of the pairwise slopes.
+double theil_sen_slope(std::span<const double> x, std::span<const double> y);
+
+}  // namespace strata

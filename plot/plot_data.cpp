@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "plot_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "error.hpp"
+#include "plot_legend.hpp"
+#include "units.hpp"
+
+namespace strata {
+
+double PlotData::max_total() const {
+  double most = 0;
+  for (std::size_t s = 0; s < times.size(); ++s) {
+    most = std::max(most, static_cast<double>(below(bands.size(), s)));
+  }
+  for (const PlotPoint& total : totals) most = std::max(most, total.bytes);
+  if (peak) most = std::max(most, peak->bytes);
+  return most;
+}
+
+std::uint64_t PlotData::below(std::size_t band, std::size_t sample) const {
+  std::uint64_t sum = 0;
+  for (std::size_t b = 0; b < band && b < bands.size(); ++b) sum += bands[b].bytes[sample];
+  return sum;
+}
+
+namespace {
+
+// ---- the bands ----------------------------------------------------------------
+
+// One band before sampling: its values at each point of Contexts::snapshots.
+struct Source {
+  PlotBand band;
+  std::vector<ContextPoint> series;  // bytes, min and max per series point
+  const Context* context = nullptr;  // for leak, context and other bands
+  const Leak* leak = nullptr;        // for leak bands
+};
+
+Source band_source(BandKind kind, const Context& context, const Leak* leak) {
+  Source source;
+  source.band.kind = kind;
+  source.series = context.series;
+  source.context = &context;
+  source.leak = leak;
+  return source;
+}
+
+// The context bands: leak suspects first, then the others in rank order
+// (the "other places" last, as ranked).
+std::vector<Source> context_sources(const HeapAnalysis& analysis) {
+  const std::vector<Context>& contexts = analysis.contexts.contexts;
+  std::vector<bool> leaking(contexts.size());
+  std::vector<Source> sources;
+  for (const Leak& leak : analysis.leaks.suspects) {
+    const Context& context = contexts.at(leak.context);
+    leaking[leak.context] = true;
+    sources.push_back(band_source(BandKind::leak, context, &leak));
+  }
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    if (leaking[i]) continue;
+    BandKind kind = contexts[i].other() ? BandKind::other : BandKind::context;
+    sources.push_back(band_source(kind, contexts[i], nullptr));
+  }
+  return sources;
+}
+
+// The extra heap or the stacks at each series point; nullopt when always 0.
+std::optional<Source> totals_source(const Model& model, const Contexts& contexts, BandKind kind) {
+  Source source;
+  source.band.kind = kind;
+  bool any = false;
+  for (std::size_t snapshot : contexts.snapshots) {
+    const Snapshot& s = model.snapshots[snapshot];
+    std::uint64_t bytes = kind == BandKind::extra ? s.extra : s.stacks;
+    any = any || bytes > 0;
+    source.series.push_back({snapshot, s.time, bytes, bytes, bytes});
+  }
+  if (!any) return std::nullopt;
+  return source;
+}
+
+// ---- texts ----------------------------------------------------------------------
+
+std::string percent(double value) { return short_number(value) + "%"; }
+
+std::string context_detail(const Context& context) {
+  return percent(context.spacetime_pct) + " of the heap's spacetime; " +
+         format_bytes(static_cast<double>(context.peak_bytes)) + " at the peak, " +
+         format_bytes(static_cast<double>(context.end_bytes)) + " at the end";
+}
+
+// "+600 KiB per cycle" or "+1.2 MiB per s".
+std::string growth_text(const Leak& leak, const std::string& time_unit, double end_time) {
+  if (leak.kind == LeakKind::rising_trough) {
+    return "+" + format_bytes(leak.growth_bytes) + " per cycle";
+  }
+  Scale scale = time_scale(time_unit, end_time);
+  return "+" + format_bytes(leak.growth_bytes * scale.divisor) + " per " + scale.unit;
+}
+
+std::string leak_detail(const Leak& leak, const std::string& growth) {
+  std::string what =
+      leak.kind == LeakKind::rising_trough
+          ? "its trough rises " + growth + " over " + std::to_string(leak.cycles) + " cycles"
+          : "its floor rises " + growth;
+  return "leak suspect: " + what + " (confidence " + percent(100 * leak.confidence) + ")";
+}
+
+// "LEAK" when there is one suspect, else "LEAK 1", "LEAK 2", ...
+std::string leak_name(std::size_t rank, std::size_t count) {
+  return count == 1 ? "LEAK" : "LEAK " + std::to_string(rank + 1);
+}
+
+std::string frame_line(const LegendFrame& frame) {
+  return frame.location.empty() ? frame.function : frame.function + " (" + frame.location + ")";
+}
+
+// Legends, frames and details of the bands of contexts.
+void name_context_bands(const Model& model, std::vector<Source>& sources, std::size_t width) {
+  std::vector<std::vector<LegendFrame>> stacks;
+  for (const Source& source : sources) {
+    bool named = source.band.kind != BandKind::other;
+    stacks.push_back(named ? legend_frames(model, source.context->frames)
+                           : std::vector<LegendFrame>{});
+  }
+  std::size_t leaks = 0;
+  for (const Source& source : sources) leaks += source.leak != nullptr;
+  const std::size_t prefix = text_width(leak_name(leaks, leaks) + ": ");
+  std::vector<std::string> legends = choose_legends(stacks, std::max(width, prefix + 10) - prefix);
+  std::vector<std::string> plain = choose_legends(stacks, width);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    PlotBand& band = sources[i].band;
+    const Context& context = *sources[i].context;
+    for (const LegendFrame& frame : stacks[i]) band.frames.push_back(frame_line(frame));
+    band.detail = context_detail(context);
+    if (band.kind == BandKind::other) {
+      band.legend = std::to_string(context.folded) + " other places";
+    } else if (stacks[i].empty()) {
+      band.legend = "(an allocation without a stack)";
+    } else {
+      band.legend = sources[i].leak ? legends[i] : plain[i];
+    }
+    if (sources[i].leak) band.legend = leak_name(i, leaks) + ": " + band.legend;
+  }
+}
+
+void name_totals_band(PlotBand& band) {
+  if (band.kind == BandKind::extra) {
+    band.legend = "extra heap (allocator overhead)";
+    band.detail = "the allocator's bookkeeping and the slop of its blocks";
+  } else {
+    band.legend = "stacks";
+    band.detail = "the stacks of the threads";
+  }
+}
+
+// ---- sampling ---------------------------------------------------------------------
+
+// Where a value goes between two snapshots: the lowest and the highest of
+// the interval, in the order that moves least from `from` to `to`; or, when
+// neither goes beyond the ends, the straight line between them.
+std::pair<std::uint64_t, std::uint64_t> between_values(std::uint64_t from, const ContextPoint& to) {
+  auto distance = [](std::uint64_t a, std::uint64_t b) {
+    return static_cast<double>(a > b ? a - b : b - a);
+  };
+  bool excursion = to.min < std::min(from, to.bytes) || to.max > std::max(from, to.bytes);
+  if (!excursion) {
+    double step = (static_cast<double>(to.bytes) - static_cast<double>(from)) / 3;
+    return {static_cast<std::uint64_t>(std::llround(static_cast<double>(from) + step)),
+            static_cast<std::uint64_t>(std::llround(static_cast<double>(from) + 2 * step))};
+  }
+  double low_first = distance(from, to.min) + distance(to.max, to.bytes);
+  double high_first = distance(from, to.max) + distance(to.min, to.bytes);
+  if (low_first <= high_first) return {to.min, to.max};
+  return {to.max, to.min};
+}
+
+bool has_excursion(const std::vector<Source>& sources, std::size_t k) {
+  for (const Source& source : sources) {
+    const ContextPoint& now = source.series[k];
+    std::uint64_t before = source.series[k - 1].bytes;
+    if (now.min < std::min(before, now.bytes) || now.max > std::max(before, now.bytes)) return true;
+  }
+  return false;
+}
+
+// Fills the samples of `data` and the values of its bands; `sample_of` gets
+// the sample of each series point.
+void sample(const std::vector<Source>& sources, PlotData& data,
+            std::vector<std::size_t>& sample_of) {
+  std::size_t points = sources.empty() ? 0 : sources.front().series.size();
+  for (std::size_t k = 0; k < points; ++k) {
+    double time = static_cast<double>(sources.front().series[k].time);
+    if (k > 0 && has_excursion(sources, k)) {
+      double before = data.times.back();
+      for (std::size_t b = 0; b < sources.size(); ++b) {
+        auto [first, second] = between_values(sources[b].series[k - 1].bytes, sources[b].series[k]);
+        data.bands[b].bytes.push_back(first);
+        data.bands[b].bytes.push_back(second);
+      }
+      data.times.push_back(before + (time - before) / 3);
+      data.times.push_back(before + 2 * (time - before) / 3);
+      data.between.insert(data.between.end(), {true, true});
+    }
+    for (std::size_t b = 0; b < sources.size(); ++b) {
+      data.bands[b].bytes.push_back(sources[b].series[k].bytes);
+    }
+    sample_of.push_back(data.times.size());
+    data.times.push_back(time);
+    data.between.push_back(false);
+  }
+}
+
+// ---- troughs, markers, the peak -----------------------------------------------------
+
+// Where the trough `bytes` of band `band`, seen at the snapshot of sample
+// `at`, is drawn: at the last sample of its interval (the snapshot before,
+// the points between, the snapshot itself) where the band held that, else
+// at the snapshot, inside the band.
+PlotPoint trough_point(const PlotData& data, std::size_t band, std::size_t at,
+                       std::uint64_t bytes) {
+  std::size_t first = at;
+  while (first > 0 && data.between[first - 1]) --first;
+  if (first > 0) --first;
+  for (std::size_t s = at + 1; s-- > first;) {
+    if (data.bands[band].bytes[s] == bytes) {
+      return {data.times[s], static_cast<double>(data.below(band, s) + bytes)};
+    }
+  }
+  return {data.times[at], static_cast<double>(data.below(band, at) + bytes)};
+}
+
+void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
+                 const std::vector<std::size_t>& sample_of, PlotData& data) {
+  std::size_t leaks = 0;
+  for (const Source& source : sources) leaks += source.leak != nullptr;
+  for (std::size_t b = 0; b < sources.size(); ++b) {
+    const Leak* leak = sources[b].leak;
+    if (!leak || leak->troughs.empty()) continue;
+    PlotTroughs line;
+    line.band = b;
+    std::string growth = growth_text(*leak, data.time_unit, data.end_time);
+    std::string what = leak->kind == LeakKind::rising_trough ? "troughs" : "floor";
+    line.legend = leak_name(b, leaks) + ": its " + what + ", " + growth;
+    for (const Trough& trough : leak->troughs) {
+      auto it = std::find(contexts.snapshots.begin(), contexts.snapshots.end(), trough.snapshot);
+      if (it == contexts.snapshots.end()) continue;
+      std::size_t at = sample_of[it - contexts.snapshots.begin()];
+      line.points.push_back(trough_point(data, b, at, trough.bytes));
+    }
+    data.bands[b].detail += "; " + leak_detail(*leak, growth);
+    data.troughs.push_back(std::move(line));
+  }
+}
+
+void add_totals(const Model& model, const Contexts& contexts, PlotData& data) {
+  if (model.snapshots.size() == contexts.snapshots.size() && !data.bands.empty()) return;
+  for (const Snapshot& snapshot : model.snapshots) {
+    data.totals.push_back(
+        {static_cast<double>(snapshot.time), static_cast<double>(snapshot.total())});
+  }
+}
+
+// The time axis starts at 0, unless the profile starts late in the run (in
+// ms, Valgrind's start-up comes first): then at its first record.
+double start_time(const Model& model) {
+  std::uint64_t first = model.snapshots.front().time;
+  if (!model.markers.empty()) first = std::min(first, model.markers.front().time);
+  std::uint64_t end = std::max(model.end_time, model.snapshots.back().time);
+  return first > end / 20 ? static_cast<double>(first) : 0.0;
+}
+
+std::string default_title(const Model& model) {
+  std::string file = model.file;
+  std::size_t slash = file.rfind('/');
+  if (slash != std::string::npos) file.erase(0, slash + 1);
+  std::string command = cut_text(plain_text(model.header.cmd), 100);
+  if (command.empty()) return plain_text(file);
+  return command + " (" + plain_text(file) + ")";
+}
+
+}  // namespace
+
+PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
+                        const PlotOptions& options) {
+  if (model.snapshots.empty()) throw Error(model.file, 0, "holds no complete snapshot to plot");
+  PlotData data;
+  data.title =
+      options.title.empty() ? default_title(model) : cut_text(plain_text(options.title), 200);
+  data.time_unit = model.header.time_unit;
+  data.end_time = static_cast<double>(std::max(model.end_time, model.snapshots.back().time));
+  data.start_time = start_time(model);
+
+  std::vector<Source> sources = context_sources(analysis);
+  name_context_bands(model, sources, options.legend_width);
+  for (BandKind kind : {BandKind::extra, BandKind::stacks}) {
+    if (std::optional<Source> source = totals_source(model, analysis.contexts, kind)) {
+      name_totals_band(source->band);
+      sources.push_back(std::move(*source));
+    }
+  }
+  for (Source& source : sources) data.bands.push_back(std::move(source.band));
+  std::vector<std::size_t> sample_of;
+  sample(sources, data, sample_of);
+  add_troughs(sources, analysis.contexts, sample_of, data);
+
+  for (const Marker& marker : model.markers) {
+    data.markers.push_back({static_cast<double>(marker.time), plain_text(marker.label)});
+  }
+  if (std::optional<std::size_t> peak = peak_snapshot(model)) {
+    const Snapshot& snapshot = model.snapshots[*peak];
+    data.peak =
+        PlotPoint{static_cast<double>(snapshot.time), static_cast<double>(snapshot.total())};
+  }
+  add_totals(model, analysis.contexts, data);
+  return data;
+}
+
+}  // namespace strata

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The graph of `strata plot`, ready to draw: a stacked-area graph of the heap
+// by call site, built from the contexts and leak suspects (leaks.hpp) of a
+// profile.  The renderer (render_gnuplot.hpp) sees only this struct.
+//
+// Bands are stacked from the bottom up: the leak suspects first (so that
+// their rising troughs stand on the time axis, not on the other bands), then
+// the other contexts in rank order, the "other places", the extra heap and
+// the stacks.  Each band has one value per sample.  The samples are the
+// snapshots with site data and, in an interval where some band went lower or
+// higher than at both of its ends, two more points in between that show each
+// band's lowest and highest (in the order that moves least): so a trough
+// that fell between two snapshots is drawn.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "leaks.hpp"
+#include "model.hpp"
+
+namespace strata {
+
+enum class BandKind : std::uint8_t { leak, context, other, extra, stacks };
+
+struct PlotBand {
+  BandKind kind = BandKind::context;
+  std::string legend;                // the legend text, "LEAK ...: " first for a leak
+  std::vector<std::string> frames;   // every frame, "function (file:line)", innermost first
+  std::string detail;                // a line on the band: "12.3% of the spacetime; ..."
+  std::vector<std::uint64_t> bytes;  // one per PlotData::times
+};
+
+struct PlotPoint {
+  double time = 0;
+  double bytes = 0;
+};
+
+// The troughs of a leak suspect, at the top of its band (stacked).
+struct PlotTroughs {
+  std::size_t band = 0;  // index into PlotData::bands
+  std::string legend;
+  std::vector<PlotPoint> points;
+};
+
+struct PlotMarker {
+  double time = 0;
+  std::string label;
+};
+
+struct PlotData {
+  std::string title;
+  std::string time_unit;             // "i", "ms" or "B"
+  double start_time = 0;             // where the time axis starts
+  double end_time = 0;               // where the time axis ends
+  std::vector<double> times;         // the samples, in time order
+  std::vector<bool> between;         // per sample: a point between two snapshots
+  std::vector<PlotBand> bands;       // bottom to top
+  std::vector<PlotTroughs> troughs;  // one per leak suspect with troughs
+  std::vector<PlotMarker> markers;   // STRATA_MARK markers
+  std::optional<PlotPoint> peak;     // the total (heap, extra, stacks) at the peak
+  std::vector<PlotPoint> totals;     // the total at every snapshot, when some snapshots
+                                     // have no site data (massif.out); else empty
+
+  // The largest stacked total at any sample (or in `totals`).
+  double max_total() const;
+  // The bytes of the bands under band `band` at sample `sample`.
+  std::uint64_t below(std::size_t band, std::size_t sample) const;
+};
+
+struct PlotOptions {
+  std::string title;              // empty: the command and the file
+  std::size_t legend_width = 90;  // characters of a legend line
+};
+
+PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
+                        const PlotOptions& options);
+
+}  // namespace strata

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "plot_legend.hpp"
+
+#include <array>
+#include <cstdio>
+#include <optional>
+
+#include "contexts.hpp"
+
+namespace strata {
+
+// ---- safe texts ---------------------------------------------------------------
+
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";     // U+2026
+constexpr std::string_view kArrow = " \xE2\x86\x90 ";      // " ← "
+constexpr std::string_view kZeroWidthSpace = "\xE2\x80\x8B";
+
+// The length of the valid UTF-8 sequence at `at`, or nullopt.
+std::optional<std::size_t> utf8_sequence(std::string_view text, std::size_t at) {
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  unsigned char lead = byte(at);
+  if (lead < 0x80) return 1;
+  std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
+  if (length == 0 || lead > 0xF4 || at + length > text.size()) return std::nullopt;
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(at + i) & 0xC0) != 0x80) return std::nullopt;
+  }
+  unsigned char second = byte(at + 1);
+  if (lead == 0xE0 && second < 0xA0) return std::nullopt;   // overlong
+  if (lead == 0xED && second >= 0xA0) return std::nullopt;  // surrogate
+  if (lead == 0xF0 && second < 0x90) return std::nullopt;   // overlong
+  if (lead == 0xF4 && second >= 0x90) return std::nullopt;  // beyond U+10FFFF
+  return length;
+}
+
+void append_plain_char(std::string& out, char c) {
+  if (c == '\t' || c == '\n' || c == '\r') {
+    out += ' ';
+  } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+    out += kReplacement;
+  } else {
+    out += c;
+  }
+}
+
+}  // namespace
+
+std::string plain_text(std::string_view text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    std::optional<std::size_t> length = utf8_sequence(text, at);
+    if (!length) {
+      out += kReplacement;
+      ++at;
+      continue;
+    }
+    if (*length == 1) {
+      if (text[at] == '>' && out.ends_with("]]")) out += kZeroWidthSpace;
+      append_plain_char(out, text[at]);
+    } else {
+      out += text.substr(at, *length);
+    }
+    at += *length;
+  }
+  return out;
+}
+
+std::size_t text_width(std::string_view text) {
+  std::size_t width = 0;
+  for (char c : text) width += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return width;
+}
+
+std::string cut_text(std::string_view text, std::size_t width) {
+  if (text_width(text) <= width) return std::string(text);
+  if (width == 0) return "";
+  std::size_t kept = 0, at = 0;
+  while (at < text.size()) {
+    bool starts = (static_cast<unsigned char>(text[at]) & 0xC0) != 0x80;
+    if (starts && kept == width - 1) break;
+    kept += starts;
+    ++at;
+  }
+  return std::string(text.substr(0, at)) + std::string(kEllipsis);
+}
+
+// ---- short C++ names ----------------------------------------------------------
+
+namespace {
+
+// Where the bracket closing at `close` opens, scanning back; npos if unbalanced.
+std::size_t opening(std::string_view text, std::size_t close, char open_char, char close_char) {
+  int depth = 0;
+  for (std::size_t i = close + 1; i-- > 0;) {
+    if (text[i] == close_char) ++depth;
+    if (text[i] == open_char && --depth == 0) return i;
+  }
+  return std::string_view::npos;
+}
+
+// "f(int, char)" -> "f(…)"; "f()" and "f" stay; a trailing " const" goes.
+std::string without_parameters(std::string_view name) {
+  if (name.ends_with(" const")) name.remove_suffix(6);
+  if (!name.ends_with(')')) return std::string(name);
+  std::size_t open = opening(name, name.size() - 1, '(', ')');
+  if (open == std::string_view::npos || open == 0) return std::string(name);
+  if (open + 2 == name.size()) return std::string(name);
+  return std::string(name.substr(0, open)) + "(" + std::string(kEllipsis) + ")";
+}
+
+// "std::vector<int, std::allocator<int> >::push" -> "std::vector<…>::push";
+// unchanged if the brackets do not pair up.
+std::string without_template_arguments(std::string_view name) {
+  std::string out;
+  int depth = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    bool operator_sign = name.substr(0, i).ends_with("operator");
+    if (c == '<' && !operator_sign) {
+      if (depth++ == 0) out += "<" + std::string(kEllipsis);
+      continue;
+    }
+    if (c == '>' && depth > 0 && !operator_sign) {
+      if (--depth == 0) out += '>';
+      continue;
+    }
+    if (depth == 0) out += c;
+  }
+  return depth == 0 ? out : std::string(name);
+}
+
+constexpr std::size_t kLongName = 48;
+
+}  // namespace
+
+std::string short_function(std::string_view name) {
+  if (text_width(name) <= kLongName) return std::string(name);
+  std::string shorter = without_parameters(name);
+  if (text_width(shorter) <= kLongName) return shorter;
+  return without_template_arguments(shorter);
+}
+
+// ---- frames and wrappers --------------------------------------------------------
+
+std::vector<LegendFrame> legend_frames(const Model& model, std::span<const FrameId> frames) {
+  std::vector<LegendFrame> out;
+  for (FrameId id : frames) {
+    const Frame& frame = model.frame(id);
+    LegendFrame shown;
+    if (frame.function.empty()) {
+      char address[32];
+      std::snprintf(address, sizeof address, "0x%llx",
+                    static_cast<unsigned long long>(frame.address));
+      shown.function = address;
+    } else {
+      shown.function = plain_text(frame.function);
+    }
+    if (!frame.file.empty()) {
+      std::string_view file = frame.file;
+      std::size_t slash = file.rfind('/');
+      if (slash != std::string_view::npos && slash + 1 < file.size()) file.remove_prefix(slash + 1);
+      shown.location = plain_text(file);
+      if (frame.line != 0) shown.location += ":" + std::to_string(frame.line);
+    }
+    out.push_back(std::move(shown));
+  }
+  return out;
+}
+
+namespace {
+
+// Functions that only pass an allocation on: libiberty and gnulib, GLib, the
+// C library's string copies, and the C++ standard library's allocators.
+constexpr std::array kWrappers = {
+    "xmalloc",
+    "xcalloc",
+    "xzalloc",
+    "xrealloc",
+    "xstrdup",
+    "xstrndup",
+    "xmemdup*",
+    "strdup",
+    "strndup",
+    "__strdup",
+    "__strndup",
+    "g_malloc*",
+    "g_try_malloc*",
+    "g_realloc*",
+    "g_try_realloc*",
+    "g_slice_alloc*",
+    "g_strdup*",
+    "g_strndup",
+    "g_memdup*",
+    "std::allocator<*",
+    "std::__new_allocator<*",
+    "__gnu_cxx::new_allocator<*",
+    "std::allocator_traits<*",
+    "std::_Vector_base<*",
+};
+
+}  // namespace
+
+bool allocator_wrapper(std::string_view function) {
+  for (const char* pattern : kWrappers) {
+    if (wildcard_match(pattern, function)) return true;
+  }
+  return false;
+}
+
+// ---- choosing legends -------------------------------------------------------------
+
+namespace {
+
+using Stack = std::vector<LegendFrame>;
+
+bool same_frame(const LegendFrame& a, const LegendFrame& b) {
+  return a.function == b.function && a.location == b.location;
+}
+
+// Whether `a` from `a_start` and `b` from `b_start` agree on `count` frames.
+bool same_run(const Stack& a, std::size_t a_start, const Stack& b, std::size_t b_start,
+              std::size_t count) {
+  if (a_start + count > a.size() || b_start + count > b.size()) return false;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!same_frame(a[a_start + i], b[b_start + i])) return false;
+  }
+  return true;
+}
+
+// The first frame outside the allocator's wrappers (0 if all are wrappers).
+std::size_t first_shown(const Stack& stack) {
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    if (!allocator_wrapper(stack[i].function)) return i;
+  }
+  return 0;
+}
+
+// The frames shown of each stack: from `start`, up to `telling`, the frame
+// at which no other stack has the same run.
+struct Span {
+  std::size_t start = 0;
+  std::size_t telling = 0;
+};
+
+std::optional<std::size_t> telling_frame(const std::vector<Stack>& stacks,
+                                         const std::vector<std::size_t>& starts, std::size_t i,
+                                         std::size_t start) {
+  const Stack& stack = stacks[i];
+  for (std::size_t end = start; end < stack.size(); ++end) {
+    bool alone = true;
+    for (std::size_t j = 0; j < stacks.size() && alone; ++j) {
+      if (j != i && same_run(stack, start, stacks[j], starts[j], end - start + 1)) alone = false;
+    }
+    if (alone) return end;
+  }
+  return std::nullopt;
+}
+
+Span span_of(const std::vector<Stack>& stacks, const std::vector<std::size_t>& starts,
+             std::size_t i) {
+  std::size_t start = starts[i];
+  if (std::optional<std::size_t> end = telling_frame(stacks, starts, i, start))
+    return {start, *end};
+  // The same as another from its first frame shown: the wrappers must tell them apart.
+  if (start > 0) {
+    if (std::optional<std::size_t> end = telling_frame(stacks, starts, i, 0)) return {0, *end};
+  }
+  return {start, stacks[i].size() - 1};
+}
+
+std::string frame_text(const LegendFrame& frame, bool with_location) {
+  std::string text = short_function(frame.function);
+  if (with_location && !frame.location.empty()) text += " (" + frame.location + ")";
+  return text;
+}
+
+// The frames of `span` in full, or as "first ← … ← telling" when too long,
+// or cut to `width`.
+std::string telling_text(const Stack& stack, Span span, std::size_t width) {
+  std::string full;
+  for (std::size_t i = span.start; i <= span.telling; ++i) {
+    if (i > span.start) full += kArrow;
+    full += frame_text(stack[i], i == span.start || i == span.telling);
+  }
+  if (text_width(full) <= width) return full;
+  if (span.telling > span.start + 1) {
+    std::string elided = frame_text(stack[span.start], true) + std::string(kArrow) +
+                         std::string(kEllipsis) + std::string(kArrow) +
+                         frame_text(stack[span.telling], true);
+    if (text_width(elided) <= width) return elided;
+  }
+  return cut_text(full, width);
+}
+
+// The legend of one stack: the telling frames, then callers while they fit.
+std::string legend_text(const Stack& stack, Span span, std::size_t width) {
+  std::string text = telling_text(stack, span, width);
+  for (std::size_t i = span.telling + 1; i < stack.size(); ++i) {
+    std::string longer = text + std::string(kArrow) + frame_text(stack[i], false);
+    if (text_width(longer) > width) break;
+    text = longer;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> choose_legends(const std::vector<Stack>& stacks, std::size_t width) {
+  std::vector<std::size_t> starts;
+  for (const Stack& stack : stacks) starts.push_back(first_shown(stack));
+  std::vector<std::string> legends;
+  for (std::size_t i = 0; i < stacks.size(); ++i) {
+    if (stacks[i].empty()) {
+      legends.emplace_back();
+      continue;
+    }
+    legends.push_back(legend_text(stacks[i], span_of(stacks, starts, i), width));
+  }
+  return legends;
+}
+
+}  // namespace strata

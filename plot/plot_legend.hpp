@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The texts of the graph: names from a profile made safe to show, and the
+// legend that names each call site by the frames that tell it apart.
+//
+// A legend starts at the first frame outside the allocator's wrappers
+// (xmalloc, g_malloc, std::allocator and the like: the recorder has removed
+// the allocator itself), and goes on until the frame that no other band has at
+// that place; then it adds callers while they fit.  The first frame and the
+// telling one carry their file:line:
+//
+//   frame_alloc (leaky-player.c:72) ← decoder_decode ← player_play ← main
+//   g_try_malloc (gmem.c:196) ← … ← gst_buffer_new (gstbuffer.c:88) ← …
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model.hpp"
+
+namespace strata {
+
+// `text` made fit to show anywhere: invalid UTF-8 becomes U+FFFD, tabs and
+// newlines spaces, other control characters U+FFFD; "]]>" gets a zero-width
+// space after its "]]" (it may not appear in XML text).  Nothing else changes.
+std::string plain_text(std::string_view text);
+
+// The number of characters (code points) of UTF-8 `text`.
+std::size_t text_width(std::string_view text);
+
+// `text` cut to `width` characters, the last being "…" when cut.
+std::string cut_text(std::string_view text, std::size_t width);
+
+// A function name made short for a legend when long (over 48 characters):
+// C++ parameters become "(…)", and when still long, template arguments "<…>".
+std::string short_function(std::string_view name);
+
+// One frame as a legend shows it.
+struct LegendFrame {
+  std::string function;  // the full name, or the address when the symbol is unknown
+  std::string location;  // "file.c:72" (the file's last component), or empty
+};
+
+// The frames of a stack, innermost first.
+std::vector<LegendFrame> legend_frames(const Model& model, std::span<const FrameId> frames);
+
+// Whether `function` is one of the well-known wrappers of the allocator.
+bool allocator_wrapper(std::string_view function);
+
+// The legend of each stack: the frames that tell it apart from the other
+// stacks, in at most `width` characters (callers are added while they fit).
+// An empty stack gets an empty legend.
+std::vector<std::string> choose_legends(const std::vector<std::vector<LegendFrame>>& stacks,
+                                        std::size_t width);
+
+}  // namespace strata

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The graph renderer: draws a PlotData with gnuplot as SVG, PNG, PDF or an
+// HTML page (the SVG in a page that names the band under the pointer).
+//
+// gnuplot is given a script written here and one data file.  Every text that
+// comes from the profile or the command line (names, marker labels, the
+// title, the output file's name) is in the data file, never in the script:
+// the script reads the texts into an array and uses them as string values,
+// so nothing in them is ever parsed as gnuplot code.  gnuplot runs without a
+// shell, in the directory of the two files.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plot_data.hpp"
+#include "units.hpp"
+
+namespace strata {
+
+enum class GraphFormat : std::uint8_t { svg, png, pdf, html };
+
+// The format named by the extension of `path` (in any case); nullopt if none.
+std::optional<GraphFormat> graph_format(const std::string& path);
+
+struct GraphOptions {
+  std::string output;  // the file to write
+  GraphFormat format = GraphFormat::svg;
+  int width = 1200;  // pixels (a PDF page is width/100 by height/100 inches)
+  int height = 800;
+  bool keep_script = false;  // leave the script and its data beside the output
+};
+
+// A script and its data file.  The script reads `data_name` and writes
+// `output_name`, both in its own directory.
+struct GnuplotJob {
+  std::string script;
+  std::string data;
+};
+
+GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
+                       const std::string& data_name, const std::string& output_name);
+
+// Where --keep-script left the script and its data.
+struct KeptScript {
+  std::string script;
+  std::string data;
+};
+
+// Draws `data` into options.output.  Errors (gnuplot missing or failing, an
+// output that cannot be written) are thrown as Error.
+std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions& options);
+
+// ---- the parts, exposed for the tests --------------------------------------------
+
+// The units of the axes: time up to PlotData::end_time, bytes up to max_total().
+struct GraphScales {
+  Scale time;
+  Scale bytes;
+};
+
+GraphScales graph_scales(const PlotData& data);
+
+// How the axes of an SVG graph map to its picture: gnuplot's GPVAL_TERM_*
+// (picture units, y upwards) and GPVAL_[XY]_{MIN,MAX} (axis units).
+struct AxisMap {
+  double term_xmin = 0, term_xmax = 1, term_ymin = 0, term_ymax = 1;
+  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+  double x_scale = 1, y_scale = 1;  // axis unit = value / scale
+  std::string x_unit;               // the time axis' unit ("Mi instructions")
+  double height = 0;                // picture height (y downwards in SVG)
+};
+
+// The HTML page: `svg` (gnuplot's output) and the bands' data, with a script
+// that shows the band under the pointer, its frames and its bytes.
+std::string html_page(const PlotData& data, const std::string& svg, const AxisMap& axes);
+
+// Runs `gnuplot SCRIPT` in `directory` (no shell); returns what it printed on
+// stderr.  Throws Error when gnuplot is missing or fails.
+std::string run_gnuplot(const std::string& directory, const std::string& script);
+
+}  // namespace strata

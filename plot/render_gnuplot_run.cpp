@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Running gnuplot: the script and its data go to a directory of their own (a
+// temporary one, or the output's with --keep-script), gnuplot is started
+// there with posix_spawnp (no shell), and its picture is moved to the output.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "error.hpp"
+#include "render_gnuplot.hpp"
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+
+namespace strata {
+
+// ---- the gnuplot process -------------------------------------------------------
+
+namespace {
+
+// The last line of gnuplot's complaints that says something.
+std::string last_words(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t^") != std::string::npos) last = line;
+  }
+  return last.empty() ? "no message" : last;
+}
+
+// Reads `fd` to its end.
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      text.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      return text;
+    }
+  }
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw Error(std::string("waiting for gnuplot: ") + std::strerror(errno));
+  }
+  return status;
+}
+
+// Closes a file descriptor when it goes out of scope.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+// The file actions of gnuplot: stdin from /dev/null, stdout and stderr to the
+// pipe, the working directory `directory`.
+struct Actions {
+  posix_spawn_file_actions_t actions;
+  Actions(const std::string& directory, int pipe_read, int pipe_write) {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, pipe_write, 1);
+    posix_spawn_file_actions_adddup2(&actions, pipe_write, 2);
+    posix_spawn_file_actions_addclose(&actions, pipe_read);
+    posix_spawn_file_actions_addclose(&actions, pipe_write);
+    posix_spawn_file_actions_addchdir_np(&actions, directory.c_str());
+  }
+  ~Actions() { posix_spawn_file_actions_destroy(&actions); }
+};
+
+}  // namespace
+
+std::string run_gnuplot(const std::string& directory, const std::string& script) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+  Fd read_end{fds[0]}, write_end{fds[1]};
+  Actions actions(directory, fds[0], fds[1]);
+  // -d: without the user's ~/.gnuplot, so that the picture is always the same.
+  std::string program = "gnuplot", defaults = "-d", file = script;
+  char* argv[] = {program.data(), defaults.data(), file.data(), nullptr};
+  pid_t pid = 0;
+  int failed = posix_spawnp(&pid, "gnuplot", &actions.actions, nullptr, argv, environ);
+  if (failed == ENOENT) {
+    throw Error(
+        "gnuplot is not installed: install the package gnuplot-nox (apt-get install "
+        "gnuplot-nox)");
+  }
+  if (failed != 0) throw Error(std::string("cannot run gnuplot: ") + std::strerror(failed));
+  close(write_end.fd);
+  write_end.fd = -1;
+  std::string output = read_all(read_end.fd);
+  int status = wait_for(pid);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    throw Error(
+        "gnuplot is not installed: install the package gnuplot-nox (apt-get install "
+        "gnuplot-nox)");
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw Error("gnuplot failed: " + last_words(output));
+  }
+  return output;
+}
+
+// ---- files ------------------------------------------------------------------------
+
+namespace {
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw Error(path.string(), 0, std::string("cannot write: ") + std::strerror(errno));
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path.string(), 0, "gnuplot wrote no picture");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A temporary directory, removed with what it holds when it goes out of scope.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/strata-plot.XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) {
+      throw Error(std::string("cannot make a temporary directory: ") + std::strerror(errno));
+    }
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Moves `from` to `to`, copying when they are on different file systems.
+void move_file(const fs::path& from, const fs::path& to) {
+  std::error_code error;
+  fs::rename(from, to, error);
+  if (!error) return;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+  if (error) throw Error(to.string(), 0, "cannot write: " + error.message());
+}
+
+// The name the kept script and data take from the output: its stem, with
+// any character gnuplot could read as code replaced by '_'.
+std::string safe_stem(const fs::path& output) {
+  std::string stem = output.stem().string();
+  for (char& c : stem) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '+') c = '_';
+  }
+  return stem.empty() ? "graph" : stem;
+}
+
+std::string extension(GraphFormat format) {
+  switch (format) {
+    case GraphFormat::png:
+      return ".png";
+    case GraphFormat::pdf:
+      return ".pdf";
+    case GraphFormat::svg:
+    case GraphFormat::html:
+      break;
+  }
+  return ".svg";
+}
+
+void check_output_name(const std::string& output) {
+  for (char c : output) {
+    if (static_cast<unsigned char>(c) < 0x20) {
+      throw Error(output, 0, "an output file name with a control character is not supported");
+    }
+  }
+  fs::path parent = fs::path(output).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent)) {
+    throw Error(output, 0, "cannot write: no directory " + parent.string());
+  }
+}
+
+// "strata-axes X0 X1 Y0 Y1 x0 x1 y0 y1" in gnuplot's messages: where the
+// axes are in the SVG, for the HTML page.
+AxisMap axis_map(const std::string& messages, const PlotData& data, const GraphOptions& options) {
+  AxisMap axes;
+  GraphScales scales = graph_scales(data);
+  axes.x_scale = scales.time.divisor;
+  axes.x_unit = scales.time.unit;
+  axes.y_scale = scales.bytes.divisor;
+  axes.height = options.height;
+  std::istringstream in(messages);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with("strata-axes ")) continue;
+    std::istringstream fields(line.substr(12));
+    if (fields >> axes.term_xmin >> axes.term_xmax >> axes.term_ymin >> axes.term_ymax >>
+        axes.x_min >> axes.x_max >> axes.y_min >> axes.y_max) {
+      return axes;
+    }
+  }
+  throw Error("gnuplot did not say where the axes of its SVG are: " + last_words(messages));
+}
+
+// Where gnuplot works: a temporary directory, or the output's with
+// --keep-script; the names of its script, data and picture there.
+struct Workspace {
+  std::optional<TempDir> temp;
+  fs::path directory;
+  std::string stem = "graph";
+  std::string picture;
+
+  fs::path script() const { return directory / (stem + ".gp"); }
+  fs::path data() const { return directory / (stem + ".dat"); }
+};
+
+void prepare(Workspace& work, const GraphOptions& options) {
+  fs::path output(options.output);
+  if (options.keep_script) {
+    work.directory = output.parent_path().empty() ? fs::path(".") : output.parent_path();
+    work.stem = safe_stem(output);
+    bool html = options.format == GraphFormat::html;
+    work.picture = html ? work.stem + ".svg" : output.filename().string();
+  } else {
+    work.temp.emplace();
+    work.directory = work.temp->path();
+    work.picture = work.stem + extension(options.format);
+  }
+}
+
+}  // namespace
+
+std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions& options) {
+  check_output_name(options.output);
+  Workspace work;
+  prepare(work, options);
+  GnuplotJob job = gnuplot_job(data, options, work.stem + ".dat", work.picture);
+  write_file(work.script(), job.script);
+  write_file(work.data(), job.data);
+  std::string messages = run_gnuplot(work.directory.string(), work.stem + ".gp");
+  if (options.format == GraphFormat::html) {
+    std::string svg = read_file(work.directory / work.picture);
+    write_file(options.output, html_page(data, svg, axis_map(messages, data, options)));
+  } else if (!options.keep_script) {
+    move_file(work.directory / work.picture, options.output);
+  }
+  if (!options.keep_script) return std::nullopt;
+  return KeptScript{work.script().string(), work.data().string()};
+}
+
+}  // namespace strata

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `strata report --json`: the report as one JSON document (docs/format.md,
+// "The JSON report").  Keys in a fixed order; unknown text (a function, a file,
+// an object) is null, as is a line number of 0.
+#include <nlohmann/json.hpp>
+
+#include "report.hpp"
+
+namespace strata {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json text_or_null(const std::string& text) { return text.empty() ? Json() : Json(text); }
+
+Json totals_json(const std::optional<Totals>& t) {
+  if (!t) return nullptr;
+  return {{"time", t->time},
+          {"heap_bytes", t->heap},
+          {"extra_bytes", t->extra},
+          {"stacks_bytes", t->stacks},
+          {"total_bytes", t->total()}};
+}
+
+Json options_json(const std::vector<Option>& options) {
+  Json list = Json::array();
+  for (const Option& o : options) list.push_back({{"name", o.name}, {"value", o.value}});
+  return list;
+}
+
+Json grouping_json(const ContextOptions& g) {
+  return {{"depth", g.depth == 0 ? Json() : Json(g.depth)},
+          {"threshold", g.threshold},
+          {"alloc_fns", g.alloc_fns},
+          {"top", g.top == 0 ? Json() : Json(g.top)}};
+}
+
+const char* source_name(CycleSource source) {
+  switch (source) {
+    case CycleSource::markers:
+      return "markers";
+    case CycleSource::rhythm:
+      return "rhythm";
+    case CycleSource::none:
+      break;
+  }
+  return "none";
+}
+
+Json cycles_json(const Cycles& c) {
+  return {{"source", source_name(c.source)},
+          {"label", c.source == CycleSource::markers ? Json(c.label) : Json()},
+          {"count", c.count()},
+          {"period", c.period},
+          {"starts", c.starts}};
+}
+
+Json frames_json(const std::vector<Frame>& frames) {
+  Json list = Json::array();
+  for (const Frame& f : frames) {
+    list.push_back({{"function", text_or_null(f.function)},
+                    {"file", text_or_null(f.file)},
+                    {"line", f.line == 0 ? Json() : Json(f.line)},
+                    {"object", text_or_null(f.object)},
+                    {"address", f.address},
+                    {"inlined", f.inlined}});
+  }
+  return list;
+}
+
+Json context_json(const ReportContext& c) {
+  return {
+      {"rank", c.rank},           {"frames", frames_json(c.frames)},  {"other_places", c.folded},
+      {"sites", c.sites},         {"spacetime_pct", c.spacetime_pct}, {"peak_bytes", c.peak_bytes},
+      {"end_bytes", c.end_bytes}, {"max_bytes", c.max_bytes}};
+}
+
+Json troughs_json(const std::vector<Trough>& troughs) {
+  Json list = Json::array();
+  for (const Trough& t : troughs) {
+    list.push_back({{"cycle", t.cycle}, {"time", t.time}, {"bytes", t.bytes}});
+  }
+  return list;
+}
+
+Json leak_json(const ReportLeak& l) {
+  bool rising = l.kind == LeakKind::rising_trough;
+  return {{"context", l.context_rank},
+          {"frames", frames_json(l.frames)},
+          {"kind", rising ? "rising_trough" : "steady_growth"},
+          {"growth_bytes", l.growth_bytes},
+          {"growth_per", rising ? "cycle" : "time_unit"},
+          {"cycles", l.cycles},
+          {"peak_bytes", l.peak_bytes},
+          {"end_bytes", l.end_bytes},
+          {"freed_before_exit", l.freed_before_exit},
+          {"confidence", l.confidence},
+          {"troughs", troughs_json(l.troughs)}};
+}
+
+Json summary_json(const Report& r) {
+  const Summary& s = r.summary;
+  return {{"file", s.file},
+          {"format", s.format == Format::massif ? "massif" : "strata"},
+          {"command", s.command},
+          {"pid", s.pid == 0 ? Json() : Json(s.pid)},
+          {"options", options_json(r.recording)},
+          {"time_unit", s.time_unit},
+          {"duration", s.end_time},
+          {"end_time", s.end_time},
+          {"first_snapshot_time", r.first_snapshot_time},
+          {"complete", !s.cut_short},
+          {"snapshots", s.snapshots},
+          {"site_snapshots", r.site_snapshots},
+          {"sites", s.sites},
+          {"markers", s.markers},
+          {"peak", totals_json(s.peak)},
+          {"final", totals_json(s.final)}};
+}
+
+}  // namespace
+
+void render_report_json(const Report& r, std::ostream& out) {
+  Json json = summary_json(r);
+  json["grouping"] = grouping_json(r.grouping);
+  json["spacetime"] = r.spacetime;
+  json["cycles"] = cycles_json(r.cycles);
+  json["contexts"] = Json::array();
+  for (const ReportContext& c : r.contexts) json["contexts"].push_back(context_json(c));
+  json["leaks"] = Json::array();
+  for (const ReportLeak& l : r.leaks) json["leaks"].push_back(leak_json(l));
+  out << json.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace strata

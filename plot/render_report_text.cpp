@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `strata report` as text (render_report_json.cpp writes the same as JSON):
+//
+//   profile:    strata.out.4242 (strata profile, pid 4242)
+//   command:    ./leaky-player --cycles 5 --frames 24
+//   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --stacks=no --pages-as-heap=no
+//   time unit:  B (bytes allocated and freed)
+//   duration:   114,831,008 (the first snapshot at 65,552)
+//   snapshots:  1,576, 1,576 with site data (8 sites, 11 markers)
+//   end:        the program ended at time 114,831,008
+//   peak:       3,414,688 bytes at time 90,541,872 (useful heap 3,390,128, extra heap 24,560,
+//   stacks 0) final:      0 bytes at time 114,831,008 (useful heap 0, extra heap 0, stacks 0)
+//   cycles:     5, each begun by the marker "video opened", 22,336,928 apart (median)
+//   contexts:   8 sites in 8 contexts (--depth=all), 4 listed, 4 folded (under 1.0%)
+//
+//   Contexts, by spacetime
+//   ----------------------
+//
+//   #1 Context accounted for 95.1% of measured spacetime
+//      held 3,226,272 bytes at the peak, 0 at the end
+//        frame_alloc (leaky-player.c:74)
+//        decoder_decode (leaky-player.c:138)
+//        player_play (leaky-player.c:183)
+//        main (leaky-player.c:254)
+//   ...
+//   #5 4 other places accounted for 0.9% of measured spacetime
+//      held 65,552 bytes at the peak, 0 at the end
+//
+//   Leak suspects, most suspicious first
+//   ------------------------------------
+//
+//   #1 Rising trough in context #1 (confidence 0.90)
+//      its trough rose by 614,528 bytes per cycle over 5 cycles, from 0 to 2,458,112 bytes
+//      held 3,226,272 bytes at the peak, 0 at the end: freed before exit, so a check of what
+//      is not freed at exit misses it
+//        frame_alloc (leaky-player.c:74)
+//        ...
+//
+// A frame is "function (file:line)", "function (in object)" without line
+// information, and its address when the function is unknown.
+#include <cmath>
+#include <cstdio>
+
+#include "report.hpp"
+
+namespace strata {
+
+namespace {
+
+// 1234567 as "1,234,567".
+std::string grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string counted(std::size_t n, const std::string& what) {
+  return grouped(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// ---- the header ------------------------------------------------------------
+
+std::string unit_meaning(const std::string& unit) {
+  if (unit == "i") return "instructions executed";
+  if (unit == "ms") return "milliseconds";
+  if (unit == "B") return "bytes allocated and freed";
+  return "unknown";
+}
+
+std::string origin(const Summary& s) {
+  if (s.format == Format::massif) return "massif.out file";
+  return "strata profile, pid " + std::to_string(s.pid);
+}
+
+// The recording options as they were given: "--depth=30 --stacks=no".
+std::string recorded(const std::vector<Option>& options) {
+  if (options.empty()) return "(none)";
+  std::string text;
+  for (const Option& option : options) {
+    std::string name = option.name;
+    for (char& c : name) c = c == '_' ? '-' : c;
+    text += (text.empty() ? "--" : " --") + name + (option.value.empty() ? "" : "=" + option.value);
+  }
+  return text;
+}
+
+std::string totals_text(const std::optional<Totals>& t) {
+  if (!t) return "none (no complete snapshot)";
+  return grouped(t->total()) + " bytes at time " + grouped(t->time) + " (useful heap " +
+         grouped(t->heap) + ", extra heap " + grouped(t->extra) + ", stacks " + grouped(t->stacks) +
+         ")";
+}
+
+std::string end_text(const Summary& s) {
+  if (s.cut_short) return "cut short; the last complete snapshot is at time " + grouped(s.end_time);
+  if (s.format == Format::massif) {
+    return "the last snapshot is at time " + grouped(s.end_time) + " (massif takes none at exit)";
+  }
+  return "the program ended at time " + grouped(s.end_time);
+}
+
+std::string cycles_text(const Cycles& cycles) {
+  std::string apart = grouped(static_cast<std::uint64_t>(std::llround(cycles.period)));
+  switch (cycles.source) {
+    case CycleSource::markers:
+      return grouped(cycles.count()) + ", each begun by the marker \"" + cycles.label + "\", " +
+             apart + " apart (median)";
+    case CycleSource::rhythm:
+      return grouped(cycles.count()) + ", from the rhythm of the total heap, " + apart + " apart";
+    case CycleSource::none:
+      break;
+  }
+  return "none found (no marker label put 3 times or more, no clear rhythm)";
+}
+
+std::string grouping_text(const Report& r) {
+  std::size_t sites = 0, contexts = 0, folded = 0;
+  for (const ReportContext& c : r.contexts) {
+    sites += c.sites;
+    contexts += c.folded > 0 ? c.folded : 1;
+    folded += c.folded;
+  }
+  const ContextOptions& g = r.grouping;
+  std::string text = counted(sites, "site") + " in " + counted(contexts, "context") +
+                     " (--depth=" + (g.depth == 0 ? "all" : std::to_string(g.depth));
+  for (const std::string& pattern : g.alloc_fns) text += " --alloc-fn=" + pattern;
+  text += "), " + grouped(contexts - folded) + " listed";
+  if (folded > 0) {
+    text += ", " + grouped(folded) + " folded (under " + fixed(g.threshold, 1) + "%" +
+            (g.top > 0 ? " or beyond the top " + std::to_string(g.top) : "") + ")";
+  }
+  return text;
+}
+
+std::string duration_text(const Report& r) {
+  std::string first = r.summary.snapshots == 0
+                          ? "no snapshot"
+                          : "the first snapshot at " + grouped(r.first_snapshot_time);
+  return grouped(r.summary.end_time) + " (" + first + ")";
+}
+
+void header(const Report& r, std::ostream& out) {
+  const Summary& s = r.summary;
+  out << "profile:    " << s.file << " (" << origin(s) << ")\n"
+      << "command:    " << s.command << "\n"
+      << "recorded:   " << recorded(r.recording) << "\n"
+      << "time unit:  " << s.time_unit << " (" << unit_meaning(s.time_unit) << ")\n"
+      << "duration:   " << duration_text(r) << "\n"
+      << "snapshots:  " << grouped(s.snapshots) << ", " << grouped(r.site_snapshots)
+      << " with site data (" << counted(s.sites, "site") << ", " << counted(s.markers, "marker")
+      << ")\n"
+      << "end:        " << end_text(s) << "\n"
+      << "peak:       " << totals_text(s.peak) << "\n"
+      << "final:      " << totals_text(s.final) << "\n"
+      << "cycles:     " << cycles_text(r.cycles) << "\n"
+      << "contexts:   " << grouping_text(r) << "\n";
+}
+
+// ---- contexts ----------------------------------------------------------------
+
+void title(const std::string& text, std::ostream& out) {
+  out << "\n" << text << "\n" << std::string(text.size(), '-') << "\n";
+}
+
+// "function (file:line)", "function (in object)", or the address when the
+// function is unknown.
+std::string frame_text(const Frame& f) {
+  char address[32];
+  std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(f.address));
+  std::string text = f.function.empty() ? address : f.function;
+  if (!f.file.empty()) {
+    text += " (" + f.file + ":" + std::to_string(f.line) + ")";
+  } else if (!f.object.empty()) {
+    text += " (in " + f.object + ")";
+  }
+  return text + (f.inlined ? " [inlined]" : "");
+}
+
+void stack(const std::vector<Frame>& frames, std::ostream& out) {
+  for (const Frame& frame : frames) out << "     " << frame_text(frame) << "\n";
+  if (frames.empty()) out << "     (no stack)\n";
+}
+
+std::string held(std::uint64_t peak, std::uint64_t end) {
+  return "held " + grouped(peak) + " bytes at the peak, " + grouped(end) + " at the end";
+}
+
+void context(const ReportContext& c, std::ostream& out) {
+  std::string what = c.folded > 0 ? counted(c.folded, "other place") : "Context";
+  out << "\n#" << c.rank << " " << what << " accounted for " << fixed(c.spacetime_pct, 1)
+      << "% of measured spacetime\n"
+      << "   " << held(c.peak_bytes, c.end_bytes) << "\n";
+  if (c.folded == 0) stack(c.frames, out);
+}
+
+void contexts(const Report& r, std::ostream& out) {
+  title("Contexts, by spacetime", out);
+  if (r.site_snapshots == 0) {
+    out << "\nNo snapshot has site data";
+    if (r.summary.format == Format::massif) out << " (run massif with --detailed-freq=1)";
+    out << ".\n";
+  }
+  for (const ReportContext& c : r.contexts) context(c, out);
+}
+
+// ---- leak suspects -------------------------------------------------------------
+
+// The time unit in a rate: "per 1,000 instructions".
+std::string unit_noun(const std::string& unit) {
+  if (unit == "i") return "instructions";
+  if (unit == "B") return "bytes allocated and freed";
+  return unit;
+}
+
+// Bytes per time unit as "G bytes per 1,000 UNIT": scaled up so that G >= 1.
+std::string rate_text(double per_unit, const std::string& unit) {
+  double scale = 1;
+  while (std::fabs(per_unit) * scale < 1 && scale < 1e12) scale *= 1000;
+  return grouped(static_cast<std::uint64_t>(std::llround(per_unit * scale))) + " bytes per " +
+         grouped(static_cast<std::uint64_t>(scale)) + " " + unit_noun(unit);
+}
+
+std::string growth_text(const ReportLeak& l, const std::string& unit) {
+  std::string from_to = "from " + grouped(l.troughs.front().bytes) + " to " +
+                        grouped(l.troughs.back().bytes) + " bytes";
+  if (l.kind == LeakKind::rising_trough) {
+    return "its trough rose by " +
+           grouped(static_cast<std::uint64_t>(std::llround(l.growth_bytes))) +
+           " bytes per cycle over " + counted(l.cycles, "cycle") + ", " + from_to;
+  }
+  return "its floor rose steadily " + from_to + ", between times " +
+         grouped(l.troughs.front().time) + " and " + grouped(l.troughs.back().time) +
+         ":\n   about " + rate_text(l.growth_bytes, unit);
+}
+
+void leak(const ReportLeak& l, std::size_t rank, const std::string& unit, std::ostream& out) {
+  std::string kind = l.kind == LeakKind::rising_trough ? "Rising trough" : "Steady growth";
+  out << "\n#" << rank << " " << kind << " in context #" << l.context_rank << " (confidence "
+      << fixed(l.confidence, 2) << ")\n"
+      << "   " << growth_text(l, unit) << "\n"
+      << "   " << held(l.peak_bytes, l.end_bytes);
+  if (l.freed_before_exit) {
+    out << ": freed before exit, so a check of what\n   is not freed at exit misses it";
+  }
+  out << "\n";
+  stack(l.frames, out);
+}
+
+void leaks(const Report& r, std::ostream& out) {
+  title("Leak suspects, most suspicious first", out);
+  if (r.leaks.empty()) out << "\nNone.\n";
+  for (std::size_t i = 0; i < r.leaks.size(); ++i) {
+    leak(r.leaks[i], i + 1, r.summary.time_unit, out);
+  }
+}
+
+}  // namespace
+
+void render_report_text(const Report& report, std::ostream& out) {
+  header(report, out);
+  contexts(report, out);
+  leaks(report, out);
+}
+
+}  // namespace strata

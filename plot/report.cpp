@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// make_report: the summary and analyze_heap() put into plain values.
+#include "report.hpp"
+
+namespace strata {
+
+namespace {
+
+std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids) {
+  std::vector<Frame> frames;
+  for (FrameId id : ids) frames.push_back(model.frame(id));
+  return frames;
+}
+
+ReportContext report_context(const Model& model, const Context& context, std::size_t rank) {
+  return {.rank = rank,
+          .frames = frames_of(model, context.frames),
+          .sites = context.sites.size(),
+          .folded = context.folded,
+          .spacetime_pct = context.spacetime_pct,
+          .peak_bytes = context.peak_bytes,
+          .end_bytes = context.end_bytes,
+          .max_bytes = context.max_bytes};
+}
+
+ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak) {
+  return {.context_rank = leak.context + 1,
+          .frames = frames_of(model, contexts.contexts[leak.context].frames),
+          .kind = leak.kind,
+          .growth_bytes = leak.growth_bytes,
+          .cycles = leak.cycles,
+          .peak_bytes = leak.peak_bytes,
+          .end_bytes = leak.end_bytes,
+          .freed_before_exit = leak.freed_before_exit,
+          .confidence = leak.confidence,
+          .troughs = leak.troughs};
+}
+
+}  // namespace
+
+Report make_report(const Model& model, const ContextOptions& options) {
+  HeapAnalysis analysis = analyze_heap(model, options);
+  Report report;
+  report.summary = summarize(model);
+  report.recording = model.header.options;
+  if (!model.snapshots.empty()) report.first_snapshot_time = model.snapshots.front().time;
+  report.site_snapshots = analysis.contexts.snapshots.size();
+  report.grouping = options;
+  report.spacetime = analysis.contexts.spacetime;
+  report.cycles = analysis.leaks.cycles;
+  const std::vector<Context>& contexts = analysis.contexts.contexts;
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    report.contexts.push_back(report_context(model, contexts[i], i + 1));
+  }
+  for (const Leak& leak : analysis.leaks.suspects) {
+    report.leaks.push_back(report_leak(model, analysis.contexts, leak));
+  }
+  return report;
+}
+
+}  // namespace strata

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The report of `strata report`: the summary, the contexts and the leak
+// suspects, resolved into plain values (frames spelled out, ranks counted
+// from 1) for the renderers, which see nothing else.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analyze.hpp"
+#include "contexts.hpp"
+#include "leaks.hpp"
+#include "model.hpp"
+
+namespace strata {
+
+struct ReportContext {
+  std::size_t rank = 0;       // from 1
+  std::vector<Frame> frames;  // innermost first
+  std::size_t sites = 0;
+  std::size_t folded = 0;  // 0, or N for "N other places"
+  double spacetime_pct = 0;
+  std::uint64_t peak_bytes = 0;
+  std::uint64_t end_bytes = 0;
+  std::uint64_t max_bytes = 0;
+};
+
+struct ReportLeak {
+  std::size_t context_rank = 0;  // the ReportContext::rank of its context
+  std::vector<Frame> frames;
+  LeakKind kind = LeakKind::rising_trough;
+  double growth_bytes = 0;  // per cycle, or per time unit (steady growth)
+  std::size_t cycles = 0;
+  std::uint64_t peak_bytes = 0;
+  std::uint64_t end_bytes = 0;
+  bool freed_before_exit = false;
+  double confidence = 0;
+  std::vector<Trough> troughs;
+};
+
+struct Report {
+  Summary summary;
+  std::vector<Option> recording;  // the recording options of the profile
+  std::uint64_t first_snapshot_time = 0;
+  std::size_t site_snapshots = 0;  // snapshots with site data
+  ContextOptions grouping;
+  double spacetime = 0;  // bytes x time units, all contexts
+  Cycles cycles;
+  std::vector<ReportContext> contexts;  // ranked; "N other places" last
+  std::vector<ReportLeak> leaks;        // most suspicious first
+};
+
+Report make_report(const Model& model, const ContextOptions& options);
+
+// The renderers (render_report_text.cpp, render_report_json.cpp).
+void render_report_text(const Report& report, std::ostream& out);
+void render_report_json(const Report& report, std::ostream& out);
+
+}  // namespace strata

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The post-hoc options of `strata report` and `strata plot`.  Values are read
+// as text and checked here, so that every problem is one Error naming the
+// option; given twice, the last value counts.
+#include "report_options.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "error.hpp"
+#include "read_text.hpp"
+
+namespace po = boost::program_options;
+
+namespace strata {
+
+namespace {
+
+using Values = std::vector<std::string>;
+
+po::typed_value<Values>* setting(const char* value_name, const char* default_value) {
+  return po::value<Values>()
+      ->value_name(value_name)
+      ->default_value({default_value}, default_value)
+      ->composing();
+}
+
+// The last value given for `name`.
+const std::string& last(const po::variables_map& values, const char* name) {
+  return values[name].as<Values>().back();
+}
+
+// "all" or a number from 1 up; "all" is 0.
+std::size_t count_value(const po::variables_map& values, const char* name) {
+  const std::string& value = last(values, name);
+  if (value == "all") return 0;
+  auto n = parse_number(value);
+  if (!n || *n == 0) {
+    throw Error("--" + std::string(name) + "=" + value + ": must be a number, 1 or more, or all");
+  }
+  return static_cast<std::size_t>(*n);
+}
+
+double percent_value(const po::variables_map& values, const char* name) {
+  const std::string& value = last(values, name);
+  double percent = -1;
+  const char* end = value.data() + value.size();
+  auto [stop, error] = std::from_chars(value.data(), end, percent);
+  if (error != std::errc() || stop != end || !std::isfinite(percent) || percent < 0 ||
+      percent > 100) {
+    throw Error("--" + std::string(name) + "=" + value + ": must be a percentage, 0 to 100");
+  }
+  return percent;
+}
+
+}  // namespace
+
+void add_context_options(po::options_description& options) {
+  options.add_options()  //
+      ("depth", setting("N", "all"),
+       "group the sites by the first N code addresses of their stacks (all: whole stacks)")  //
+      ("threshold", setting("PCT", "1.0"),
+       "fold the contexts under PCT percent of the measured spacetime into one "
+       "\"N other places\"")  //
+      ("alloc-fn", po::value<Values>()->value_name("PATTERN")->composing(),
+       "treat functions matching PATTERN as allocators: their frames are taken off the top of "
+       "stacks, so their callers become the contexts (repeatable)")  //
+      ("top", setting("N", "all"), "list at most N contexts, fold the others");
+}
+
+ContextOptions read_context_options(const po::variables_map& values) {
+  ContextOptions options;
+  options.depth = count_value(values, "depth");
+  options.threshold = percent_value(values, "threshold");
+  options.top = count_value(values, "top");
+  if (values.count("alloc-fn")) options.alloc_fns = values["alloc-fn"].as<Values>();
+  return options;
+}
+
+}  // namespace strata

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The post-hoc options that `strata report` and `strata plot` share:
+// --depth, --threshold, --alloc-fn and --top (contexts.hpp says what they do).
+#pragma once
+
+#include <boost/program_options.hpp>
+
+#include "contexts.hpp"
+
+namespace strata {
+
+// Adds --depth, --threshold, --alloc-fn and --top to `options`, with the help
+// texts of docs/manual.md.
+void add_context_options(boost::program_options::options_description& options);
+
+// The values of those options (defaults for those not given); a value out of
+// range is an Error.
+ContextOptions read_context_options(const boost::program_options::variables_map& values);
+
+}  // namespace strata

@@ -1,0 +1,113 @@
+#!/bin/bash
+# strata plot with names that would be code if they reached gnuplot's command
+# line: tests/data/hostile.strata has functions, files, marker labels and a
+# command made of quotes, backquotes, backslashes, $(...), system("..."), @,
+# %, <script> and "]]>", and each would create a /tmp/strata-PWNED-* file if
+# run.  In every format nothing runs, the texts are drawn as they are, and in
+# SVG and HTML they are escaped.  So are a hostile --title and output name.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+hostile=$top_srcdir/tests/data/hostile.strata
+title='title "$(touch /tmp/strata-PWNED-title)" `touch /tmp/strata-PWNED-title2` \ @x %s <b>'
+odd="it's \"odd\" \\ \$(touch pwned-name) \`touch pwned-name2\` @x %s"
+
+pc() {
+   "$PYTHON" "$top_srcdir/tests/plot-check" "$@"
+}
+
+opens() {
+   pc "$@" >/dev/null
+}
+
+# nothing_ran WHAT: no marker file was created.
+nothing_ran() {
+   local made
+   made=$(ls /tmp/strata-PWNED-* "$WORK"/pwned-* "$WORK"/out/pwned-* 2>/dev/null)
+   expect_eq "$1: nothing ran" "$made" ""
+}
+
+# has_line WHAT FILE TEXT: FILE has a line that is exactly TEXT.
+has_line() {
+   checks=$((checks + 1))
+   if grep -Fxq -- "$3" "$2"; then
+      pass "$1"
+   else
+      fail "$1: no line '$3' in $2:"
+      sed 's/^/   | /' "$2" | head -40
+   fi
+}
+
+# The texts as they must be drawn: as written, tabs and newlines as spaces,
+# "]]>" with a zero-width space before its ">".
+zwsp=$(printf '\342\200\213')
+legends=(
+   "LEAK: evil\"quote'single\`touch /tmp/strata-PWNED-1\` (q\"uote.c:10) ← main"
+   '$(touch /tmp/strata-PWNED-2) (<b>bold&amp;.c:20) ← main'
+   'system("touch /tmp/strata-PWNED-3") (sys.c:30) ← back\slash\n\"\\ ← main'
+   "@PWNED %s {x} ^_ &amp; <script>x</script> ]]$zwsp> y (amp&.c:50) ← main"
+   'tab here newline !touch /tmp/strata-PWNED-4 ← main'
+)
+marker='close "; system("touch /tmp/strata-PWNED-6"); " <script>alert('"'m'"')</script> \'
+command='./hostile "$(touch /tmp/strata-PWNED-cmd)" `touch /tmp/strata-PWNED-cmd2` <script>alert(0)</script> (hostile.strata)'
+
+# check_texts WHAT FILE [PREFIX]: every text above is a line of FILE.
+check_texts() {
+   local legend prefix=${3:-}
+   for legend in "${legends[@]}"; do
+      has_line "$1: a legend drawn as it is: ${legend:0:24}..." "$2" "$prefix$legend"
+   done
+   has_line "$1: the marker label" "$2" "$prefix$marker"
+   has_line "$1: the LEAK's troughs" "$2" "${prefix}LEAK: its troughs, +1000 B per cycle"
+}
+
+rm -f /tmp/strata-PWNED-*
+mkdir -p "$WORK/out"
+for format in svg png pdf html; do
+   "$STRATA" plot "$hostile" -o "$WORK/out/$odd.$format" >"$WORK/$format.out" 2>"$WORK/$format.err"
+   expect_eq "$format: exit status" "$?" 0
+   nothing_ran "$format"
+done
+
+pc svg "$WORK/out/$odd.svg" >"$WORK/svg.texts" 2>"$WORK/svg.check"
+expect_eq "SVG: parses as XML, without a script element" "$?" 0
+check_texts SVG "$WORK/svg.texts"
+has_line "SVG: the command as the title" "$WORK/svg.texts" "$command"
+expect_in "SVG: < is escaped" "$WORK/out/$odd.svg" '&lt;script>x&lt;/script>'
+expect_in "SVG: & is escaped" "$WORK/out/$odd.svg" '\(amp&amp;\.c:50\)'
+expect_not "SVG: no <script" grep -q '<script' "$WORK/out/$odd.svg"
+
+pc html "$WORK/out/$odd.html" >"$WORK/html.facts" 2>"$WORK/html.check"
+expect_eq "HTML: its SVG and its data parse" "$?" 0
+expect_eq "HTML: the page's own two scripts only" "$(sed -n 1p "$WORK/html.facts")" "scripts 2"
+check_texts "HTML, SVG" "$WORK/html.facts" "text "
+has_line "HTML: the data names the leak as it is" "$WORK/html.facts" "band leak ${legends[0]}"
+has_line "HTML: the data, another" "$WORK/html.facts" "band context ${legends[3]}"
+expect_in "HTML: the title is escaped" "$WORK/out/$odd.html" \
+   '<title>\./hostile &quot;\$\(touch /tmp/strata-PWNED-cmd\)&quot; `touch /tmp/strata-PWNED-cmd2` &lt;script&gt;'
+expect_in "HTML: < in the data is \\u003c" "$WORK/out/$odd.html" '\\u003cscript\\u003ex\\u003c/script\\u003e'
+
+expect "PNG: decodes" opens png "$WORK/out/$odd.png"
+expect_eq "PDF: opens" "$(pc pdf "$WORK/out/$odd.pdf")" "pages 1"
+
+# A hostile title, and the kept script, run by gnuplot itself.
+for format in svg html png; do
+   "$STRATA" plot "$hostile" -o "$WORK/out/$odd.$format" --title="$title" --keep-script \
+      >"$WORK/keep.out" 2>"$WORK/keep.err"
+   expect_eq "--keep-script --title, $format: exit status" "$?" 0
+   nothing_ran "--keep-script --title, $format"
+done
+pc svg "$WORK/out/$odd.svg" >"$WORK/title.texts"
+has_line "the title drawn as it is" "$WORK/title.texts" "$title"
+check_texts "--keep-script" "$WORK/title.texts"
+script=$(ls "$WORK"/out/*.gp)
+expect_eq "one script, its name made of safe characters" "$(basename "$script")" \
+   "it_s__odd______touch_pwned-name___touch_pwned-name2___x__s.gp"
+grep -v "^DATA = '" "$script" >"$WORK/script-body"
+expect_not "no name from the profile in the script" \
+   grep -Eq 'PWNED|pwned|evil|odd|title "|script>' "$WORK/script-body"
+rm -f "$WORK/out/$odd.png"
+(cd "$WORK/out" && gnuplot "$(basename "$script")") >"$WORK/gnuplot.out" 2>&1
+expect_eq "gnuplot SCRIPT: runs" "$?" 0
+expect "gnuplot SCRIPT: draws the PNG again" opens png "$WORK/out/$odd.png"
+nothing_ran "gnuplot SCRIPT"
+finish

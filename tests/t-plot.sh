@@ -1,0 +1,210 @@
+#!/bin/bash
+# strata plot on recorded programs: every format from the leaky player (the
+# SVG names the leaking site, the PNG has its bands and the leak's red, the
+# PDF opens, the HTML page holds the bands' data), the options, the kept
+# script, the stacks band, a file of stock massif, and the errors.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+# pc svg|png|pdf|html FILE: tests/plot-check.
+pc() {
+   "$PYTHON" "$top_srcdir/tests/plot-check" "$@"
+}
+
+# opens svg|png|pdf|html FILE: plot-check finds the file sound.
+opens() {
+   pc "$@" >/dev/null
+}
+
+# plot NAME ARGS...: strata plot ARGS, output in $WORK/NAME.out and .err;
+# the command must succeed.
+plot() {
+   local name=$1
+   shift
+   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+   local status=$?
+   checks=$((checks + 1))
+   if [ $status -eq 0 ]; then
+      pass "strata plot $name"
+   else
+      fail "strata plot $name: exit status $status:"
+      sed 's/^/   | /' "$WORK/$name.err"
+   fi
+}
+
+# plot_fails NAME PATTERN ARGS...: strata plot ARGS exits 1 with one line on
+# stderr that matches PATTERN.
+plot_fails() {
+   local name=$1 pattern=$2
+   shift 2
+   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+   expect_eq "$name: exit status" "$?" 1
+   expect_eq "$name: one line on stderr" "$(wc -l <"$WORK/$name.err")" 1
+   expect_in "$name: the message" "$WORK/$name.err" "$pattern"
+}
+
+# ---- the leaky player, in every format ----------------------------------------
+player=$EXAMPLES/leaky-player
+record_ok leaky --depth=30 "$player" --cycles 4 --frames 24
+p=$profile
+leak_line=$(line_of "$top_srcdir/examples/leaky-player.c" 'struct frame \*f = malloc')
+leak_legend="LEAK: frame_alloc \\(leaky-player.c:$leak_line\\) ← decoder_decode ← player_play"
+
+plot svg "$p" -o "$WORK/leaky.svg"
+pc svg "$WORK/leaky.svg" >"$WORK/svg.texts" 2>"$WORK/svg.check"
+expect_eq "SVG: parses as XML" "$?" 0
+expect_in "SVG: the legend names the leaking site, marked LEAK" "$WORK/svg.texts" "^$leak_legend"
+expect_in "SVG: the leak's troughs are drawn and rise" "$WORK/svg.texts" \
+   '^LEAK: its troughs, \+[0-9.]+ KiB per cycle$'
+expect_in "SVG: another site has a band" "$WORK/svg.texts" '^thumbnail_cache \(leaky-player.c:[0-9]+\)'
+expect_in "SVG: the extra heap has a band" "$WORK/svg.texts" '^extra heap'
+expect_in "SVG: the peak is marked" "$WORK/svg.texts" '^peak: [0-9.]+ MiB at [0-9.]+ Mi instructions$'
+expect_in "SVG: time axis in Mi instructions" "$WORK/svg.texts" '^time \(Mi instructions\)$'
+expect_in "SVG: bytes axis in MiB" "$WORK/svg.texts" '^heap \(MiB\)$'
+expect_eq "SVG: a labelled line per 'video opened' marker" \
+   "$(grep -c '^video opened$' "$WORK/svg.texts")" 4
+expect_in "SVG: the title is the command" "$WORK/svg.texts" "leaky-player --cycles 4 --frames 24"
+
+plot png "$p" -o "$WORK/leaky.png"
+pc png "$WORK/leaky.png" >"$WORK/png.facts" 2>"$WORK/png.check"
+expect_eq "PNG: decodes" "$?" 0
+expect_eq "PNG: 1200 x 800 by default" "$(sed -n 1p "$WORK/png.facts" | cut -d' ' -f1-2)" "1200 800"
+expect_le "PNG: many colours (bands, text, lines)" 20 "$(sed -n 1p "$WORK/png.facts" | cut -d' ' -f3)"
+red=$(sed -n 's/^red //p' "$WORK/png.facts")
+expect_le "PNG: the leak's red covers over a tenth of the picture ($red%)" 10 "${red%.*}"
+cool=$(sed -n 's/^cool //p' "$WORK/png.facts")
+expect "PNG: the other bands are there in cool colours ($cool%)" \
+   awk -v c="$cool" 'BEGIN { exit !(c > 0.1) }'
+
+plot pdf "$p" -o "$WORK/leaky.pdf"
+expect_eq "PDF: opens, one page" "$(pc pdf "$WORK/leaky.pdf")" "pages 1"
+
+plot html "$p" -o "$WORK/leaky.html"
+pc html "$WORK/leaky.html" >"$WORK/html.facts" 2>"$WORK/html.check"
+expect_eq "HTML: its SVG and data parse" "$?" 0
+expect_eq "HTML: the page's own two scripts only" "$(sed -n 1p "$WORK/html.facts")" "scripts 2"
+expect_in "HTML: the leak is the bottom band" "$WORK/html.facts" "^band leak $leak_legend"
+expect_eq "HTML: bands (leak, 2 sites, other places, extra heap)" \
+   "$(grep -c '^band ' "$WORK/html.facts")" 5
+expect_in "HTML: the graph's texts" "$WORK/html.facts" "^text $leak_legend"
+
+# The page's script, run by node (when installed) on a stand-in for the
+# browser: pointing at the middle of the leak's band shows its legend.
+point_at_leak() {
+   node - "$1" <<'EOF'
+const fs = require("fs");
+const page = fs.readFileSync(process.argv[2], "utf8");
+const json = page.match(/<script type="application\/json" id="strata-data">([\s\S]*?)<\/script>/)[1];
+const code = page.match(/<script>([\s\S]*?)<\/script>/)[1];
+const data = JSON.parse(json), a = data.axes;
+const s = data.times.length >> 1, bytes = data.bands[0].bytes[s] / 2;
+const x = a.term_xmin + (data.times[s] / a.x_scale - a.x_min) / (a.x_max - a.x_min) * (a.term_xmax - a.term_xmin);
+const y = a.height - (a.term_ymin + (bytes / a.y_scale - a.y_min) / (a.y_max - a.y_min) * (a.term_ymax - a.term_ymin));
+const handlers = {};
+function element() {
+  return { children: [], style: {}, offsetWidth: 100, offsetHeight: 50,
+           appendChild(c) { this.children.push(c); },
+           removeChild(c) { this.children.splice(this.children.indexOf(c), 1); },
+           get firstChild() { return this.children[0]; } };
+}
+const tip = element();
+const svg = { addEventListener(name, f) { handlers[name] = f; },
+              createSVGPoint() { return { x: 0, y: 0, matrixTransform() { return { x: this.x, y: this.y }; } }; },
+              getScreenCTM() { return { inverse() { return null; } }; } };
+global.window = { innerWidth: 4000, innerHeight: 4000 };
+global.document = { getElementById(id) { return id === "tip" ? tip : { textContent: json }; },
+                    querySelector() { return svg; }, createElement: element };
+eval(code);
+handlers.mousemove({ clientX: x, clientY: y });
+console.log(tip.style.display);
+for (const line of tip.children) console.log(line.textContent);
+EOF
+}
+if command -v node >/dev/null; then
+   point_at_leak "$WORK/leaky.html" >"$WORK/tip.txt" 2>&1
+   expect_eq "HTML: pointing at the leak shows a tip" "$(sed -n 1p "$WORK/tip.txt")" block
+   expect_in "HTML: the tip names the leak" "$WORK/tip.txt" "^$leak_legend"
+   expect_in "HTML: the tip gives its bytes and time" "$WORK/tip.txt" \
+      '^[0-9.]+ [KM]iB at time [0-9.]+ Mi instructions'
+   expect_in "HTML: the tip gives its stack" "$WORK/tip.txt" '^player_play \(leaky-player.c:[0-9]+\)$'
+else
+   echo "(node is not installed: the page's script is not run)"
+fi
+
+# ---- options --------------------------------------------------------------------
+plot size "$p" -o "$WORK/small.png" --width=640 --height=400 --title="A title"
+expect_eq "--width and --height" "$(pc png "$WORK/small.png" | sed -n 1p | cut -d' ' -f1-2)" \
+   "640 400"
+plot title "$p" -o "$WORK/title.svg" --title="the player's heap"
+expect_in "--title" <(pc svg "$WORK/title.svg") "^the player's heap$"
+plot top "$p" -o "$WORK/top.svg" --top=1 --threshold=0
+pc svg "$WORK/top.svg" >"$WORK/top.texts"
+expect_in "--top=1: the leak stays" "$WORK/top.texts" "^$leak_legend"
+expect_not "--top=1: not the third site" grep -q '^decoder_open' "$WORK/top.texts"
+expect_in "--top=1: the rest folded" "$WORK/top.texts" '^[67] other places$'
+plot default-top "$p" -o "$WORK/default-top.svg" --threshold=0
+pc svg "$WORK/default-top.svg" >"$WORK/default-top.texts"
+expect_eq "--threshold=0: a band for each of the 8 sites" \
+   "$(grep -Ec '^(LEAK: )?[a-zA-Z_]+ \([a-z-]+\.c:[0-9]+\)' "$WORK/default-top.texts")" 8
+expect_not "--threshold=0: no other places" grep -q 'other places' "$WORK/default-top.texts"
+plot depth "$p" -o "$WORK/depth.svg" --depth=1 --alloc-fn=frame_alloc
+pc svg "$WORK/depth.svg" >"$WORK/depth.texts"
+expect_in "--alloc-fn=frame_alloc --depth=1: its caller is the leak" "$WORK/depth.texts" \
+   '^LEAK: decoder_decode \(leaky-player.c:[0-9]+\)$'
+plot upper "$p" -o "$WORK/UPPER.SVG"
+expect "the extension in capitals" opens svg "$WORK/UPPER.SVG"
+
+# ---- --keep-script: the script draws the same graph again ---------------------
+mkdir -p "$WORK/keep"
+plot keep "$p" -o "$WORK/keep/graph.svg" --keep-script
+expect "--keep-script: the script is kept" test -s "$WORK/keep/graph.gp"
+expect "--keep-script: its data is kept" test -s "$WORK/keep/graph.dat"
+expect_in "--keep-script: says where" "$WORK/keep.out" "keep/graph.gp"
+mv "$WORK/keep/graph.svg" "$WORK/keep/first.svg"
+(cd "$WORK/keep" && gnuplot graph.gp) >"$WORK/keep.gnuplot" 2>&1
+expect_eq "gnuplot graph.gp: runs" "$?" 0
+expect "gnuplot graph.gp: draws the same SVG" cmp "$WORK/keep/first.svg" "$WORK/keep/graph.svg"
+plot keep-png "$p" -o "$WORK/keep/graph.png" --keep-script
+rm -f "$WORK/keep/graph.png"
+(cd "$WORK/keep" && gnuplot graph.gp) >"$WORK/keep.gnuplot" 2>&1
+expect "gnuplot graph.gp: the PNG again" opens png "$WORK/keep/graph.png"
+plot keep-html "$p" -o "$WORK/keep/page.html" --keep-script
+expect "--keep-script for HTML: the SVG of the page is kept" opens svg "$WORK/keep/page.svg"
+expect "--keep-script for HTML: the page" opens html "$WORK/keep/page.html"
+plot nokeep "$p" -o "$WORK/nokeep.svg"
+expect_eq "without --keep-script: the output alone" "$(ls "$WORK" | grep -c '^nokeep\.')" 3
+
+# ---- the stacks, when recorded --------------------------------------------------
+record_ok stacks --stacks=yes "$PROGS/stacks"
+plot stacks "$profile" -o "$WORK/stacks.svg"
+expect_in "--stacks=yes: a band for the stacks" <(pc svg "$WORK/stacks.svg") '^stacks$'
+plot nostacks "$p" -o "$WORK/nostacks.svg"
+expect_not "no stacks recorded: no stacks band" grep -q '^stacks$' <(pc svg "$WORK/nostacks.svg")
+
+# ---- a file of stock massif -------------------------------------------------------
+valgrind --tool=massif --massif-out-file="$WORK/cyclic.massif" "$PROGS/cyclic" 3000 \
+   >"$WORK/massif.stdout" 2>"$WORK/massif.stderr" || fail "massif failed"
+plot massif "$WORK/cyclic.massif" -o "$WORK/massif.svg"
+pc svg "$WORK/massif.svg" >"$WORK/massif.texts"
+expect_in "massif.out: the site's band" "$WORK/massif.texts" '^cycle_alloc \(cyclic.c:[0-9]+\)'
+expect_in "massif.out: the total of every snapshot" "$WORK/massif.texts" '^total at every snapshot'
+plot massif-png "$WORK/cyclic.massif" -o "$WORK/massif.png"
+expect "massif.out: PNG" opens png "$WORK/massif.png"
+
+# ---- errors: one line, exit status 1 ---------------------------------------------
+plot_fails extension 'leaky\.jpg: unknown graph format.*\.svg, \.png, \.pdf or \.html' \
+   "$p" -o "$WORK/leaky.jpg"
+plot_fails no-extension 'unknown graph format' "$p" -o "$WORK/leaky"
+plot_fails missing "no-such-file: cannot read" "$WORK/no-such-file" -o "$WORK/x.svg"
+printf 'not a profile\n' >"$WORK/garbage"
+plot_fails garbage "garbage: not a strata profile" "$WORK/garbage" -o "$WORK/x.svg"
+plot_fails width '--width=10: must be 200 to 20000 pixels' "$p" -o "$WORK/x.svg" --width=10
+plot_fails threshold '--threshold=abc' "$p" -o "$WORK/x.svg" --threshold=abc
+plot_fails no-output 'no output given' "$p"
+plot_fails no-dir 'no-dir/x.svg: cannot write' "$p" -o "$WORK/no-dir/x.svg"
+PATH=/nonexistent "$STRATA" plot "$p" -o "$WORK/x.svg" >"$WORK/no-gnuplot.out" 2>"$WORK/no-gnuplot.err"
+expect_eq "gnuplot missing: exit status" "$?" 1
+expect_eq "gnuplot missing: one line" "$(wc -l <"$WORK/no-gnuplot.err")" 1
+expect_in "gnuplot missing: names the package" "$WORK/no-gnuplot.err" \
+   'gnuplot is not installed: install the package gnuplot-nox'
+expect_not "gnuplot missing: no output" test -e "$WORK/x.svg"
+finish

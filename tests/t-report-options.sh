@@ -1,0 +1,111 @@
+#!/bin/bash
+# strata report: the JSON document and its fields, the post-hoc options
+# (--depth, --threshold, --alloc-fn, --top), their help in the manual, a
+# profile cut short, and what is not a profile.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "$top_srcdir/tests/report-lib.sh"
+
+record_ok markers --time-unit=B "$PROGS/leak_markers" || finish
+p=$profile
+report_json all "$p"
+j=$WORK/all.json
+
+# ---- the JSON fields the manual promises ------------------------------------
+"$PYTHON" - "$j" >"$WORK/fields.out" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+need = {
+    "": ["command", "time_unit", "snapshots", "peak", "final", "contexts", "leaks", "options",
+         "duration", "cycles", "grouping"],
+    "peak": ["time", "heap_bytes", "extra_bytes", "stacks_bytes"],
+    "contexts": ["frames", "spacetime_pct", "peak_bytes", "end_bytes"],
+    "leaks": ["frames", "kind", "growth_bytes", "cycles", "end_bytes", "freed_before_exit",
+              "confidence"],
+    "frames": ["function", "file", "line", "object"],
+}
+for key in need[""]:
+    if key not in doc: print("missing", key)
+for key in need["peak"]:
+    if key not in doc["peak"]: print("missing peak.", key)
+for part in ("contexts", "leaks"):
+    for item in doc[part]:
+        for key in need[part]:
+            if key not in item: print("missing", part, key)
+        for frame in item["frames"]:
+            for key in need["frames"]:
+                if key not in frame: print("missing frame", key)
+print("contexts", len(doc["contexts"]), "leaks", len(doc["leaks"]))
+print("sum", round(sum(c["spacetime_pct"] for c in doc["contexts"]), 6))
+print("confidence", all(0 <= l["confidence"] <= 1 for l in doc["leaks"]))
+PY
+expect_eq "every field is there" "$(grep -c missing "$WORK/fields.out")" 0
+expect_in "3 contexts, 1 leak" "$WORK/fields.out" "^contexts 3 leaks 1$"
+expect_in "the shares of spacetime add up to 100%" "$WORK/fields.out" "^sum 100.0$"
+expect_in "confidences are in [0, 1]" "$WORK/fields.out" "^confidence True$"
+expect_eq "peak heap: the profile's" "$(json "$j" peak.heap_bytes)" "$(q get "$p" heap peak)"
+expect_eq "final heap: the profile's" "$(json "$j" final.heap_bytes)" "$(q get "$p" heap final)"
+expect_eq "the command" "$(json "$j" command)" "$PROGS/leak_markers"
+expect_eq "the leak's frames, innermost first" \
+   "$("$PYTHON" -c 'import json,sys; print(" ".join(f["function"] for f in json.load(open(sys.argv[1]))["leaks"][0]["frames"]))' "$j")" \
+   "header_keep handle main"
+
+# ---- post-hoc options ----------------------------------------------------------
+report_json depth1 "$p" --depth=1
+expect_eq "--depth=1: one frame a context" \
+   "$("$PYTHON" -c 'import json,sys; print(sorted({len(c["frames"]) for c in json.load(open(sys.argv[1]))["contexts"]}))' "$WORK/depth1.json")" \
+   "[1]"
+report_json alloc "$p" --alloc-fn='header_*' --alloc-fn=nothing
+expect_suspects "--alloc-fn: the wrapper's caller is the suspect" "$WORK/alloc.json" \
+   "rising_trough $(site handle "$top_srcdir/tests/programs/leak_markers.c" 'header_keep(request);')"
+report_json top "$p" --top=1
+expect_eq "--top=1: the first context, the suspect, and 1 other place" \
+   "$("$PYTHON" -c 'import json,sys; print([c["other_places"] for c in json.load(open(sys.argv[1]))["contexts"]])' "$WORK/top.json")" \
+   "[0, 0, 1]"
+report_json threshold "$p" --threshold=50
+expect_eq "--threshold=50: the suspect is never folded" \
+   "$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["contexts"]), d["leaks"][0]["context"])' "$WORK/threshold.json")" \
+   "3 2"
+for bad in --depth=0 --depth=x --threshold=101 --threshold=-1 --top=0; do
+   "$STRATA" report "$bad" "$p" >"$WORK/bad.out" 2>"$WORK/bad.err"
+   expect_eq "$bad: exit status 1" "$?" 1
+   expect_eq "$bad: one line on stderr" "$(wc -l <"$WORK/bad.err")" 1
+   expect_in "$bad: names the option" "$WORK/bad.err" "^strata report: ${bad%%=*}="
+done
+
+# ---- the help, in the manual with the same words ------------------------------------
+"$STRATA" report --help >"$WORK/help.txt"
+expect_eq "--help exits 0" "$?" 0
+# Each option's help, its wrapped lines joined, is in the manual's table.
+awk '/^  --/ { if (text) print text; sub(/^  --[^ ]+( [A-Z]+)?( \(=[^)]*\))? +/, ""); text = $0; next }
+     /^     +/ { sub(/^ +/, ""); text = text " " $0; next }
+     { if (text) print text; text = "" }
+     END { if (text) print text }' "$WORK/help.txt" | sed 's/  */ /g; s/ $//' >"$WORK/help.lines"
+expect_eq "five options with help, and --help" "$(wc -l <"$WORK/help.lines")" 5
+expect_in "--help" "$WORK/help.txt" "^  -h \[ --help \] +show this help$"
+while read -r line; do
+   checks=$((checks + 1))
+   if grep -Fq -- "$line" "$top_srcdir/docs/manual.md"; then
+      pass "in the manual: $line"
+   else
+      fail "not in docs/manual.md: $line"
+   fi
+done <"$WORK/help.lines"
+
+# ---- a profile cut short; not a profile --------------------------------------------
+cut=$WORK/cut.profile
+lines=$(wc -l <"$p")
+head -n $((lines / 2)) "$p" >"$cut"
+printf 'T\tregular\t99' >>"$cut"
+"$STRATA" report "$cut" >"$WORK/cut.txt" 2>"$WORK/cut.err"
+expect_eq "cut short: exit status 0" "$?" 0
+expect_eq "cut short: one line of warning" "$(wc -l <"$WORK/cut.err")" 1
+expect_in "cut short: the warning says so" "$WORK/cut.err" "^strata: warning: .*profile ends early"
+expect_in "cut short: the header says so" "$WORK/cut.txt" "^end: +cut short"
+expect_in "cut short: contexts are reported" "$WORK/cut.txt" "Context accounted for"
+echo "hello" >"$WORK/not-a-profile"
+"$STRATA" report "$WORK/not-a-profile" >"$WORK/not.out" 2>"$WORK/not.err"
+expect_eq "not a profile: exit status 1" "$?" 1
+expect_eq "not a profile: one line" "$(cat "$WORK/not.err")" \
+   "strata: $WORK/not-a-profile: not a strata profile or massif.out file"
+expect_eq "not a profile: nothing on stdout" "$(wc -c <"$WORK/not.out")" 0
+finish

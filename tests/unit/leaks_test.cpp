@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The trend analysis on synthetic series: what must be a suspect (rising
+// troughs, steady growth, with noise, aliasing, few cycles), and what must not
+// (a plateau, temporary buffers, a working set, waves, a start-up allocation).
+//
+// A synthetic program is a "fine" signal, its bytes at every time unit, which
+// sample() turns into what the recorder writes: a snapshot every `every`
+// units, with the lowest and highest bytes since the snapshot before.
+#include "leaks.hpp"
+
+#include <cmath>
+#include <functional>
+
+#include "strata_profile.hpp"
+
+namespace strata::test {
+namespace {
+
+using Fine = std::vector<std::uint64_t>;
+
+std::vector<ContextPoint> sample(const Fine& fine, std::size_t every) {
+  std::vector<ContextPoint> series;
+  std::size_t from = 0;
+  for (std::size_t t = 0; t < fine.size(); t += every) {
+    auto [low, high] = std::minmax_element(fine.begin() + from, fine.begin() + t + 1);
+    series.push_back({series.size(), t, fine[t], *low, *high});
+    from = t;
+  }
+  return series;
+}
+
+// `n` cycles of `period` units, as markers would give them.
+Cycles marked(std::size_t n, std::size_t period) {
+  Cycles cycles{.source = CycleSource::markers, .label = "cycle"};
+  for (std::size_t k = 0; k < n; ++k) cycles.starts.push_back(k * period);
+  cycles.period = static_cast<double>(period);
+  return cycles;
+}
+
+// `n` cycles: in each, the signal rises from the cycle's base by `work` bytes
+// over the first half and comes back down to the base.  base(k) is cycle k's.
+Fine cyclic(std::size_t n, std::size_t period, std::uint64_t work,
+            const std::function<std::uint64_t(std::size_t)>& base) {
+  Fine fine;
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t i = 0; i < period; ++i) {
+      double phase = std::sin(M_PI * static_cast<double>(i) / static_cast<double>(period));
+      fine.push_back(base(k) + static_cast<std::uint64_t>(static_cast<double>(work) * phase));
+    }
+  }
+  fine.push_back(fine.back());
+  return fine;
+}
+
+std::optional<Leak> judge(const Fine& fine, std::size_t every, const Cycles& cycles) {
+  return judge_series(sample(fine, every), cycles, fine.size() - 1);
+}
+
+// A deterministic pseudo-random number in [0, range).
+struct Noise {
+  std::uint32_t seed = 1;
+  std::uint64_t operator()(std::uint64_t range) {
+    seed = seed * 1103515245u + 12345u;
+    return ((seed >> 8) & 0xffffff) % range;
+  }
+};
+
+// ---- statistics ------------------------------------------------------------------
+
+TEST(TheilSen, IgnoresAnOutlier) {
+  std::vector<double> x{0, 1, 2, 3, 4, 5}, y{0, 2, 4, 600, 8, 10};
+  EXPECT_DOUBLE_EQ(theil_sen_slope(x, y), 2.0);
+  std::vector<double> flat{5, 5, 5, 5, 5, 5};
+  EXPECT_DOUBLE_EQ(theil_sen_slope(x, flat), 0.0);
+}
+
+// ---- cycles ----------------------------------------------------------------------
+
+Model with_markers(std::initializer_list<std::string> labels) {
+  std::vector<std::string> lines{"F|1|0x10|0|f|a.c|1|", "S|1|1"};
+  std::uint64_t time = 0;
+  for (const std::string& label : labels)
+    lines.push_back("M|" + std::to_string(time += 10) + "|" + label);
+  std::string text;
+  for (std::string line : lines) {
+    for (char& c : line) c = c == '|' ? '\t' : c;
+    text += line + "\n";
+  }
+  return read_text(profile(text + "X\t1000\n"));
+}
+
+TEST(Cycles, FromMarkers) {
+  Cycles cycles = cycles_from_markers(with_markers({"go", "stop", "go", "stop", "go", "x"}));
+  EXPECT_EQ(cycles.source, CycleSource::markers);
+  EXPECT_EQ(cycles.label, "go");  // 3 times; "stop" only twice
+  EXPECT_EQ(cycles.starts, (std::vector<std::uint64_t>{10, 30, 50}));
+  EXPECT_DOUBLE_EQ(cycles.period, 20.0);
+  // A tie goes to the first label in the file; fewer than 3 is no cycle.
+  EXPECT_EQ(cycles_from_markers(with_markers({"b", "a", "a", "b", "a", "b"})).label, "b");
+  EXPECT_EQ(cycles_from_markers(with_markers({"a", "a", "b"})).source, CycleSource::none);
+}
+
+TEST(Cycles, FromRhythmOfASquareWaveWithATrend) {
+  std::vector<std::uint64_t> times, bytes;
+  for (std::uint64_t t = 0; t < 1000; t += 5) {
+    times.push_back(t);
+    bytes.push_back(1000 + 3 * t + ((t % 125) < 60 ? 5000 : 0));
+  }
+  Cycles cycles = cycles_from_rhythm(times, bytes);
+  ASSERT_EQ(cycles.source, CycleSource::rhythm);
+  EXPECT_NEAR(cycles.period, 125.0, 6.0);
+  EXPECT_GE(cycles.count(), 7u);
+  // A cycle starts on a crest (the first 60 units of each period), so that
+  // no trough is cut in two.
+  EXPECT_LT(cycles.starts[1] % 125, 60u);
+}
+
+TEST(Cycles, NoRhythmInNoiseOrInTooFewCycles) {
+  Noise noise;
+  std::vector<std::uint64_t> times, random, two;
+  for (std::uint64_t t = 0; t < 400; ++t) {
+    times.push_back(t);
+    random.push_back(noise(10000));
+    two.push_back((t % 200) < 100 ? 5000 : 0);  // 2 cycles only
+  }
+  EXPECT_EQ(cycles_from_rhythm(times, random).source, CycleSource::none);
+  EXPECT_EQ(cycles_from_rhythm(times, two).source, CycleSource::none);
+  EXPECT_EQ(cycles_from_rhythm({}, {}).source, CycleSource::none);
+}
+
+// A release at exit is not a cycle: the rhythm is that of the run before it.
+TEST(Cycles, RhythmBeforeARelease) {
+  std::vector<std::uint64_t> times, bytes;
+  for (std::uint64_t t = 0; t < 600; t += 5) {
+    times.push_back(t);
+    bytes.push_back(20 * t + ((t % 100) < 50 ? 3000 : 0));
+  }
+  for (std::uint64_t b = bytes.back(); b > 0; b = b > 4000 ? b - 4000 : 0) {
+    times.push_back(times.back() + 5);
+    bytes.push_back(b);
+  }
+  bytes.back() = 0;
+  Cycles cycles = cycles_from_rhythm(times, bytes);
+  ASSERT_EQ(cycles.source, CycleSource::rhythm);
+  EXPECT_NEAR(cycles.period, 100.0, 5.0);
+}
+
+// ---- suspects --------------------------------------------------------------------
+
+TEST(RisingTrough, Found) {
+  Fine fine = cyclic(8, 100, 5000, [](std::size_t k) { return 1000 * k; });
+  std::optional<Leak> leak = judge(fine, 10, marked(8, 100));
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::rising_trough);
+  EXPECT_EQ(leak->cycles, 8u);
+  EXPECT_NEAR(leak->growth_bytes, 1000.0, 1.0);
+  EXPECT_GT(leak->confidence, 0.9);
+  EXPECT_FALSE(leak->freed_before_exit);
+  ASSERT_EQ(leak->troughs.size(), 8u);
+  EXPECT_EQ(leak->troughs[3].bytes, 3000u);
+  EXPECT_EQ(leak->troughs[3].cycle, 3u);
+}
+
+// Snapshots every 37 units of 100-unit cycles: never at a trough, but the
+// recorder's lows between snapshots still give them.
+TEST(RisingTrough, TroughsBetweenSnapshotsCount) {
+  Fine fine = cyclic(10, 100, 5000, [](std::size_t k) { return 500 * k; });
+  std::optional<Leak> leak = judge(fine, 37, marked(10, 100));
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::rising_trough);
+  EXPECT_NEAR(leak->growth_bytes, 500.0, 60.0);
+}
+
+TEST(RisingTrough, ThroughNoise) {
+  Noise noise;
+  Fine fine = cyclic(10, 100, 5000, [](std::size_t k) { return 1000 * k; });
+  for (std::uint64_t& b : fine) b += noise(400);
+  std::optional<Leak> leak = judge(fine, 10, marked(10, 100));
+  ASSERT_TRUE(leak);
+  EXPECT_NEAR(leak->growth_bytes, 1000.0, 150.0);
+}
+
+TEST(RisingTrough, NoiseAloneIsNoSuspect) {
+  Noise noise;
+  Fine fine = cyclic(10, 100, 5000, [&](std::size_t) { return 2000 + noise(1500); });
+  EXPECT_FALSE(judge(fine, 10, marked(10, 100)));
+}
+
+// Cycles faster than the snapshots (aliasing): the sampled bytes look like a
+// slow wave of their own; the lows between snapshots see every trough.
+TEST(RisingTrough, Aliasing) {
+  Fine flat = cyclic(60, 23, 4000, [](std::size_t) { return 100; });
+  Fine leaking = cyclic(60, 23, 4000, [](std::size_t k) { return 100 + 50 * k; });
+  std::vector<std::uint64_t> times, bytes;
+  for (const ContextPoint& p : sample(flat, 25)) times.push_back(p.time), bytes.push_back(p.bytes);
+  Cycles aliased = cycles_from_rhythm(times, bytes);  // whatever rhythm it finds
+  EXPECT_FALSE(judge(flat, 25, aliased));
+  EXPECT_FALSE(judge(flat, 25, Cycles{}));
+  std::optional<Leak> leak = judge(leaking, 25, aliased);
+  ASSERT_TRUE(leak);
+  EXPECT_GT(leak->growth_bytes, 0.0);
+}
+
+TEST(RisingTrough, FewCycles) {
+  Fine three = cyclic(3, 100, 5000, [](std::size_t k) { return 2000 * k; });
+  std::optional<Leak> leak = judge(three, 10, marked(3, 100));
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::rising_trough);
+  EXPECT_EQ(leak->cycles, 3u);
+  EXPECT_LT(leak->confidence, 0.8);  // fewer cycles, less confidence
+  // Two troughs are no trend: not a rising trough.
+  Fine two = cyclic(2, 100, 5000, [](std::size_t k) { return 2000 * k; });
+  std::optional<Leak> two_leak = judge(two, 10, marked(2, 100));
+  EXPECT_TRUE(!two_leak || two_leak->kind == LeakKind::steady_growth);
+}
+
+TEST(RisingTrough, OneCycleIsNoSuspect) {
+  Fine one = cyclic(1, 400, 5000, [](std::size_t) { return 0; });
+  EXPECT_FALSE(judge(one, 10, marked(1, 400)));
+  EXPECT_FALSE(judge(one, 10, Cycles{}));
+}
+
+TEST(RisingTrough, FreedBeforeExit) {
+  Fine fine = cyclic(8, 100, 5000, [](std::size_t k) { return 1000 * k; });
+  for (std::uint64_t b = fine.back(); b > 0; b = b > 1000 ? b - 1000 : 0) fine.push_back(b);
+  fine.push_back(0);
+  std::optional<Leak> leak = judge(fine, 1, marked(8, 100));
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::rising_trough);
+  EXPECT_EQ(leak->cycles, 8u);
+  EXPECT_TRUE(leak->freed_before_exit);
+  EXPECT_EQ(leak->end_bytes, 0u);
+}
+
+TEST(SteadyGrowth, Found) {
+  Noise noise;
+  Fine fine;
+  for (std::size_t t = 0; t < 2000; ++t) fine.push_back(3 * t + noise(3000));
+  std::optional<Leak> leak = judge(fine, 20, Cycles{});
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::steady_growth);
+  EXPECT_NEAR(leak->growth_bytes, 3.0, 0.5);
+  EXPECT_EQ(leak->cycles, 0u);
+}
+
+TEST(SteadyGrowth, FreedBeforeExit) {
+  Fine fine;
+  for (std::size_t t = 0; t < 2000; ++t) fine.push_back(3 * t + (t % 7) * 100);
+  for (int i = 0; i < 20; ++i) fine.push_back(fine.back() / 2);
+  fine.push_back(0);
+  std::optional<Leak> leak = judge(fine, 10, Cycles{});
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::steady_growth);
+  EXPECT_TRUE(leak->freed_before_exit);
+}
+
+// ---- not suspects ------------------------------------------------------------------
+
+TEST(NotASuspect, CacheThatPlateaus) {
+  // Fills during the first 3 of 10 cycles, then stays full.
+  Fine cache =
+      cyclic(10, 100, 2000, [](std::size_t k) { return std::min<std::size_t>(k, 3) * 3000; });
+  EXPECT_FALSE(judge(cache, 10, marked(10, 100)));
+  Fine steady;
+  for (std::size_t t = 0; t < 2000; ++t) steady.push_back(std::min<std::size_t>(t, 600) * 10);
+  EXPECT_FALSE(judge(steady, 20, Cycles{}));
+}
+
+TEST(NotASuspect, TemporaryBuffers) {
+  // Back to nothing in every cycle, the crests growing.
+  Fine temp;
+  for (std::size_t k = 0; k < 10; ++k) {
+    for (std::size_t i = 0; i < 100; ++i) temp.push_back(i % 10 < 5 ? 1000 + 300 * k : 0);
+  }
+  EXPECT_FALSE(judge(temp, 7, marked(10, 100)));
+  EXPECT_FALSE(judge(temp, 7, Cycles{}));
+}
+
+TEST(NotASuspect, WorkingSetBuiltAndReleased) {
+  // Built over 40% of the run, released, then other work.
+  Fine ws;
+  for (std::size_t t = 0; t < 800; ++t) ws.push_back(t * 10);
+  for (std::size_t t = 0; t < 1200; ++t) ws.push_back(0);
+  EXPECT_FALSE(judge(ws, 10, Cycles{}));
+}
+
+TEST(NotASuspect, WavesOfDifferentHeights) {
+  const std::uint64_t heights[] = {2, 6, 3, 8, 5, 9, 7, 12, 9, 14};
+  Fine waves = cyclic(10, 100, 1, [](std::size_t) { return 0; });
+  for (std::size_t t = 0; t + 1 < waves.size(); ++t) {
+    double phase = std::sin(M_PI * static_cast<double>(t % 100) / 100);
+    waves[t] = 500 + static_cast<std::uint64_t>(1000.0 * heights[t / 100] * phase);
+  }
+  EXPECT_FALSE(judge(waves, 10, marked(10, 100)));
+  EXPECT_FALSE(judge(waves, 10, Cycles{}));
+}
+
+TEST(NotASuspect, StartUpAllocation) {
+  Fine startup(1000, 0);
+  for (std::size_t t = 5; t < startup.size(); ++t) startup[t] = 4096;
+  EXPECT_FALSE(judge(startup, 10, Cycles{}));
+  EXPECT_FALSE(judge(startup, 10, marked(10, 100)));
+  // ... and one made lazily in the first cycle.
+  Fine lazy(1000, 0);
+  for (std::size_t t = 50; t < lazy.size(); ++t) lazy[t] = 20000;
+  EXPECT_FALSE(judge(lazy, 10, marked(10, 100)));
+}
+
+// A random walk held above nothing grows too (as the square root of time),
+// but its floor rises in uneven jumps: no steady growth.
+TEST(NotASuspect, RandomWalk) {
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    Noise noise{seed};
+    Fine walk{0};
+    for (std::size_t t = 1; t < 3000; ++t) {
+      std::int64_t next =
+          static_cast<std::int64_t>(walk.back()) + static_cast<std::int64_t>(noise(8193)) - 4096;
+      walk.push_back(static_cast<std::uint64_t>(std::max<std::int64_t>(0, next)));
+    }
+    EXPECT_FALSE(judge(walk, 10, Cycles{})) << "seed " << seed;
+  }
+}
+
+TEST(NotASuspect, EmptyOrZero) {
+  EXPECT_FALSE(judge_series({}, Cycles{}, 0));
+  EXPECT_FALSE(judge(Fine(100, 0), 10, marked(5, 20)));
+}
+
+// ---- the whole analysis on a profile ----------------------------------------------------
+
+// Site 1 is big and steady; site 2 leaks 8 bytes a cycle of 100 (marker
+// "c"), far under the 1% threshold: it is still listed, as a suspect.
+TEST(AnalyzeHeap, ASmallLeakIsNotFoldedAway) {
+  std::vector<std::string> lines{"F|1|0x10|0|big|a.c|1|", "F|2|0x20|0|small|a.c|2|", "S|1|1",
+                                 "S|2|2"};
+  for (int k = 0; k < 6; ++k) {
+    std::string t = std::to_string(k * 100);
+    lines.push_back("M|" + t + "|c");
+    std::string held = std::to_string(8 * k), peak = std::to_string(8 * k + 64);
+    lines.push_back("T|regular|" + std::to_string(k * 100 + 50) + "|0|0|0");
+    if (k == 0) lines.push_back("s|1|1000000|1|0|1000000");
+    lines.push_back("s|2|" + peak + "|1|" + held + "|" + peak);
+    lines.push_back("E");
+    lines.push_back("T|regular|" + std::to_string(k * 100 + 99) + "|0|0|0");
+    lines.push_back("s|2|" + std::to_string(8 * k + 8) + "|1|" + std::to_string(8 * k + 8) + "|" +
+                    peak);
+    lines.push_back("E");
+  }
+  lines.push_back("X|600");
+  std::string text;
+  for (std::string line : lines) {
+    for (char& c : line) c = c == '|' ? '\t' : c;
+    text += line + "\n";
+  }
+  HeapAnalysis analysis = analyze_heap(read_text(profile(text)), {});
+  EXPECT_EQ(analysis.leaks.cycles.source, CycleSource::markers);
+  ASSERT_EQ(analysis.leaks.suspects.size(), 1u);
+  const Leak& leak = analysis.leaks.suspects[0];
+  const Context& context = analysis.contexts.contexts[leak.context];
+  EXPECT_FALSE(context.other());
+  EXPECT_LT(context.spacetime_pct, 1.0);
+  EXPECT_EQ(leak.kind, LeakKind::rising_trough);
+  EXPECT_NEAR(leak.growth_bytes, 8.0, 0.01);
+  EXPECT_EQ(leak.end_bytes, 48u);
+}
+
+}  // namespace
+}  // namespace strata::test

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The graph's data: the bands and their order, the points between snapshots
+// that show troughs, the troughs of a leak, the peak, and the invariant that
+// the bands add up to each snapshot's total.
+#include "plot_data.hpp"
+
+#include "error.hpp"
+#include "strata_profile.hpp"
+
+namespace strata::test {
+namespace {
+
+// Site 1 (big, in f) and site 2 (leak, in g).  Between 200 and 300 site 2
+// dipped to 10 and came back: a trough that no snapshot fell on.
+std::string dipping() {
+  return profile(records({
+      "F|1|0x10|0|f|a.c|1|/bin/prog",
+      "F|2|0x20|0|g|a.c|2|/bin/prog",
+      "F|3|0x30|0|main|a.c|3|/bin/prog",
+      "S|1|1|3",
+      "S|2|2|3",
+      "M|50|start \"here\"",
+      "T|regular|100|1100|16|0",
+      "s|1|1000|1|0|1000",
+      "s|2|100|1|0|100",
+      "E",
+      "T|regular|200|1150|16|0",
+      "s|2|150|1|100|150",
+      "E",
+      "T|peak|250|1200|16|0",
+      "s|1|1000|1|1000|1000",
+      "s|2|200|1|200|200",
+      "E",
+      "T|regular|300|1160|16|0",
+      "s|2|160|1|10|200",
+      "E",
+      "X|300",
+  }));
+}
+
+// The analysis with site 2's context (ranked second) as a leak suspect.
+HeapAnalysis with_leak(const Model& model) {
+  HeapAnalysis analysis;
+  ContextOptions options;
+  options.threshold = 0;
+  analysis.contexts = group_contexts(model, options);
+  Leak leak;
+  leak.context = 1;
+  leak.growth_bytes = 1024;
+  leak.cycles = 2;
+  leak.confidence = 0.9;
+  leak.troughs = {{0, 0, 100, 100}, {1, 3, 300, 10}};
+  analysis.leaks.suspects = {leak};
+  return analysis;
+}
+
+TEST(PlotData, TheLeakIsTheBottomBand) {
+  Model model = read_text(dipping());
+  HeapAnalysis analysis = with_leak(model);
+  ASSERT_EQ(analysis.contexts.contexts.size(), 2u);
+  ASSERT_EQ(analysis.contexts.contexts[1].sites, std::vector<SiteId>{SiteId{1}});
+  PlotData data = make_plot_data(model, analysis, {});
+  ASSERT_EQ(data.bands.size(), 3u);
+  EXPECT_EQ(data.bands[0].kind, BandKind::leak);
+  EXPECT_EQ(data.bands[0].legend, "LEAK: g (a.c:2) \xE2\x86\x90 main");
+  EXPECT_EQ(data.bands[0].frames, (std::vector<std::string>{"g (a.c:2)", "main (a.c:3)"}));
+  EXPECT_TRUE(data.bands[0].detail.find("+1 KiB per cycle over 2 cycles") != std::string::npos)
+      << data.bands[0].detail;
+  EXPECT_EQ(data.bands[1].kind, BandKind::context);
+  EXPECT_EQ(data.bands[1].legend, "f (a.c:1) \xE2\x86\x90 main");
+  EXPECT_EQ(data.bands[2].kind, BandKind::extra);  // no stacks band: none recorded
+  EXPECT_EQ(data.title, "./prog a b (test.prof)");
+  EXPECT_EQ(data.time_unit, "i");
+  EXPECT_EQ(data.end_time, 300);
+}
+
+TEST(PlotData, PointsBetweenSnapshotsShowTheTrough) {
+  Model model = read_text(dipping());
+  PlotData data = make_plot_data(model, with_leak(model), {});
+  // 100, 200, 250 (peak), then two points before 300 for the dip to 10.
+  ASSERT_EQ(data.times.size(), 6u);
+  EXPECT_EQ(data.times[0], 100);
+  EXPECT_EQ(data.times[2], 250);
+  EXPECT_NEAR(data.times[3], 250 + 50.0 / 3, 1e-9);
+  EXPECT_NEAR(data.times[4], 250 + 100.0 / 3, 1e-9);
+  EXPECT_EQ(data.times[5], 300);
+  EXPECT_EQ(data.between, (std::vector<bool>{false, false, false, true, true, false}));
+  // From 200 at the peak: staying at its high of 200, down to its low of 10,
+  // then up to 160 moves less than going down to 10 first.
+  EXPECT_EQ(data.bands[0].bytes, (std::vector<std::uint64_t>{100, 150, 200, 200, 10, 160}));
+  // Site 1 did not move: it stays at 1000 in between.
+  EXPECT_EQ(data.bands[1].bytes, (std::vector<std::uint64_t>{1000, 1000, 1000, 1000, 1000, 1000}));
+  EXPECT_EQ(data.bands[2].bytes, (std::vector<std::uint64_t>{16, 16, 16, 16, 16, 16}));
+}
+
+TEST(PlotData, TheLowFirstWhenThatMovesLeast) {
+  Model model = read_text(profile(records({
+      "F|1|0x10|0|f|a.c|1|/bin/prog",
+      "S|1|1",
+      "T|regular|100|150|0|0",
+      "s|1|150|1|0|150",
+      "E",
+      "T|regular|400|160|0|0",
+      "s|1|160|1|10|200",
+      "E",
+      "X|400",
+  })));
+  PlotData data = make_plot_data(model, analyze_heap(model, {}), {});
+  EXPECT_EQ(data.times, (std::vector<double>{100, 200, 300, 400}));
+  ASSERT_EQ(data.bands.size(), 1u);
+  EXPECT_EQ(data.bands[0].bytes, (std::vector<std::uint64_t>{150, 10, 200, 160}));
+}
+
+TEST(PlotData, BandsAddUpToEachSnapshotsTotal) {
+  Model model = read_text(dipping());
+  PlotData data = make_plot_data(model, with_leak(model), {});
+  for (std::size_t s = 0; s < data.times.size(); ++s) {
+    if (data.between[s]) continue;
+    auto snapshot = std::find_if(model.snapshots.begin(), model.snapshots.end(),
+                                 [&](const Snapshot& t) { return t.time == data.times[s]; });
+    ASSERT_NE(snapshot, model.snapshots.end());
+    EXPECT_EQ(data.below(data.bands.size(), s), snapshot->total()) << "at " << data.times[s];
+  }
+  EXPECT_EQ(data.max_total(), 1216);
+}
+
+TEST(PlotData, TroughsSitOnTheLeaksBand) {
+  Model model = read_text(dipping());
+  PlotData data = make_plot_data(model, with_leak(model), {});
+  ASSERT_EQ(data.troughs.size(), 1u);
+  const PlotTroughs& troughs = data.troughs[0];
+  EXPECT_EQ(troughs.band, 0u);
+  EXPECT_EQ(troughs.legend, "LEAK: its troughs, +1 KiB per cycle");
+  ASSERT_EQ(troughs.points.size(), 2u);
+  EXPECT_EQ(troughs.points[0].time, 100);
+  EXPECT_EQ(troughs.points[0].bytes, 100);
+  EXPECT_EQ(troughs.points[1].time, data.times[4]);  // the point of the dip, between snapshots
+  EXPECT_EQ(troughs.points[1].bytes, 10);
+}
+
+TEST(PlotData, PeakMarkersAndTitle) {
+  Model model = read_text(dipping());
+  PlotOptions options;
+  options.title = "my\ttitle \"x\"";
+  PlotData data = make_plot_data(model, with_leak(model), options);
+  ASSERT_TRUE(data.peak);
+  EXPECT_EQ(data.peak->time, 250);
+  EXPECT_EQ(data.peak->bytes, 1216);
+  ASSERT_EQ(data.markers.size(), 1u);
+  EXPECT_EQ(data.markers[0].time, 50);
+  EXPECT_EQ(data.markers[0].label, "start \"here\"");
+  EXPECT_EQ(data.title, "my title \"x\"");
+  EXPECT_TRUE(data.totals.empty());
+}
+
+TEST(PlotData, WithoutLeaksTheRankOrderFromTheBottom) {
+  Model model = read_text(dipping());
+  HeapAnalysis analysis;
+  ContextOptions options;
+  options.threshold = 0;
+  options.top = 1;
+  analysis.contexts = group_contexts(model, options);
+  PlotData data = make_plot_data(model, analysis, {});
+  ASSERT_EQ(data.bands.size(), 3u);
+  EXPECT_EQ(data.bands[0].legend, "f (a.c:1) \xE2\x86\x90 main");
+  EXPECT_EQ(data.bands[1].kind, BandKind::other);
+  EXPECT_EQ(data.bands[1].legend, "1 other places");
+  EXPECT_TRUE(data.troughs.empty());
+}
+
+TEST(PlotData, StacksBandWhenRecorded) {
+  Model model = read_text(profile(records({
+      "F|1|0x10|0|f|a.c|1|/bin/prog",
+      "S|1|1",
+      "T|regular|100|10|0|4096",
+      "s|1|10|1|0|10",
+      "E",
+      "X|100",
+  })));
+  PlotData data = make_plot_data(model, analyze_heap(model, {}), {});
+  ASSERT_EQ(data.bands.size(), 2u);
+  EXPECT_EQ(data.bands[1].kind, BandKind::stacks);
+  EXPECT_EQ(data.bands[1].legend, "stacks");
+  EXPECT_EQ(data.bands[1].bytes, std::vector<std::uint64_t>{4096});
+}
+
+TEST(PlotData, MassifTotalsWhenSomeSnapshotsHaveNoSites) {
+  Model model;
+  model.file = "massif.out.1";
+  model.format = Format::massif;
+  model.header.time_unit = "i";
+  Snapshot empty;
+  empty.time = 10;
+  empty.heap = 100;
+  model.snapshots = {empty, empty};
+  model.snapshots[1].time = 20;
+  model.end_time = 20;
+  PlotData data = make_plot_data(model, analyze_heap(model, {}), {});
+  EXPECT_TRUE(data.bands.empty());
+  ASSERT_EQ(data.totals.size(), 2u);
+  EXPECT_EQ(data.totals[1].time, 20);
+  EXPECT_EQ(data.totals[1].bytes, 100);
+}
+
+TEST(PlotData, NoSnapshotIsAnError) {
+  Model model = read_text(profile(records({"X|0"})));
+  try {
+    make_plot_data(model, analyze_heap(model, {}), {});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.file(), kName);
+    EXPECT_TRUE(contains(error.what(), "no complete snapshot")) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace strata::test

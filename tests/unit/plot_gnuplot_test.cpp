@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The gnuplot script and its data, and the HTML page: texts from the profile
+// are data, never script; the page escapes them.
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "render_gnuplot.hpp"
+#include "strata_profile.hpp"
+
+namespace strata::test {
+namespace {
+
+const std::string kHostile = "a\"b'c`touch x`$(touch y)\\n\\ @z %s <script> system(\"w\")";
+
+PlotData hostile_data() {
+  PlotData data;
+  data.title = "title " + kHostile;
+  data.time_unit = "B";
+  data.end_time = 300;
+  data.times = {100, 200, 300};
+  data.between = {false, false, false};
+  PlotBand leak;
+  leak.kind = BandKind::leak;
+  leak.legend = "LEAK: " + kHostile;
+  leak.frames = {kHostile};
+  leak.bytes = {10, 20, 30};
+  PlotBand other;
+  other.kind = BandKind::context;
+  other.legend = "site </script><b>";
+  other.bytes = {1, 2, 3};
+  data.bands = {leak, other};
+  data.troughs = {{0, "LEAK: its troughs", {{100, 10}, {200, 20}}}};
+  data.markers = {{150, "mark " + kHostile}};
+  data.peak = PlotPoint{300, 33};
+  return data;
+}
+
+// The lines of the data file's first block (the texts).
+std::vector<std::string> text_lines(const std::string& data) {
+  std::vector<std::string> lines;
+  std::istringstream in(data);
+  std::string line;
+  while (std::getline(in, line) && !line.empty()) {
+    if (!line.starts_with("#")) lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST(GraphFormat, ByExtension) {
+  EXPECT_EQ(graph_format("a.svg"), GraphFormat::svg);
+  EXPECT_EQ(graph_format("dir/A.SVG"), GraphFormat::svg);
+  EXPECT_EQ(graph_format("a.png"), GraphFormat::png);
+  EXPECT_EQ(graph_format("a.pdf"), GraphFormat::pdf);
+  EXPECT_EQ(graph_format("a.html"), GraphFormat::html);
+  EXPECT_EQ(graph_format("a.htm"), GraphFormat::html);
+  EXPECT_EQ(graph_format("a.jpg"), std::nullopt);
+  EXPECT_EQ(graph_format("a"), std::nullopt);
+  EXPECT_EQ(graph_format("dir.svg/a"), std::nullopt);
+}
+
+TEST(GnuplotJob, NoTextOfTheProfileInTheScript) {
+  GraphOptions options;
+  options.format = GraphFormat::png;
+  GnuplotJob job = gnuplot_job(hostile_data(), options, "graph.dat", "out \"x\".png");
+  for (const char* part : {"touch", "<script>", "system(", "@z", "out \"", "title a", "site <"}) {
+    EXPECT_FALSE(contains(job.script, part)) << part << " in\n" << job.script;
+  }
+  EXPECT_TRUE(contains(job.script, "DATA = 'graph.dat'"));
+  EXPECT_TRUE(contains(job.script, "set terminal pngcairo size 1200,800 noenhanced"));
+  EXPECT_TRUE(contains(job.script, "set output T[1]\nset title T[2]\n"));
+  EXPECT_FALSE(contains(job.script, "strata-axes"));
+}
+
+TEST(GnuplotJob, TextsAreNumberedAndEncoded) {
+  GnuplotJob job = gnuplot_job(hostile_data(), {}, "graph.dat", "out \"x\".svg");
+  std::vector<std::string> lines = text_lines(job.data);
+  ASSERT_EQ(lines.size(), 7u);  // output, title, peak, 2 bands, troughs, marker
+  EXPECT_EQ(lines[0], "1\tout \001qx\001q.svg");
+  EXPECT_EQ(lines[1].substr(0, 11), "2\ttitle a\001q");
+  for (const std::string& line : lines) {
+    std::string text = line.substr(line.find('\t') + 1);
+    EXPECT_EQ(text.find_first_of("\"\\\t"), std::string::npos) << line;
+  }
+  EXPECT_TRUE(contains(job.data, "LEAK: a\001qb'c`touch x`$(touch y)\001bn\001b @z %s"));
+}
+
+TEST(GnuplotJob, OneElementPerBandAndTheLeakInRed) {
+  GnuplotJob job = gnuplot_job(hostile_data(), {}, "graph.dat", "out.svg");
+  EXPECT_TRUE(contains(job.script, "using ($1/XSCALE):($2/YSCALE):($3/YSCALE) with filledcurves"));
+  EXPECT_TRUE(contains(job.script, "using ($1/XSCALE):($3/YSCALE):($4/YSCALE) with filledcurves"));
+  EXPECT_TRUE(contains(job.script, "fc rgb \"#d7301f\""));
+  EXPECT_TRUE(contains(job.script, "with linespoints"));     // the troughs
+  EXPECT_TRUE(contains(job.script, "with vectors nohead"));  // the marker
+  EXPECT_TRUE(contains(job.script, "set label 2 T["));       // its label
+  EXPECT_TRUE(contains(job.script, "PEAKX = 300.0"));
+  // The bands' data: time, 0, then the stacked tops.
+  EXPECT_TRUE(contains(job.data, "\n100.0\t0\t10\t11\n")) << job.data;
+  EXPECT_TRUE(contains(job.data, "\n300.0\t0\t30\t33\n")) << job.data;
+}
+
+TEST(GnuplotJob, HtmlPrintsItsAxes) {
+  GraphOptions options;
+  options.format = GraphFormat::html;
+  GnuplotJob job = gnuplot_job(hostile_data(), options, "graph.dat", "graph.svg");
+  EXPECT_TRUE(contains(job.script, "set terminal svg size 1200,800 noenhanced"));
+  EXPECT_TRUE(contains(job.script, "strata-axes"));
+}
+
+TEST(HtmlPage, EscapesEverything) {
+  std::string svg =
+      "<?xml version=\"1.0\"?>\n<svg width=\"10\"><title>Gnuplot</title>"
+      "<g><title>gnuplot_plot_1</title><text>&lt;x</text></g></svg>\n";
+  std::string page = html_page(hostile_data(), svg, AxisMap{});
+  EXPECT_FALSE(contains(page, "<?xml"));
+  EXPECT_FALSE(contains(page, "gnuplot_plot_1"));
+  EXPECT_TRUE(contains(page, "<g><text>&lt;x</text></g></svg>"));
+  EXPECT_TRUE(
+      contains(page, "<title>title a&quot;b&#39;c`touch x`$(touch y)\\n\\ @z %s &lt;script&gt;"));
+  std::size_t scripts = 0;
+  for (std::size_t at = page.find("<script"); at != std::string::npos;
+       at = page.find("<script", at + 1)) {
+    ++scripts;
+  }
+  EXPECT_EQ(scripts, 2u);
+  EXPECT_FALSE(contains(page, "</script><b>"));
+  std::size_t start = page.find("id=\"strata-data\">") + 17;
+  nlohmann::json json =
+      nlohmann::json::parse(page.substr(start, page.find("</script>", start) - start));
+  EXPECT_EQ(json["bands"][0]["legend"], "LEAK: " + kHostile);
+  EXPECT_EQ(json["bands"][0]["kind"], "leak");
+  EXPECT_EQ(json["bands"][1]["legend"], "site </script><b>");
+  EXPECT_EQ(json["bands"][1]["bytes"], nlohmann::json({1, 2, 3}));
+}
+
+}  // namespace
+}  // namespace strata::test

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The texts of the graph: safe texts, short names, and the legends that tell
+// call sites apart.
+#include "plot_legend.hpp"
+
+#include <gtest/gtest.h>
+
+#include "strata_profile.hpp"
+
+namespace strata::test {
+namespace {
+
+const std::string kArrow = " \xE2\x86\x90 ";   // " ← "
+const std::string kEllipsis = "\xE2\x80\xA6";  // "…"
+
+// ---- plain_text ----------------------------------------------------------------
+
+TEST(PlainText, KeepsEveryPrintableCharacter) {
+  std::string hostile = "a\"b'c`d\\e@f%g$(h) system(\"x\") <script>&amp; {x} ^_ ~";
+  EXPECT_EQ(plain_text(hostile), hostile);
+  EXPECT_EQ(plain_text("caf\xC3\xA9 \xE2\x86\x90 \xF0\x9F\x98\x80"),
+            "caf\xC3\xA9 \xE2\x86\x90 \xF0\x9F\x98\x80");
+}
+
+TEST(PlainText, WhitespaceBecomesSpacesAndControlsU_FFFD) {
+  EXPECT_EQ(plain_text("a\tb\nc\rd"), "a b c d");
+  EXPECT_EQ(plain_text(std::string("a\x01"
+                                   "b\x7F"
+                                   "c",
+                                   5)),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD"
+            "c");
+  EXPECT_EQ(plain_text(std::string("a\0b", 3)),
+            "a\xEF\xBF\xBD"
+            "b");
+}
+
+TEST(PlainText, InvalidUtf8BecomesU_FFFD) {
+  EXPECT_EQ(plain_text("a\xFF"
+                       "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(plain_text("\xC3"), "\xEF\xBF\xBD");                                  // cut short
+  EXPECT_EQ(plain_text("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong
+  EXPECT_EQ(plain_text("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+}
+
+TEST(PlainText, BreaksTheEndOfCdata) {
+  EXPECT_EQ(plain_text("a]]>b"), "a]]\xE2\x80\x8B>b");
+  EXPECT_EQ(plain_text("a]>b ]] >"), "a]>b ]] >");
+}
+
+TEST(PlainText, WidthAndCuts) {
+  EXPECT_EQ(text_width("abc"), 3u);
+  EXPECT_EQ(text_width("a\xE2\x86\x90"
+                       "b"),
+            3u);
+  EXPECT_EQ(cut_text("abcdef", 6), "abcdef");
+  EXPECT_EQ(cut_text("abcdef", 4), "abc" + kEllipsis);
+  EXPECT_EQ(cut_text("\xE2\x86\x90\xE2\x86\x90\xE2\x86\x90", 2), "\xE2\x86\x90" + kEllipsis);
+  EXPECT_EQ(cut_text("abc", 0), "");
+}
+
+// ---- names -------------------------------------------------------------------------
+
+TEST(ShortFunction, ShortNamesStay) {
+  EXPECT_EQ(short_function("frame_alloc"), "frame_alloc");
+  EXPECT_EQ(short_function("Foo::bar(int, char const*)"), "Foo::bar(int, char const*)");
+  EXPECT_EQ(short_function("system(\"touch x\")"), "system(\"touch x\")");
+}
+
+TEST(ShortFunction, LongCxxNamesLoseParametersThenTemplateArguments) {
+  EXPECT_EQ(short_function("Player::decode_next_frame(Decoder&, std::vector<int> const&) const"),
+            "Player::decode_next_frame(" + kEllipsis + ")");
+  EXPECT_EQ(
+      short_function("std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>("
+                     "__gnu_cxx::__normal_iterator<int*>, int const&)"),
+      "std::vector<" + kEllipsis + ">::_M_realloc_insert<" + kEllipsis + ">(" + kEllipsis + ")");
+  EXPECT_EQ(short_function("Stream& operator<<(Stream&, std::basic_string<char> const&, long)"),
+            "Stream& operator<<(" + kEllipsis + ")");
+}
+
+TEST(AllocatorWrapper, KnownWrappers) {
+  EXPECT_TRUE(allocator_wrapper("xmalloc"));
+  EXPECT_TRUE(allocator_wrapper("g_malloc0"));
+  EXPECT_TRUE(allocator_wrapper("g_try_malloc"));
+  EXPECT_TRUE(allocator_wrapper("strdup"));
+  EXPECT_TRUE(allocator_wrapper("std::__new_allocator<int>::allocate(unsigned long, void const*)"));
+  EXPECT_FALSE(allocator_wrapper("frame_alloc"));
+  EXPECT_FALSE(allocator_wrapper("main"));
+}
+
+// ---- legends -------------------------------------------------------------------------
+
+using Stack = std::vector<LegendFrame>;
+
+LegendFrame at(const std::string& function, const std::string& location = "") {
+  return {function, location};
+}
+
+TEST(Legends, TheFirstFrameTellsThemApartAndCallersFollowWhileTheyFit) {
+  std::vector<Stack> stacks = {
+      {at("frame_alloc", "player.c:74"), at("decoder_decode", "player.c:138"),
+       at("player_play", "player.c:183"), at("main", "player.c:254")},
+      {at("thumbnail_cache", "player.c:152"), at("player_play", "player.c:184"),
+       at("main", "player.c:254")},
+  };
+  std::vector<std::string> legends = choose_legends(stacks, 100);
+  EXPECT_EQ(legends[0], "frame_alloc (player.c:74)" + kArrow + "decoder_decode" + kArrow +
+                            "player_play" + kArrow + "main");
+  EXPECT_EQ(legends[1],
+            "thumbnail_cache (player.c:152)" + kArrow + "player_play" + kArrow + "main");
+  legends = choose_legends(stacks, 45);
+  EXPECT_EQ(legends[0], "frame_alloc (player.c:74)" + kArrow + "decoder_decode");
+  legends = choose_legends(stacks, 10);
+  EXPECT_EQ(legends[0], "frame_all" + kEllipsis);
+}
+
+TEST(Legends, TwoLinesOfOneFunction) {
+  std::vector<Stack> stacks = {
+      {at("decoder_open", "player.c:122"), at("player_open", "player.c:173")},
+      {at("decoder_open", "player.c:123"), at("player_open", "player.c:173")},
+  };
+  std::vector<std::string> legends = choose_legends(stacks, 30);
+  EXPECT_EQ(legends[0], "decoder_open (player.c:122)");
+  EXPECT_EQ(legends[1], "decoder_open (player.c:123)");
+}
+
+TEST(Legends, AFrameSharedGoesOnToTheFrameThatTells) {
+  Stack a = {at("g_try_malloc", "gmem.c:196"), at("buffer_new", "buffer.c:40"),
+             at("video_sink", "sink.c:88"), at("main", "m.c:1")};
+  Stack b = {at("g_try_malloc", "gmem.c:196"), at("buffer_new", "buffer.c:40"),
+             at("audio_sink", "sink.c:120"), at("main", "m.c:1")};
+  // g_try_malloc is a wrapper: the legend starts at buffer_new.
+  std::vector<std::string> legends = choose_legends({a, b}, 100);
+  EXPECT_EQ(legends[0],
+            "buffer_new (buffer.c:40)" + kArrow + "video_sink (sink.c:88)" + kArrow + "main");
+  EXPECT_EQ(legends[1],
+            "buffer_new (buffer.c:40)" + kArrow + "audio_sink (sink.c:120)" + kArrow + "main");
+}
+
+TEST(Legends, TooLongTheMiddleIsElided) {
+  Stack a = {at("alloc_node", "tree.c:10"), at("insert", "tree.c:50"), at("rebalance", "tree.c:90"),
+             at("load_index", "index.c:300")};
+  Stack b = {at("alloc_node", "tree.c:10"), at("insert", "tree.c:50"), at("rebalance", "tree.c:90"),
+             at("load_cache", "cache.c:12")};
+  std::vector<std::string> legends = choose_legends({a, b}, 60);
+  EXPECT_EQ(legends[0],
+            "alloc_node (tree.c:10)" + kArrow + kEllipsis + kArrow + "load_index (index.c:300)");
+  EXPECT_EQ(legends[1],
+            "alloc_node (tree.c:10)" + kArrow + kEllipsis + kArrow + "load_cache (cache.c:12)");
+}
+
+TEST(Legends, WrappersShownWhenOnlyTheyTellApart) {
+  Stack a = {at("xmalloc", "x.c:1"), at("parse", "p.c:3")};
+  Stack b = {at("xstrdup", "x.c:9"), at("parse", "p.c:3")};
+  std::vector<std::string> legends = choose_legends({a, b}, 100);
+  EXPECT_EQ(legends[0], "xmalloc (x.c:1)" + kArrow + "parse");
+  EXPECT_EQ(legends[1], "xstrdup (x.c:9)" + kArrow + "parse");
+  // Alone, a wrapper is skipped.
+  EXPECT_EQ(choose_legends({a}, 100)[0], "parse (p.c:3)");
+}
+
+TEST(Legends, ShorterStackAndEmptyStack) {
+  Stack a = {at("f", "a.c:1"), at("g", "a.c:2"), at("main", "a.c:3")};
+  Stack b = {at("f", "a.c:1"), at("g", "a.c:2")};  // cut by --depth
+  std::vector<std::string> legends = choose_legends({a, b, {}}, 100);
+  EXPECT_EQ(legends[0], "f (a.c:1)" + kArrow + "g" + kArrow + "main (a.c:3)");
+  EXPECT_EQ(legends[1], "f (a.c:1)" + kArrow + "g (a.c:2)");
+  EXPECT_EQ(legends[2], "");
+}
+
+TEST(Legends, FramesOfAModel) {
+  Model model = read_text(profile(records({
+      "F|1|0x4005d2|0|||0|/bin/prog",
+      "F|2|0x4005e0|0|tab\\there|/src/deep/dir/a.c|7|/bin/prog",
+      "S|1|1|2",
+      "T|final|10|0|0|0",
+      "E",
+      "X|10",
+  })));
+  std::vector<LegendFrame> frames = legend_frames(model, model.sites[0].frames);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0].function, "0x4005d2");
+  EXPECT_EQ(frames[0].location, "");
+  EXPECT_EQ(frames[1].function, "tab here");
+  EXPECT_EQ(frames[1].location, "a.c:7");
+}
+
+}  // namespace
+}  // namespace strata::test
