@@ -21,7 +21,7 @@ namespace {
 constexpr const char* kUsage = "usage: strata plot [OPTIONS] FILE -o OUT";
 
 // A graph shows at most this many call sites unless --top says otherwise.
-constexpr std::size_t kPlotTop = 10;
+constexpr const char* kPlotTop = "10";
 
 po::options_description visible_options() {
   po::options_description options("Options (defaults in parentheses)");
@@ -38,7 +38,7 @@ po::options_description visible_options() {
       ("keep-script",
        "leave the gnuplot script and its data beside OUT (OUT's name with .gp and .dat), to "
        "restyle the graph");
-  add_context_options(options);
+  add_context_options(options, kPlotTop);
   options.add_options()("help,h", "show this help");
   return options;
 }
@@ -65,13 +65,6 @@ GraphOptions graph_options(const po::variables_map& values) {
   options.width = pixels(values, "width");
   options.height = pixels(values, "height");
   options.keep_script = values.count("keep-script") > 0;
-  return options;
-}
-
-// --top is 10 bands in a graph unless given.
-ContextOptions plot_context_options(const po::variables_map& values) {
-  ContextOptions options = read_context_options(values);
-  if (values["top"].defaulted()) options.top = kPlotTop;
   return options;
 }
 
@@ -102,7 +95,7 @@ int cmd_plot(const Args& args) {
   }
   if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
   GraphOptions graph = graph_options(values);
-  ContextOptions contexts = plot_context_options(values);
+  ContextOptions contexts = read_context_options(values);
   Model model = load_profile(values["file"].as<std::string>());
   PlotData data = make_plot_data(model, analyze_heap(model, contexts), plot_options(values, graph));
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {

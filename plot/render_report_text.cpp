@@ -47,6 +47,26 @@ namespace strata {
 
 namespace {
 
+// `text` with its control characters shown as escapes (\t, \n, \r, \xNN),
+// so that a name read from a profile cannot break the report's lines.
+std::string visible(std::string_view text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c == '\t') out += "\\t";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+
 // 1234567 as "1,234,567".
 std::string grouped(std::uint64_t n) {
   std::string digits = std::to_string(n), out;
@@ -112,7 +132,7 @@ std::string cycles_text(const Cycles& cycles) {
   std::string apart = grouped(static_cast<std::uint64_t>(std::llround(cycles.period)));
   switch (cycles.source) {
     case CycleSource::markers:
-      return grouped(cycles.count()) + ", each begun by the marker \"" + cycles.label + "\", " +
+      return grouped(cycles.count()) + ", each begun by the marker \"" + visible(cycles.label) + "\", " +
              apart + " apart (median)";
     case CycleSource::rhythm:
       return grouped(cycles.count()) + ", from the rhythm of the total heap, " + apart + " apart";
@@ -151,7 +171,7 @@ std::string duration_text(const Report& r) {
 void header(const Report& r, std::ostream& out) {
   const Summary& s = r.summary;
   out << "profile:    " << s.file << " (" << origin(s) << ")\n"
-      << "command:    " << s.command << "\n"
+      << "command:    " << visible(s.command) << "\n"
       << "recorded:   " << recorded(r.recording) << "\n"
       << "time unit:  " << s.time_unit << " (" << unit_meaning(s.time_unit) << ")\n"
       << "duration:   " << duration_text(r) << "\n"
@@ -182,7 +202,7 @@ std::string frame_text(const Frame& f) {
   } else if (!f.object.empty()) {
     text += " (in " + f.object + ")";
   }
-  return text + (f.inlined ? " [inlined]" : "");
+  return visible(text) + (f.inlined ? " [inlined]" : "");
 }
 
 void stack(const std::vector<Frame>& frames, std::ostream& out) {

@@ -55,7 +55,7 @@ double percent_value(const po::variables_map& values, const char* name) {
 
 }  // namespace
 
-void add_context_options(po::options_description& options) {
+void add_context_options(po::options_description& options, const char* default_top) {
   options.add_options()  //
       ("depth", setting("N", "all"),
        "group the sites by the first N code addresses of their stacks (all: whole stacks)")  //
@@ -65,7 +65,7 @@ void add_context_options(po::options_description& options) {
       ("alloc-fn", po::value<Values>()->value_name("PATTERN")->composing(),
        "treat functions matching PATTERN as allocators: their frames are taken off the top of "
        "stacks, so their callers become the contexts (repeatable)")  //
-      ("top", setting("N", "all"), "list at most N contexts, fold the others");
+      ("top", setting("N", default_top), "list at most N contexts, fold the others");
 }
 
 ContextOptions read_context_options(const po::variables_map& values) {

@@ -11,7 +11,9 @@ namespace strata {
 
 // Adds --depth, --threshold, --alloc-fn and --top to `options`, with the help
 // texts of docs/manual.md.
-void add_context_options(boost::program_options::options_description& options);
+// `default_top` is what --top is when not given: "all", or a number.
+void add_context_options(boost::program_options::options_description& options,
+                         const char* default_top = "all");
 
 // The values of those options (defaults for those not given); a value out of
 // range is an Error.

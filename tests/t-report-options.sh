@@ -108,4 +108,15 @@ expect_eq "not a profile: exit status 1" "$?" 1
 expect_eq "not a profile: one line" "$(cat "$WORK/not.err")" \
    "strata: $WORK/not-a-profile: not a strata profile or massif.out file"
 expect_eq "not a profile: nothing on stdout" "$(wc -c <"$WORK/not.out")" 0
+
+# Names are data: a tab or newline in a function name is shown as an escape
+# and cannot break the report's lines, and --top has each command's default.
+"$STRATA" report "$top_srcdir/tests/data/hostile.strata" >"$WORK/hostile.txt" 2>&1
+expect_eq "control characters in names are escaped" \
+   "$(grep -c 'tab\\there\\nnewline\\n!touch' "$WORK/hostile.txt")" 1
+expect_eq "no line begins inside a name" "$(grep -c '^newline' "$WORK/hostile.txt")" 0
+"$STRATA" plot --help >"$WORK/plot.help"
+"$STRATA" report --help >"$WORK/report.help"
+expect_in "plot --help: --top is 10" "$WORK/plot.help" "--top N \(=10\)"
+expect_in "report --help: --top is all" "$WORK/report.help" "--top N \(=all\)"
 finish
