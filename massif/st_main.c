@@ -209,11 +209,23 @@ static SizeT stacks_szB     = 0;   // with --stacks=yes
 static ULong guest_instrs_executed     = 0;
 static ULong total_allocs_deallocs_szB = 0;
 
+// --time-unit=ms: reading the timer is a system call, too dear for every
+// heap operation; the clock reads it every CLOCK_READ_EVERY operations, and
+// snapshots, markers and the end read it afresh (refresh_ms_clock).
+#define CLOCK_READ_EVERY 16
+static ULong ms_clock = 0;
+
+static void refresh_ms_clock(void)
+{
+   if (clo_time_unit == TimeMS)
+      ms_clock = VG_(read_millisecond_timer)();
+}
+
 static ULong get_time(void)
 {
    switch (clo_time_unit) {
    case TimeI:  return guest_instrs_executed;
-   case TimeMS: return VG_(read_millisecond_timer)();
+   case TimeMS: return ms_clock;
    case TimeB:  return total_allocs_deallocs_szB;
    }
    tl_assert2(0, "bad time unit");
@@ -722,6 +734,7 @@ static void take_snapshot(SnapshotKind kind)
 {
    if (out_fd < 0)
       return;
+   refresh_ms_clock();
    update_peak();        // stacks change between heap operations too
    if (!peak_written
        && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB()))
@@ -732,7 +745,11 @@ static void take_snapshot(SnapshotKind kind)
 /* The clock: called after each heap operation. */
 static void maybe_take_snapshot(void)
 {
-   ULong now = get_time();
+   static UInt calls = 0;
+   ULong now;
+   if (clo_time_unit == TimeMS && ++calls % CLOCK_READ_EVERY == 0)
+      refresh_ms_clock();
+   now = get_time();
    if (now < next_snapshot_time)
       return;
    take_snapshot(SnapRegular);
@@ -752,6 +769,7 @@ static void init_snapshot_clock(void)
    case TimeMS: snapshot_interval = 1;     break;
    case TimeB:  snapshot_interval = 4096;  break;
    }
+   refresh_ms_clock();
    next_snapshot_time = get_time() + snapshot_interval;
 }
 
@@ -1400,6 +1418,7 @@ static void write_marker(const HChar* label)
    HChar copy[256];
    if (out_fd < 0)
       return;
+   refresh_ms_clock();
    VG_(strncpy)(copy, label ? label : "", sizeof(copy) - 1);
    copy[sizeof(copy) - 1] = '\0';
    put_str("M");
@@ -1575,6 +1594,7 @@ static void end_profile(void)
 {
    if (out_fd < 0)
       return;
+   refresh_ms_clock();
    take_snapshot(SnapFinal);
    put_str("X");
    put_field_u64(get_time());
