@@ -865,12 +865,21 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
 
 #define SHALLOW_IPS     4
 #define UCACHE_ENTRIES  1024
+#define TOP_WAYS        4
+
+struct _Site;
 
 typedef struct {
    Addr  key_ip, key_sp;  // ips[SHALLOW_IPS-1] and sps[SHALLOW_IPS-1]
    UInt  n;               // frames below, in ips[] and sps[]
    UInt  n_check;         // how many of them the return-address rule holds
    Bool  victim;          // in the set's first entry: the way to replace
+   /* The site of a whole stack is a function of its frames: the shallow
+      frames seen last with this entry's deep frames, and their sites. */
+   UInt  n_tops;
+   UInt  top_victim;
+   Addr  tops[TOP_WAYS][SHALLOW_IPS];
+   struct _Site* top_sites[TOP_WAYS];
    Addr* ips;
    Addr* sps;
 } UnwindEntry;
@@ -879,6 +888,25 @@ static UnwindEntry* ucache = NULL;   /* [UCACHE_ENTRIES] */
 static UInt ucache_max_ips = 0;      // the most frames a fast unwind asks
 static ULong stats_ucache_hits = 0, stats_ucache_misses = 0;
 static ULong stats_ucache_wrong = 0;  // with --check-unwind-cache=yes
+static ULong stats_site_cache_hits = 0;
+
+/* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
+   allocation. */
+static Bool same_words(const Addr* a, const Addr* b, UInt n)
+{
+   UInt i;
+   for (i = 0; i < n; i++)
+      if (a[i] != b[i])
+         return False;
+   return True;
+}
+
+static void copy_words(Addr* to, const Addr* from, UInt n)
+{
+   UInt i;
+   for (i = 0; i < n; i++)
+      to[i] = from[i];
+}
 
 /* --check-unwind-cache=yes: unwind in full on every hit too, and count the
    hits that differ from it (the tests use it). */
@@ -947,8 +975,10 @@ static UInt checkable_frames(const UnwindEntry* e)
 }
 
 /* Unwinds the stack of 'tid' into ips[0 .. max_ips-1], like
-   VG_(get_StackTrace), using the unwind cache. */
-static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips)
+   VG_(get_StackTrace), using the unwind cache; '*used' is the cache entry
+   that holds the deep frames now, if any. */
+static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips,
+                          UnwindEntry** used)
 {
    Addr         sps[MAX_DEPTH + DEEP_SLACK];
    UInt         n, k = SHALLOW_IPS - 1;
@@ -956,6 +986,7 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips)
    UnwindEntry* e;
    UInt         way;
 
+   *used = NULL;
    n = VG_(get_StackTrace)(tid, ips, SHALLOW_IPS, sps, NULL, 0);
    if (n < SHALLOW_IPS)
       return n;                              // the whole stack
@@ -964,11 +995,12 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips)
       e = &set[way];
       if (e->key_ip == ips[k] && e->key_sp == sps[k]
           && ucache_entry_holds(e, tid)) {
-         VG_(memcpy)(ips + SHALLOW_IPS, e->ips, e->n * sizeof(Addr));
+         copy_words(ips + SHALLOW_IPS, e->ips, e->n);
          stats_ucache_hits++;
          set[0].victim = way == 0;           // replace the other one next
          if (clo_check_unwind_cache)
             check_unwind_hit(tid, ips, SHALLOW_IPS + e->n, max_ips);
+         *used = e;
          return SHALLOW_IPS + e->n;
       }
    }
@@ -984,9 +1016,34 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips)
    VG_(memcpy)(e->ips, ips + SHALLOW_IPS, e->n * sizeof(Addr));
    VG_(memcpy)(e->sps, sps + SHALLOW_IPS, e->n * sizeof(Addr));
    e->n_check = checkable_frames(e);
+   e->n_tops  = 0;
    if (e->n_check == (UInt)-1)
       e->key_ip = 0;                         // a stack the rule misses
+   else
+      *used = e;
    return n;
+}
+
+/* The site remembered for these shallow frames over e's deep frames. */
+static Bool lookup_top_site(const UnwindEntry* e, const Addr* ips,
+                            struct _Site** site)
+{
+   UInt w;
+   for (w = 0; w < e->n_tops; w++)
+      if (same_words(e->tops[w], ips, SHALLOW_IPS)) {
+         *site = e->top_sites[w];
+         return True;
+      }
+   return False;
+}
+
+static void remember_top_site(UnwindEntry* e, const Addr* ips,
+                              struct _Site* site)
+{
+   UInt w = e->n_tops < TOP_WAYS ? e->n_tops++
+                                 : e->top_victim++ % TOP_WAYS;
+   copy_words(e->tops[w], ips, SHALLOW_IPS);
+   e->top_sites[w] = site;
 }
 
 /* A site that cannot be told from the frames unwound: unwind deeper. */
@@ -1023,18 +1080,26 @@ static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated)
    NEED_DEEPER if that is not enough (and 'last_try' is False). */
 static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try)
 {
-   Addr        ips[MAX_DEPTH + DEEP_SLACK];
-   UInt        n_ips;
-   ExeContext* ec;
-   RawStack*   raw;
+   Addr         ips[MAX_DEPTH + DEEP_SLACK];
+   UInt         n_ips;
+   ExeContext*  ec;
+   RawStack*    raw;
+   UnwindEntry* entry = NULL;
+   Site*        cached = NULL;
+   Bool         known = False;
 
    if (max_ips == ucache_max_ips)
-      n_ips = unwind_cached(tid, ips, max_ips);
+      n_ips = unwind_cached(tid, ips, max_ips, &entry);
    else
       n_ips = VG_(get_StackTrace)(tid, ips, max_ips, NULL, NULL, 0);
    stats_stacks_unwound++;
    if (n_ips == 0)
       return no_stack_site;
+   if (entry != NULL && (known = lookup_top_site(entry, ips, &cached))) {
+      stats_site_cache_hits++;
+      if (!clo_check_unwind_cache)
+         return cached;
+   }
    ec  = VG_(make_ExeContext_from_StackTrace)(ips, n_ips);
    raw = VG_(HT_lookup)(raw_stacks, VG_(get_ECU_from_ExeContext)(ec));
    if (raw == NULL) {
@@ -1045,6 +1110,10 @@ static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try)
       VG_(HT_add_node)(raw_stacks, raw);
       stats_raw_stacks++;
    }
+   if (known && cached != raw->site)
+      stats_ucache_wrong++;
+   if (entry != NULL && !known)
+      remember_top_site(entry, ips, raw->site);
    return raw->site;
 }
 
@@ -1572,6 +1641,7 @@ static void st_print_stats(void)
    VG_(umsg)("strata: stacks unwound:      %'llu\n", stats_stacks_unwound);
    VG_(umsg)("strata: unwind cache:        %'llu hits, %'llu misses\n",
              stats_ucache_hits, stats_ucache_misses);
+   VG_(umsg)("strata: site cache hits:     %'llu\n", stats_site_cache_hits);
    if (clo_check_unwind_cache)
       VG_(umsg)("strata: wrong cache hits:    %'llu\n", stats_ucache_wrong);
    VG_(umsg)("strata: distinct raw stacks: %'llu\n", stats_raw_stacks);
