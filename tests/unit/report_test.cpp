@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// summarize() and its renderers.
+// summarize(), and the report's renderers on its results.
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "analyze.hpp"
-#include "render.hpp"
+#include "report.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {
@@ -24,7 +24,7 @@ TEST(Summary, FormatExample) {
 
 TEST(Summary, Json) {
   std::ostringstream out;
-  render_summary_json(summarize(read_text(format_example())), out);
+  render_report_json(make_report(read_text(format_example()), ContextOptions{}), out);
   nlohmann::json json = nlohmann::json::parse(out.str());
   EXPECT_EQ(json["command"], "./leaky-player --cycles 3");
   EXPECT_EQ(json["format"], "strata");
@@ -44,7 +44,7 @@ TEST(Summary, JsonWithoutSnapshots) {
   std::ostringstream out;
   Model model =
       read_text(records({"strata-profile|1", "cmd|a\xff", "pid|1", "ppid|0", "time_unit|B"}));
-  render_summary_json(summarize(model), out);
+  render_report_json(make_report(model, ContextOptions{}), out);
   nlohmann::json json = nlohmann::json::parse(out.str());
   EXPECT_TRUE(json["command"].is_string());
   EXPECT_TRUE(json["peak"].is_null());
@@ -53,9 +53,9 @@ TEST(Summary, JsonWithoutSnapshots) {
 
 TEST(Summary, Text) {
   std::ostringstream out;
-  render_summary_text(summarize(read_text(format_example())), out);
-  EXPECT_TRUE(contains(out.str(), "peak:      50,736 bytes at time 135,210")) << out.str();
-  EXPECT_TRUE(contains(out.str(), "command:   ./leaky-player --cycles 3")) << out.str();
+  render_report_text(make_report(read_text(format_example()), ContextOptions{}), out);
+  EXPECT_TRUE(contains(out.str(), "peak:       50,736 bytes at time 135,210 (useful heap 49,152")) << out.str();
+  EXPECT_TRUE(contains(out.str(), "command:    ./leaky-player --cycles 3")) << out.str();
 }
 
 }  // namespace
