@@ -33,4 +33,12 @@ po::variables_map parse_args(const Args& args, const po::options_description& op
   return values;
 }
 
+po::variables_map parse_file_args(const Args& args, const po::options_description& visible) {
+  po::options_description all;
+  all.add(visible).add_options()("file", po::value<std::string>());
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  return parse_args(args, all, positional);
+}
+
 }  // namespace strata

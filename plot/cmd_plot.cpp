@@ -80,11 +80,7 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
 
 int cmd_plot(const Args& args) {
   po::options_description visible = visible_options();
-  po::options_description all;
-  all.add(visible).add_options()("file", po::value<std::string>());
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map values = parse_args(args, all, positional);
+  po::variables_map values = parse_file_args(args, visible);
   if (values.count("help")) {
     std::cout << kUsage
               << "\nDraws the heap of FILE (a strata profile or a massif.out file) over time,"

@@ -30,11 +30,7 @@ po::options_description visible_options() {
 
 int cmd_report(const Args& args) {
   po::options_description visible = visible_options();
-  po::options_description all;
-  all.add(visible).add_options()("file", po::value<std::string>());
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map values = parse_args(args, all, positional);
+  po::variables_map values = parse_file_args(args, visible);
   if (values.count("help")) {
     std::cout << kUsage << "\nReports on FILE, a strata profile or a massif.out file.\n\n"
               << visible;

@@ -27,4 +27,9 @@ boost::program_options::variables_map parse_args(
     const Args& args, const boost::program_options::options_description& options,
     const boost::program_options::positional_options_description& positional);
 
+// Parses `args` against `visible` plus one positional argument, FILE (the
+// profile), which lands in the map as "file".
+boost::program_options::variables_map parse_file_args(
+    const Args& args, const boost::program_options::options_description& visible);
+
 }  // namespace strata
