@@ -29,7 +29,11 @@ class StrataReader {
 
   Model read() {
     read_header();
-    while (next_complete_line()) read_record(split(lines_.line(), '\t'));
+    Fields fields;
+    while (next_complete_line()) {
+      split(lines_.line(), '\t', fields);
+      read_record(fields);
+    }
     finish();
     return std::move(model_);
   }

@@ -18,13 +18,18 @@ void LineReader::fail(const std::string& what) const { throw Error(name_, number
 
 std::vector<std::string_view> split(std::string_view line, char separator) {
   std::vector<std::string_view> fields;
+  split(line, separator, fields);
+  return fields;
+}
+
+void split(std::string_view line, char separator, std::vector<std::string_view>& fields) {
+  fields.clear();
   std::size_t start = 0;
   for (std::size_t end; (end = line.find(separator, start)) != std::string_view::npos;
        start = end + 1) {
     fields.push_back(line.substr(start, end - start));
   }
   fields.push_back(line.substr(start));
-  return fields;
 }
 
 namespace {

@@ -38,6 +38,10 @@ class LineReader {
 // The fields of `line` between the separators.
 std::vector<std::string_view> split(std::string_view line, char separator);
 
+// The same into `fields`, whose storage is reused: for readers that split
+// every line of a large file.
+void split(std::string_view line, char separator, std::vector<std::string_view>& fields);
+
 // An unsigned decimal number, all of `text`; nullopt otherwise.
 std::optional<std::uint64_t> parse_number(std::string_view text);
 
