@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <regex>
 
+#include <unistd.h>
+
 #include "error.hpp"
 #include "record.hpp"
 
@@ -85,7 +87,17 @@ std::regex any_name(const std::vector<Piece>& pieces) {
 
 }  // namespace
 
-void check_out_file(const std::string& pattern) { parse_pattern(pattern); }
+void check_out_file(const std::string& pattern) {
+  std::vector<Piece> pieces = parse_pattern(pattern);
+  // The directory, when it does not depend on the process: it must exist and
+  // be writable, or the tool could not create the profile.
+  fs::path dir = fs::path(expand(pieces, 1)).parent_path();
+  if (dir != fs::path(expand(pieces, 2)).parent_path()) return;
+  if (dir.empty()) dir = ".";
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) throw Error("no directory " + dir.string());
+  if (access(dir.c_str(), W_OK) != 0) throw Error("directory " + dir.string() + " is not writable");
+}
 
 std::string expand_out_file(const std::string& pattern, pid_t pid) {
   return expand(parse_pattern(pattern), pid);

@@ -41,6 +41,9 @@ bad_option --threshold --threshold=1.0
 bad_option --threshold --threshold
 bad_option --no-such-option --no-such-option
 bad_option --trace-children --trace-children=perhaps
+# the profile's directory must exist and be writable
+bad_option --out-file --out-file=/nonexistent-strata-dir/profile
+bad_option --out-file -o /nonexistent-strata-dir/profile.%p
 # the tool cannot measure stacks with --pages-as-heap
 bad_option '--pages-as-heap|--stacks' --pages-as-heap=yes --stacks=yes
 
