@@ -73,6 +73,8 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
   if (values.count("title")) options.title = values["title"].as<std::string>();
   // About 7 pixels a character, less the key's sample.
   options.legend_width = static_cast<std::size_t>((graph.width - 100) / 7);
+  // Three samples a pixel column: more would not show.
+  options.max_samples = 3 * static_cast<std::size_t>(graph.width);
   return options;
 }
 

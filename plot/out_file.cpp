@@ -3,11 +3,11 @@
 // id, %n a sequence number per process (1 for its first file), %q{VAR} the
 // value of the environment variable VAR, %% a %; any other % is an error, and
 // so is an unset VAR.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <regex>
-
-#include <unistd.h>
 
 #include "error.hpp"
 #include "record.hpp"

@@ -283,6 +283,56 @@ std::string default_title(const Model& model) {
 
 }  // namespace
 
+namespace {
+
+std::vector<std::uint64_t> stacked_totals(const PlotData& data) {
+  std::vector<std::uint64_t> totals(data.times.size(), 0);
+  for (const PlotBand& band : data.bands) {
+    for (std::size_t k = 0; k < totals.size(); ++k) totals[k] += band.bytes[k];
+  }
+  return totals;
+}
+
+// Which samples thin_samples keeps.
+std::vector<bool> samples_to_keep(const PlotData& data, std::size_t slices) {
+  std::size_t n = data.times.size();
+  std::vector<std::uint64_t> totals = stacked_totals(data);
+  std::vector<bool> keep(n, false);
+  keep.front() = keep.back() = true;
+  double span = std::max(data.times.back() - data.times.front(), 1e-9);
+  std::size_t k = 0;
+  for (std::size_t slice = 0; slice < slices && k < n; ++slice) {
+    double limit = data.times.front() + span * static_cast<double>(slice + 1) / slices;
+    std::size_t low = k, high = k, bottom = k;
+    for (; k < n && (data.times[k] <= limit || slice + 1 == slices); ++k) {
+      if (totals[k] < totals[low]) low = k;
+      if (totals[k] > totals[high]) high = k;
+      if (!data.bands.empty() && data.bands[0].bytes[k] < data.bands[0].bytes[bottom]) bottom = k;
+    }
+    keep[low] = keep[high] = keep[bottom] = true;
+  }
+  return keep;
+}
+
+template <typename T>
+void keep_only(std::vector<T>& values, const std::vector<bool>& keep) {
+  std::size_t out = 0;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (keep[k]) values[out++] = values[k];
+  }
+  values.resize(out);
+}
+
+}  // namespace
+
+void thin_samples(PlotData& data, std::size_t max_samples) {
+  if (max_samples < 3 || data.times.size() <= max_samples) return;
+  std::vector<bool> keep = samples_to_keep(data, max_samples / 3);
+  keep_only(data.times, keep);
+  keep_only(data.between, keep);
+  for (PlotBand& band : data.bands) keep_only(band.bytes, keep);
+}
+
 PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
                         const PlotOptions& options) {
   if (model.snapshots.empty()) throw Error(model.file, 0, "holds no complete snapshot to plot");
@@ -305,6 +355,7 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   std::vector<std::size_t> sample_of;
   sample(sources, data, sample_of);
   add_troughs(sources, analysis.contexts, sample_of, data);
+  thin_samples(data, options.max_samples);
 
   for (const Marker& marker : model.markers) {
     data.markers.push_back({static_cast<double>(marker.time), plain_text(marker.label)});

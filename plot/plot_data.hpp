@@ -74,7 +74,16 @@ struct PlotData {
 struct PlotOptions {
   std::string title;              // empty: the command and the file
   std::size_t legend_width = 90;  // characters of a legend line
+  std::size_t max_samples = 0;    // thin the samples to about this many (0: keep all)
 };
+
+// Keeps at most about `max_samples` samples (and always the first and the
+// last): the time axis is cut into max_samples / 3 equal slices, and in each
+// the samples where the stacked total is lowest and highest, and where the
+// bottom band (the first leak suspect, when there is one) is lowest, stay.
+// A graph is no more than a few thousand pixels wide: more samples only
+// make gnuplot slower, and these keep every crest and trough that shows.
+void thin_samples(PlotData& data, std::size_t max_samples);
 
 PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
                         const PlotOptions& options);

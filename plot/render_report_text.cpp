@@ -52,9 +52,12 @@ namespace {
 std::string visible(std::string_view text) {
   std::string out;
   for (unsigned char c : text) {
-    if (c == '\t') out += "\\t";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
+    if (c == '\t')
+      out += "\\t";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
     else if (c < 0x20 || c == 0x7f) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "\\x%02x", c);
@@ -65,7 +68,6 @@ std::string visible(std::string_view text) {
   }
   return out;
 }
-
 
 // 1234567 as "1,234,567".
 std::string grouped(std::uint64_t n) {
@@ -132,8 +134,8 @@ std::string cycles_text(const Cycles& cycles) {
   std::string apart = grouped(static_cast<std::uint64_t>(std::llround(cycles.period)));
   switch (cycles.source) {
     case CycleSource::markers:
-      return grouped(cycles.count()) + ", each begun by the marker \"" + visible(cycles.label) + "\", " +
-             apart + " apart (median)";
+      return grouped(cycles.count()) + ", each begun by the marker \"" + visible(cycles.label) +
+             "\", " + apart + " apart (median)";
     case CycleSource::rhythm:
       return grouped(cycles.count()) + ", from the rhythm of the total heap, " + apart + " apart";
     case CycleSource::none:

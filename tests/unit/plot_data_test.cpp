@@ -4,6 +4,8 @@
 // the bands add up to each snapshot's total.
 #include "plot_data.hpp"
 
+#include <algorithm>
+
 #include "error.hpp"
 #include "strata_profile.hpp"
 
@@ -211,6 +213,48 @@ TEST(PlotData, NoSnapshotIsAnError) {
     EXPECT_EQ(error.file(), kName);
     EXPECT_TRUE(contains(error.what(), "no complete snapshot")) << error.what();
   }
+}
+
+// thin_samples keeps the first and last samples, every slice's lowest and
+// highest total and the bottom band's lowest: a one-sample dip survives.
+TEST(ThinSamples, KeepsCrestsAndTroughs) {
+  PlotData data;
+  PlotBand bottom, top;
+  for (std::size_t k = 0; k < 10000; ++k) {
+    data.times.push_back(static_cast<double>(k));
+    data.between.push_back(false);
+    bottom.bytes.push_back(k == 4321 ? 5 : 1000 + k % 7);
+    top.bytes.push_back(k == 7777 ? 90000 : 2000 + (k * 37) % 101);
+  }
+  data.bands = {bottom, top};
+  thin_samples(data, 300);
+  EXPECT_LE(data.times.size(), 302u);
+  EXPECT_GE(data.times.size(), 100u);
+  EXPECT_EQ(data.times.front(), 0.0);
+  EXPECT_EQ(data.times.back(), 9999.0);
+  ASSERT_EQ(data.bands[0].bytes.size(), data.times.size());
+  ASSERT_EQ(data.between.size(), data.times.size());
+  auto at = [&](double time) {
+    auto it = std::find(data.times.begin(), data.times.end(), time);
+    return it == data.times.end() ? data.times.size() : std::size_t(it - data.times.begin());
+  };
+  ASSERT_LT(at(4321.0), data.times.size());
+  EXPECT_EQ(data.bands[0].bytes[at(4321.0)], 5u);
+  ASSERT_LT(at(7777.0), data.times.size());
+  EXPECT_EQ(data.bands[1].bytes[at(7777.0)], 90000u);
+  EXPECT_TRUE(std::is_sorted(data.times.begin(), data.times.end()));
+}
+
+TEST(ThinSamples, LeavesFewSamplesAlone) {
+  PlotData data;
+  data.times = {0, 1, 2};
+  data.between = {false, false, false};
+  data.bands.resize(1);
+  data.bands[0].bytes = {1, 2, 3};
+  thin_samples(data, 300);
+  EXPECT_EQ(data.times.size(), 3u);
+  thin_samples(data, 0);
+  EXPECT_EQ(data.times.size(), 3u);
 }
 
 }  // namespace
