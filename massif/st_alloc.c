@@ -50,7 +50,7 @@ static UInt class_of_szB(SizeT szB)
    return 64 + (p - 10) * 4 + idx;
 }
 
-static void init_classes(void)
+void init_Chunks(void)
 {
    UInt c;
    for (c = 0; c < 64; c++)
@@ -124,8 +124,6 @@ void* alloc_Chunk(SizeT req_szB, SizeT align)
 {
    ChunkHdr* h;
    UInt      cls;
-   if (class_szB[0] == 0)
-      init_classes();
    if (align <= HDR_SZB && req_szB <= SMALL_MAX_SZB - HDR_SZB) {
       cls = class_of_szB(req_szB + HDR_SZB);
       h   = alloc_small(cls);

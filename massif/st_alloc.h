@@ -24,6 +24,9 @@ typedef struct {
    ULong word;     // (requested size << 16) | (magic << 8) | class
 } ChunkHdr;
 
+/* Sets up the size classes; before the first alloc_Chunk. */
+void init_Chunks(void);
+
 /* A new chunk of 'req_szB' client bytes aligned to 'align', or NULL. */
 void* alloc_Chunk(SizeT req_szB, SizeT align);
 

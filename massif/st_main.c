@@ -867,8 +867,6 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
 #define UCACHE_ENTRIES  1024
 #define TOP_WAYS        4
 
-struct _Site;
-
 typedef struct {
    Addr  key_ip, key_sp;  // ips[SHALLOW_IPS-1] and sps[SHALLOW_IPS-1]
    UInt  n;               // frames below, in ips[] and sps[]
@@ -879,7 +877,7 @@ typedef struct {
    UInt  n_tops;
    UInt  top_victim;
    Addr  tops[TOP_WAYS][SHALLOW_IPS];
-   struct _Site* top_sites[TOP_WAYS];
+   Site* top_sites[TOP_WAYS];
    Addr* ips;
    Addr* sps;
 } UnwindEntry;
@@ -915,7 +913,7 @@ static void check_unwind_hit(ThreadId tid, const Addr* ips, UInt n,
 {
    Addr full[MAX_DEPTH + DEEP_SLACK];
    UInt m = VG_(get_StackTrace)(tid, full, max_ips, NULL, NULL, 0);
-   if (m != n || VG_(memcmp)(full, ips, n * sizeof(Addr)) != 0)
+   if (m != n || !same_words(full, ips, n))
       stats_ucache_wrong++;
 }
 
@@ -1026,7 +1024,7 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips,
 
 /* The site remembered for these shallow frames over e's deep frames. */
 static Bool lookup_top_site(const UnwindEntry* e, const Addr* ips,
-                            struct _Site** site)
+                            Site** site)
 {
    UInt w;
    for (w = 0; w < e->n_tops; w++)
@@ -1038,7 +1036,7 @@ static Bool lookup_top_site(const UnwindEntry* e, const Addr* ips,
 }
 
 static void remember_top_site(UnwindEntry* e, const Addr* ips,
-                              struct _Site* site)
+                              Site* site)
 {
    UInt w = e->n_tops < TOP_WAYS ? e->n_tops++
                                  : e->top_victim++ % TOP_WAYS;
@@ -1734,6 +1732,7 @@ static void st_post_clo_init(void)
    block_pool  = VG_(newPA)(sizeof(Block), 1000, VG_(malloc), "st.blocks",
                             VG_(free));
    no_stack_site = new_Site(NULL, 0);
+   init_Chunks();
    VG_(atfork)(NULL, NULL, st_atfork_child);
    init_snapshot_clock();
    open_Output();
