@@ -2,6 +2,7 @@
 #include "read_text.hpp"
 
 #include <charconv>
+#include <cmath>
 
 #include "error.hpp"
 
@@ -47,6 +48,16 @@ std::optional<std::uint64_t> parse_base(std::string_view text, int base) {
 std::optional<std::uint64_t> parse_number(std::string_view text) { return parse_base(text, 10); }
 
 std::optional<std::uint64_t> parse_hex(std::string_view text) { return parse_base(text, 16); }
+
+std::optional<double> parse_decimal(std::string_view text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
 
 std::optional<std::string> unescape(std::string_view text) {
   std::string out;

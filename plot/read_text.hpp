@@ -45,6 +45,10 @@ void split(std::string_view line, char separator, std::vector<std::string_view>&
 // An unsigned decimal number, all of `text`; nullopt otherwise.
 std::optional<std::uint64_t> parse_number(std::string_view text);
 
+// A finite decimal number (as strtod reads it, without exponent tricks), all
+// of `text`; nullopt otherwise.
+std::optional<double> parse_decimal(std::string_view text);
+
 // Hexadecimal digits (either case), all of `text`; nullopt otherwise.
 std::optional<std::uint64_t> parse_hex(std::string_view text);
 

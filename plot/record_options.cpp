@@ -7,8 +7,6 @@
 // runs.  Like Valgrind, long options take their value after '='.
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <charconv>
-#include <cmath>
 #include <functional>
 #include <iostream>
 
@@ -54,7 +52,7 @@ po::options_description record_options() {
        "freed)")  //
       ("peak-inaccuracy", setting("P", "1.0"),
        "record a new peak only when it exceeds the last one by more than P percent (0: the exact "
-       "peak)")                                                     //
+       "peak)")                                                             //
       ("stacks", setting("yes|no", "no"), "profile the stacks too (slow)")  //
       ("pages-as-heap", setting("yes|no", "no"),
        "profile pages mapped (mmap, brk) instead of the blocks of malloc and new")  //
@@ -87,11 +85,8 @@ Check one_of(std::vector<std::string> choices, std::string described) {
 }
 
 std::string percentage_problem(const std::string& value) {
-  double percent = -1;
-  const char* end = value.data() + value.size();
-  auto [stop, error] = std::from_chars(value.data(), end, percent);
-  bool ok = error == std::errc() && stop == end && std::isfinite(percent) && percent >= 0;
-  return ok ? "" : "must be a number of percent, 0 or more";
+  std::optional<double> percent = parse_decimal(value);
+  return percent && *percent >= 0 ? "" : "must be a number of percent, 0 or more";
 }
 
 std::string out_file_problem(const std::string& value) {

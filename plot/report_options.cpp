@@ -4,9 +4,6 @@
 // option; given twice, the last value counts.
 #include "report_options.hpp"
 
-#include <charconv>
-#include <cmath>
-
 #include "error.hpp"
 #include "read_text.hpp"
 
@@ -43,14 +40,11 @@ std::size_t count_value(const po::variables_map& values, const char* name) {
 
 double percent_value(const po::variables_map& values, const char* name) {
   const std::string& value = last(values, name);
-  double percent = -1;
-  const char* end = value.data() + value.size();
-  auto [stop, error] = std::from_chars(value.data(), end, percent);
-  if (error != std::errc() || stop != end || !std::isfinite(percent) || percent < 0 ||
-      percent > 100) {
+  std::optional<double> percent = parse_decimal(value);
+  if (!percent || *percent < 0 || *percent > 100) {
     throw Error("--" + std::string(name) + "=" + value + ": must be a percentage, 0 to 100");
   }
-  return percent;
+  return *percent;
 }
 
 }  // namespace
