@@ -205,9 +205,14 @@ static SizeT heap_szB       = 0;   // useful heap: what the client asked for
 static SizeT heap_extra_szB = 0;   // --heap-admin per block, plus slop
 static SizeT stacks_szB     = 0;   // with --stacks=yes
 
-// The clocks behind --time-unit=i and --time-unit=B.
-static ULong guest_instrs_executed     = 0;
+// The clocks behind --time-unit=i and --time-unit=B.  The generated code
+// counts instructions in each thread's shadow register area, and the count
+// is moved here whenever a thread stops running generated code
+// (Instrumentation).
+static ULong guest_instrs_folded       = 0;
 static ULong total_allocs_deallocs_szB = 0;
+
+static ULong guest_instrs_executed(void);
 
 // --time-unit=ms: reading the timer is a system call, too dear for every
 // heap operation; the clock reads it every CLOCK_READ_EVERY operations, and
@@ -224,7 +229,7 @@ static void refresh_ms_clock(void)
 static ULong get_time(void)
 {
    switch (clo_time_unit) {
-   case TimeI:  return guest_instrs_executed;
+   case TimeI:  return guest_instrs_executed();
    case TimeMS: return ms_clock;
    case TimeB:  return total_allocs_deallocs_szB;
    }
@@ -975,10 +980,9 @@ static UInt checkable_frames(const UnwindEntry* e)
 /* Unwinds the stack of 'tid' into ips[0 .. max_ips-1], like
    VG_(get_StackTrace), using the unwind cache; '*used' is the cache entry
    that holds the deep frames now, if any. */
-static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips,
+static UInt unwind_cached(ThreadId tid, Addr* ips, Addr* sps, UInt max_ips,
                           UnwindEntry** used)
 {
-   Addr         sps[MAX_DEPTH + DEEP_SLACK];
    UInt         n, k = SHALLOW_IPS - 1;
    UnwindEntry* set;
    UnwindEntry* e;
@@ -994,6 +998,7 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, UInt max_ips,
       if (e->key_ip == ips[k] && e->key_sp == sps[k]
           && ucache_entry_holds(e, tid)) {
          copy_words(ips + SHALLOW_IPS, e->ips, e->n);
+         copy_words(sps + SHALLOW_IPS, e->sps, e->n);
          stats_ucache_hits++;
          set[0].victim = way == 0;           // replace the other one next
          if (clo_check_unwind_cache)
@@ -1048,37 +1053,166 @@ static void remember_top_site(UnwindEntry* e, const Addr* ips,
 static Site deeper_site;
 #define NEED_DEEPER (&deeper_site)
 
-/* A raw stack seen for the first time: strip the allocator's frames from
-   the top, decide whether it is ignored, cut it below main (the frames
-   under main or a thread's start function are the C library's, and beyond
-   them the unwinder reads garbage) and to --depth.  If the unwind was cut
-   short ('truncated') before --depth frames were left, says NEED_DEEPER. */
-static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated)
+/* Which frames of a raw stack make its site: the allocator's frames are
+   stripped from the top ('*first' is the first frame left), and the stack
+   is cut below main (the frames under main or a thread's start function
+   are the C library's, and beyond them the unwinder reads garbage) and to
+   --depth ('*end' is the first frame cut).  False if the allocation is
+   ignored (--ignore-fn), decided by frame '*first'. */
+static Bool site_bounds(const Addr* ips, UInt n_ips, UInt* first,
+                        UInt* end)
 {
-   UInt first = 0, end;
-   while (first < n_ips && classify_ip(ips[first]) == IpAlloc)
-      first++;
-   if (first < n_ips && classify_ip(ips[first]) == IpIgnore)
-      return NULL;
-   for (end = first; end < n_ips && end - first < clo_depth; end++) {
-      IpClass cls = classify_ip(ips[end]);
+   UInt i = 0, j;
+   while (i < n_ips && classify_ip(ips[i]) == IpAlloc)
+      i++;
+   *first = *end = i;
+   if (i < n_ips && classify_ip(ips[i]) == IpIgnore)
+      return False;
+   for (j = i; j < n_ips && j - i < clo_depth; j++) {
+      IpClass cls = classify_ip(ips[j]);
       if (cls == IpBelowMain)
          break;
       if (cls == IpMain) {
-         end++;
+         j++;
          break;
       }
    }
+   *end = j;
+   return True;
+}
+
+/* A raw stack seen for the first time: its site, NULL if the allocation is
+   ignored.  If the unwind was cut short ('truncated') before --depth frames
+   were left, says NEED_DEEPER. */
+static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated)
+{
+   UInt first, end;
+   if (!site_bounds(ips, n_ips, &first, &end))
+      return NULL;
    if (end == n_ips && end - first < clo_depth && truncated)
       return NEED_DEEPER;
    return get_Site_of_stack(ips + first, end - first);
 }
 
+/* The stack cache, in front of the unwind cache.  Most allocations are made
+   from a call site seen before, at the same depth of the stack: with the
+   same code address and stack pointer in the allocator's frame (frame 0),
+   and the same return addresses above it.  Keyed by that code address and
+   stack pointer, read from the registers, an entry holds the stack slots
+   where the return addresses of frames 1 .. n were found, those return
+   addresses, and the site they made, frame n being the first frame that
+   did not count (cut by --depth, below main, or the frame an --ignore-fn
+   matched).  While every slot holds its return address, the site is the
+   same, and no frame is unwound.  The check is the unwind cache's, applied
+   from frame 1. */
+#define SCACHE_ENTRIES 2048   // two ways per set
+
+typedef struct {
+   Addr  ip, sp;          // frame 0; ip 0: an empty entry
+   UInt  n;               // frames 1 .. n checked
+   Bool  victim;          // in the set's first entry: the way to replace
+   Site* site;            // NULL: the allocation is ignored
+   Addr* slots;           // [n]: where the return address of frame i+1 is
+   Addr* ras;             // [n]: that return address
+} StackEntry;
+
+static StackEntry* scache = NULL;   /* [SCACHE_ENTRIES] */
+static UInt scache_max_frames = 0;
+static ULong stats_scache_hits = 0;
+
+static void init_stack_cache(UInt max_frames)
+{
+   UInt  i;
+   Addr* words = VG_(calloc)("st.scache.words", 2 * SCACHE_ENTRIES
+                             * max_frames, sizeof(Addr));
+   scache = VG_(calloc)("st.scache", SCACHE_ENTRIES, sizeof(StackEntry));
+   scache_max_frames = max_frames;
+   for (i = 0; i < SCACHE_ENTRIES; i++) {
+      scache[i].slots = words + 2 * i * max_frames;
+      scache[i].ras   = scache[i].slots + max_frames;
+   }
+}
+
+static StackEntry* scache_set(Addr ip, Addr sp)
+{
+   UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
+   return &scache[((h >> 32) % (SCACHE_ENTRIES / 2)) * 2];
+}
+
+static Bool scache_entry_holds(const StackEntry* e, ThreadId tid)
+{
+   UInt i;
+   if (e->n > 0 && e->slots[e->n - 1] >= VG_(thread_get_stack_max)(tid))
+      return False;
+   for (i = 0; i < e->n; i++)
+      if (*(const Addr*)e->slots[i] != e->ras[i])
+         return False;
+   return True;
+}
+
+/* The site of an allocation made now by 'tid', if the stack cache knows
+   it. */
+static Bool lookup_stack_cache(ThreadId tid, Site** site)
+{
+   Addr        ip = VG_(get_IP)(tid), sp = VG_(get_SP)(tid);
+   StackEntry* set;
+   UInt        way;
+   if (scache == NULL)
+      return False;
+   set = scache_set(ip, sp);
+   for (way = 0; way < 2; way++) {
+      StackEntry* e = &set[way];
+      if (e->ip == ip && e->sp == sp && scache_entry_holds(e, tid)) {
+         set[0].victim = way == 0;
+         stats_scache_hits++;
+         *site = e->site;
+         return True;
+      }
+   }
+   return False;
+}
+
+/* Remembers 'site', made by the frames 'ips' found at stack pointers
+   'sps', in the stack cache, if the return addresses of the frames that
+   made it can be checked.  (A stack that ends before the frame after its
+   site either was cut by --depth there, or ended where the unwinder found
+   no caller: the same frames in the same slots end it again.) */
+static void remember_stack(const Addr* ips, const Addr* sps, UInt n_ips,
+                           Site* site)
+{
+   UInt        first, end, last, i;
+   StackEntry* set;
+   StackEntry* e;
+   if (scache == NULL || site == NEED_DEEPER)
+      return;
+   site_bounds(ips, n_ips, &first, &end);
+   last = end < n_ips ? end : n_ips - 1;
+   if (last > scache_max_frames)
+      return;
+   for (i = 1; i <= last; i++)
+      if (*(const Addr*)(sps[i] - sizeof(Addr)) != ips[i] + 1)
+         return;
+   set = scache_set(ips[0], sps[0]);
+   e = &set[set[0].victim];
+   set[0].victim = !set[0].victim;
+   e->ip   = ips[0];
+   e->sp   = sps[0];
+   e->n    = last;
+   e->site = site;
+   for (i = 1; i <= last; i++) {
+      e->slots[i - 1] = sps[i] - sizeof(Addr);
+      e->ras[i - 1]   = ips[i] + 1;
+   }
+}
+
 /* The site of the stack of 'tid' unwound to at most 'max_ips' frames;
-   NEED_DEEPER if that is not enough (and 'last_try' is False). */
-static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try)
+   NEED_DEEPER if that is not enough (and 'last_try' is False).  The stack
+   cache learns it if 'learn'. */
+static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try,
+                                Bool learn)
 {
    Addr         ips[MAX_DEPTH + DEEP_SLACK];
+   Addr         sps[MAX_DEPTH + DEEP_SLACK];
    UInt         n_ips;
    ExeContext*  ec;
    RawStack*    raw;
@@ -1087,16 +1221,19 @@ static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try)
    Bool         known = False;
 
    if (max_ips == ucache_max_ips)
-      n_ips = unwind_cached(tid, ips, max_ips, &entry);
+      n_ips = unwind_cached(tid, ips, sps, max_ips, &entry);
    else
-      n_ips = VG_(get_StackTrace)(tid, ips, max_ips, NULL, NULL, 0);
+      n_ips = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
    stats_stacks_unwound++;
    if (n_ips == 0)
       return no_stack_site;
    if (entry != NULL && (known = lookup_top_site(entry, ips, &cached))) {
       stats_site_cache_hits++;
-      if (!clo_check_unwind_cache)
+      if (!clo_check_unwind_cache) {
+         if (learn)
+            remember_stack(ips, sps, n_ips, cached);
          return cached;
+      }
    }
    ec  = VG_(make_ExeContext_from_StackTrace)(ips, n_ips);
    raw = VG_(HT_lookup)(raw_stacks, VG_(get_ECU_from_ExeContext)(ec));
@@ -1112,6 +1249,8 @@ static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try)
       stats_ucache_wrong++;
    if (entry != NULL && !known)
       remember_top_site(entry, ips, raw->site);
+   if (learn)
+      remember_stack(ips, sps, n_ips, raw->site);
    return raw->site;
 }
 
@@ -1119,9 +1258,16 @@ static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try)
    Most stacks need only a few frames beyond --depth: the allocator's. */
 static Site* get_Site(ThreadId tid)
 {
-   Site* site = get_Site_unwinding(tid, clo_depth + FAST_SLACK, False);
+   Site* site;
+   Site* hit = NULL;
+   Bool  found = lookup_stack_cache(tid, &hit);
+   if (found && !clo_check_unwind_cache)
+      return hit;
+   site = get_Site_unwinding(tid, clo_depth + FAST_SLACK, False, !found);
    if (site == NEED_DEEPER)
-      site = get_Site_unwinding(tid, clo_depth + DEEP_SLACK, True);
+      site = get_Site_unwinding(tid, clo_depth + DEEP_SLACK, True, !found);
+   if (found && hit != site)
+      stats_ucache_wrong++;
    return site;
 }
 
@@ -1528,21 +1674,104 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
 
 /* With --time-unit=i, counts guest instructions: before each exit of a
    superblock, and at its end, adds the instructions executed since the
-   previous update to guest_instrs_executed. */
-static void add_counter_update(IRSB* sbOut, Int n)
+   previous update to a counter.
+
+   The counter is a word of the running thread's first shadow register
+   area, which nothing else in strata uses: the generated code reads and
+   writes it as it does guest registers, relative to the guest state
+   pointer.  A counter in ordinary memory costs a load and a store through
+   an absolute address, and since any memory access may fault, Valgrind
+   must first store the guest registers that unwinding needs.
+
+   The count is moved to guest_instrs_folded, and the word cleared, when
+   another thread starts running generated code, and before anything that
+   copies or restores registers: a system call (clone copies them into the
+   new thread, rt_sigreturn restores them from the signal frame) and the
+   delivery of a signal (which saves them in the frame).  So every thread's
+   word is 0 but the counting thread's, and none is counted twice or lost.
+   Folding at every heap operation instead cost 5% of an allocation-heavy
+   run. */
+#define INSTR_COUNTER_OFFSET 0   // (in the first shadow area)
+
+// The only thread whose counter may be non-zero.
+static ThreadId counting_tid = VG_INVALID_THREADID;
+
+static ULong read_instr_counter(ThreadId tid)
 {
-   IRExpr* addr;
-   IRTemp  t1, t2;
+   ULong n;
+   VG_(get_shadow_regs_area)(tid, (UChar*)&n, 1, INSTR_COUNTER_OFFSET,
+                             sizeof n);
+   return n;
+}
+
+static void fold_instr_counter(void)
+{
+   static const ULong zero = 0;
+   if (counting_tid == VG_INVALID_THREADID)
+      return;
+   guest_instrs_folded += read_instr_counter(counting_tid);
+   VG_(set_shadow_regs_area)(counting_tid, 1, INSTR_COUNTER_OFFSET,
+                             sizeof zero, (const UChar*)&zero);
+}
+
+static void st_start_client_code(ThreadId tid, ULong blocks_dispatched)
+{
+   if (tid != counting_tid) {
+      fold_instr_counter();
+      counting_tid = tid;
+   }
+}
+
+static void st_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
+{
+   fold_instr_counter();
+}
+
+static void st_pre_thread_ll_exit(ThreadId tid)
+{
+   if (tid == counting_tid) {
+      fold_instr_counter();
+      counting_tid = VG_INVALID_THREADID;
+   }
+}
+
+/* The process is ending: from exit_group on, the count is folded whenever
+   a thread stops running generated code, so that the instructions of the
+   C library's clean-up (after the last thread's exit, whose registers the
+   core no longer lets a tool read) are counted. */
+static void st_stop_client_code(ThreadId tid, ULong blocks_dispatched)
+{
+   fold_instr_counter();
+}
+
+/* At the end the core no longer lets a tool read the last thread's
+   registers.  After an exit_group all is folded; after a fatal signal, the
+   instructions since the last fold are lost, and the clock stays at its
+   last reading rather than going back. */
+static ULong latest_instrs = 0;
+
+static ULong guest_instrs_executed(void)
+{
+   ULong now = guest_instrs_folded;
+   if (counting_tid != VG_INVALID_THREADID)
+      now += read_instr_counter(counting_tid);
+   if (now > latest_instrs)
+      latest_instrs = now;
+   return latest_instrs;
+}
+
+static void add_counter_update(IRSB* sbOut, Int offset, Int n)
+{
+   IRTemp t1, t2;
    if (n == 0)
       return;
-   addr = mkIRExpr_HWord((HWord)&guest_instrs_executed);
    t1 = newIRTemp(sbOut->tyenv, Ity_I64);
    t2 = newIRTemp(sbOut->tyenv, Ity_I64);
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(t1, IRExpr_Get(offset, Ity_I64)));
    addStmtToIRSB(sbOut, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64,
                                                       IRExpr_RdTmp(t1),
                                                       IRExpr_Const(IRConst_U64(n)))));
-   addStmtToIRSB(sbOut, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(t2)));
+   addStmtToIRSB(sbOut, IRStmt_Put(offset, IRExpr_RdTmp(t2)));
 }
 
 static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
@@ -1553,6 +1782,7 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 {
    IRSB* sbOut;
    Int   i, n = 0;
+   Int   offset = layout->total_sizeB + INSTR_COUNTER_OFFSET;
 
    if (clo_time_unit != TimeI)
       return sbIn;
@@ -1562,12 +1792,12 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       if (st->tag == Ist_IMark)
          n++;
       else if (st->tag == Ist_Exit) {
-         add_counter_update(sbOut, n);
+         add_counter_update(sbOut, offset, n);
          n = 0;
       }
       addStmtToIRSB(sbOut, st);
    }
-   add_counter_update(sbOut, n);
+   add_counter_update(sbOut, offset, n);
    return sbOut;
 }
 
@@ -1617,6 +1847,9 @@ static void end_profile(void);
 static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
                            UInt nArgs)
 {
+   fold_instr_counter();   // (see Instrumentation)
+   if (syscallno == __NR_exit_group && clo_time_unit == TimeI)
+      VG_(track_stop_client_code)(st_stop_client_code);
    if (syscallno == __NR_execve || syscallno == __NR_execveat)
       end_profile();
 }
@@ -1640,6 +1873,7 @@ static void st_print_stats(void)
    VG_(umsg)("strata: unwind cache:        %'llu hits, %'llu misses\n",
              stats_ucache_hits, stats_ucache_misses);
    VG_(umsg)("strata: site cache hits:     %'llu\n", stats_site_cache_hits);
+   VG_(umsg)("strata: stack cache hits:    %'llu\n", stats_scache_hits);
    if (clo_check_unwind_cache)
       VG_(umsg)("strata: wrong cache hits:    %'llu\n", stats_ucache_wrong);
    VG_(umsg)("strata: distinct raw stacks: %'llu\n", stats_raw_stacks);
@@ -1672,6 +1906,7 @@ static void end_profile(void)
 
 static void st_fini(Int exitcode)
 {
+   counting_tid = VG_INVALID_THREADID;   // (see Instrumentation)
    end_profile();
    if (VG_(clo_stats))
       st_print_stats();
@@ -1722,6 +1957,7 @@ static void st_post_clo_init(void)
       VG_(clo_backtrace_size) = clo_depth + DEEP_SLACK;
    if (clo_depth + FAST_SLACK > SHALLOW_IPS)
       init_unwind_cache(clo_depth + FAST_SLACK);
+   init_stack_cache(clo_depth + FAST_SLACK);
    blocks      = VG_(HT_construct)("st.blocks");
    raw_stacks  = VG_(HT_construct)("st.raw_stacks");
    site_nodes  = VG_(HT_construct)("st.site_nodes");
@@ -1733,6 +1969,12 @@ static void st_post_clo_init(void)
                             VG_(free));
    no_stack_site = new_Site(NULL, 0);
    init_Chunks();
+   if (clo_time_unit == TimeI)
+   {
+      VG_(track_start_client_code)(st_start_client_code);
+      VG_(track_pre_deliver_signal)(st_pre_deliver_signal);
+      VG_(track_pre_thread_ll_exit)(st_pre_thread_ll_exit);
+   }
    VG_(atfork)(NULL, NULL, st_atfork_child);
    init_snapshot_clock();
    open_Output();

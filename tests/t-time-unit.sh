@@ -16,4 +16,18 @@ expect_eq "1008 bytes allocated between the user snapshots" \
 record_ok instr "$PROGS/timed"
 expect_eq "header time_unit" "$(q get "$profile" header:time_unit)" i
 expect_le "instructions run before the first user snapshot" 1000 "$(q get "$profile" time user:1)"
+
+# The same loop run by the main thread, by a signal handler and by a second
+# thread: each span is counted once, in full.
+record_ok counted "$PROGS/counted"
+span() { echo $(( $(q get "$profile" time "user:$(($1 + 1))") - $(q get "$profile" time "user:$1") )); }
+main_span=$(span 1)
+expect_le "the loop is at least 3 instructions a turn" 3000000 "$main_span"
+for what in "signal handler:2" "second thread:3"; do
+   n=$(span "${what#*:}")
+   expect_le "the ${what%:*}'s loop: not under 0.9 of the main thread's" \
+      "$(( main_span * 9 / 10 ))" "$n"
+   expect_le "the ${what%:*}'s loop: not over 1.2 of the main thread's" \
+      "$n" "$(( main_span * 12 / 10 ))"
+done
 finish

@@ -1,15 +1,23 @@
 #!/bin/bash
-# The unwind cache (massif/st_main.c) takes the deep frames of a stack from
-# earlier unwinds: it must still tell apart two chains that differ only in
-# deep return addresses, and it must be used (the statistics say so).
+# The stack cache and the unwind cache (massif/st_main.c) take a stack's
+# frames from earlier unwinds: they must still tell apart two chains that
+# differ only in deep return addresses, and they must be used (the
+# statistics say so): the stack cache for via_a and via_b, whose allocations
+# repeat at the same stack pointer, the unwind cache for via_c, whose stack
+# pointer at the allocation is never the same twice.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+stat() { sed -n "s/.*strata: $1: *\([0-9,]*\).*/\1/p" "$2" | tr -d ,; }
 
 record_ok chains --heap-admin=0 --depth=30 --stats=yes "$PROGS/unwind_cache"
 expect_eq "via_a's blocks at the snapshot" "$(q bytes "$profile" via_a user:1)" 16000
 expect_eq "via_b's blocks at the snapshot" "$(q bytes "$profile" via_b user:1)" 32000
-expect_eq "two sites hold bytes" "$(q sites "$profile" user:1 | grep -c 'leaf')" 2
-hits=$(sed -n 's/.*unwind cache: *\([0-9,]*\) hits.*/\1/p' "$WORK/chains.stderr" | tr -d ,)
-expect_le "the cache served most unwinds" 1900 "${hits:-0}"
+expect_eq "via_c's blocks at the snapshot" "$(q bytes "$profile" via_c user:1)" 48000
+expect_eq "three sites hold bytes" "$(q sites "$profile" user:1 | grep -c 'leaf\|shifted')" 3
+hits=$(stat "stack cache hits" "$WORK/chains.stderr")
+expect_le "the stack cache served via_a and via_b" 1990 "${hits:-0}"
+hits=$(stat "unwind cache" "$WORK/chains.stderr")
+expect_le "the unwind cache served via_c" 990 "${hits:-0}"
 
 # --check-unwind-cache=yes (a debugging option of the tool, so valgrind is run
 # directly) unwinds in full at every hit and counts the hits that differ.
