@@ -12,19 +12,23 @@
 /*------------------------------------------------------------*/
 
 /* strata replaces the client's malloc family (malloc, calloc, realloc,
-   memalign and friends, every operator new and delete) with Valgrind's
-   client allocator, and keeps a table of the live blocks (address ->
-   Block).  Each block points to its allocation *site*: its call stack with
-   the allocator's own frames removed, cut to --depth frames.  Each site
-   counts the bytes and blocks it holds now, and the lowest and highest
-   bytes it held since the last snapshot.
+   memalign and friends, every operator new and delete) with its own client
+   allocator (st_alloc.c), which keeps in a header in front of each block
+   its size and its allocation *site*: its call stack with the allocator's
+   own frames removed, cut to --depth frames.  Each site counts the bytes
+   and blocks it holds now, and the lowest and highest bytes it held since
+   the last snapshot.
 
-   A stack is unwound at every allocation (that is the price of knowing the
-   site).  The raw stack is interned as an ExeContext and mapped to its site
+   The site must be known at every allocation.  A cache keyed by the
+   allocator's own frame (code address and stack pointer) gives it when the
+   return addresses above are still in the stack slots where they were
+   found; failing that, a few frames are unwound and the deeper ones taken
+   from a second cache, checked the same way; failing that, the stack is
+   unwound in full, interned as an ExeContext and mapped to its site
    through a hash table, so that classifying frames (is this malloc? an
-   --alloc-fn? an --ignore-fn?), which needs symbol look-ups, happens once per
-   distinct raw stack, not once per allocation.  Every table used per
-   operation is a hash table that grows with its contents, so the cost of an
+   --alloc-fn? an --ignore-fn?), which needs symbol look-ups, happens once
+   per distinct raw stack.  Every table used per operation is a hash table
+   that grows with its contents or a cache of fixed size, so the cost of an
    operation does not grow with the number of live blocks.
 
    Snapshots are taken by a clock (instructions, milliseconds or bytes
