@@ -926,17 +926,24 @@ static void check_unwind_hit(ThreadId tid, const Addr* ips, UInt n,
       stats_ucache_wrong++;
 }
 
+/* Memory for a cache: fresh pages, zero, and not resident until written,
+   so that the entries a run never uses cost it nothing. */
+static void* alloc_cache_memory(SizeT szB)
+{
+   void* p = VG_(am_shadow_alloc)(VG_PGROUNDUP(szB));
+   if (p == NULL)
+      VG_(out_of_memory_NORETURN)("st.cache", szB);
+   return p;
+}
+
+static Addr* ucache_words = NULL;    // [UCACHE_ENTRIES][2][deep frames]
+
 static void init_unwind_cache(UInt max_ips)
 {
-   UInt  i, deep = max_ips - SHALLOW_IPS;
-   Addr* words = VG_(calloc)("st.ucache.words", 2 * UCACHE_ENTRIES * deep,
-                             sizeof(Addr));
-   ucache = VG_(calloc)("st.ucache", UCACHE_ENTRIES, sizeof(UnwindEntry));
    ucache_max_ips = max_ips;
-   for (i = 0; i < UCACHE_ENTRIES; i++) {
-      ucache[i].ips = words + 2 * i * deep;
-      ucache[i].sps = ucache[i].ips + deep;
-   }
+   ucache = alloc_cache_memory(UCACHE_ENTRIES * sizeof(UnwindEntry));
+   ucache_words = alloc_cache_memory(2 * UCACHE_ENTRIES
+                                     * (max_ips - SHALLOW_IPS) * sizeof(Addr));
 }
 
 /* Two ways per set: chains that differ only deep down (the same function
@@ -1017,6 +1024,8 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, Addr* sps, UInt max_ips,
       return n;
    e = &set[set[0].victim];
    set[0].victim = !set[0].victim;
+   e->ips    = ucache_words + 2 * (e - ucache) * (ucache_max_ips - SHALLOW_IPS);
+   e->sps    = e->ips + (ucache_max_ips - SHALLOW_IPS);
    e->key_ip = ips[k];
    e->key_sp = sps[k];
    e->n      = n - SHALLOW_IPS;
@@ -1124,17 +1133,14 @@ static StackEntry* scache = NULL;   /* [SCACHE_ENTRIES] */
 static UInt scache_max_frames = 0;
 static ULong stats_scache_hits = 0;
 
+static Addr* scache_words = NULL;    // [SCACHE_ENTRIES][2][max_frames]
+
 static void init_stack_cache(UInt max_frames)
 {
-   UInt  i;
-   Addr* words = VG_(calloc)("st.scache.words", 2 * SCACHE_ENTRIES
-                             * max_frames, sizeof(Addr));
-   scache = VG_(calloc)("st.scache", SCACHE_ENTRIES, sizeof(StackEntry));
    scache_max_frames = max_frames;
-   for (i = 0; i < SCACHE_ENTRIES; i++) {
-      scache[i].slots = words + 2 * i * max_frames;
-      scache[i].ras   = scache[i].slots + max_frames;
-   }
+   scache = alloc_cache_memory(SCACHE_ENTRIES * sizeof(StackEntry));
+   scache_words = alloc_cache_memory(2 * SCACHE_ENTRIES * max_frames
+                                     * sizeof(Addr));
 }
 
 static StackEntry* scache_set(Addr ip, Addr sp)
@@ -1199,10 +1205,12 @@ static void remember_stack(const Addr* ips, const Addr* sps, UInt n_ips,
    set = scache_set(ips[0], sps[0]);
    e = &set[set[0].victim];
    set[0].victim = !set[0].victim;
-   e->ip   = ips[0];
-   e->sp   = sps[0];
-   e->n    = last;
-   e->site = site;
+   e->slots = scache_words + 2 * (e - scache) * scache_max_frames;
+   e->ras   = e->slots + scache_max_frames;
+   e->ip    = ips[0];
+   e->sp    = sps[0];
+   e->n     = last;
+   e->site  = site;
    for (i = 1; i <= last; i++) {
       e->slots[i - 1] = sps[i] - sizeof(Addr);
       e->ras[i - 1]   = ips[i] + 1;
@@ -1772,9 +1780,9 @@ static void add_counter_update(IRSB* sbOut, Int offset, Int n)
    t1 = newIRTemp(sbOut->tyenv, Ity_I64);
    t2 = newIRTemp(sbOut->tyenv, Ity_I64);
    addStmtToIRSB(sbOut, IRStmt_WrTmp(t1, IRExpr_Get(offset, Ity_I64)));
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64,
-                                                      IRExpr_RdTmp(t1),
-                                                      IRExpr_Const(IRConst_U64(n)))));
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(t2, IRExpr_Binop(
+                           Iop_Add64, IRExpr_RdTmp(t1),
+                           IRExpr_Const(IRConst_U64(n)))));
    addStmtToIRSB(sbOut, IRStmt_Put(offset, IRExpr_RdTmp(t2)));
 }
 
