@@ -2,14 +2,16 @@
 // Grouping sites into contexts, measuring and ranking them.
 //
 // Memory stays proportional to the profile, not to contexts x snapshots: a
-// context's series is built from its sites' sparse points (SiteSeries) when it
-// is measured, and kept only for the contexts listed in the result.  So the
+// context's series is built from its sites' steps (SeriesBuilder) when it is
+// measured, and kept only for the contexts listed in the result.  So the
 // sites are walked twice: once to measure and rank every context, once to
-// build the series of those listed and of the "other places".
+// build the series of those listed and of the "other places" (from the sites
+// of the contexts folded into it, at once).
 #include "contexts.hpp"
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace strata {
 
@@ -59,80 +61,82 @@ std::vector<FrameId> context_frames(const Model& model, const Site& site,
   return frames;
 }
 
-namespace {
-
 // ---- series ------------------------------------------------------------------
 
-// Builds the series of sites and contexts over the snapshots with site data.
-class SeriesBuilder {
- public:
-  explicit SeriesBuilder(const Model& model) : model_(model), sites_(model) {
-    for (std::size_t i = 0; i < model.snapshots.size(); ++i) {
-      if (model.snapshots[i].site_data != SiteData::none) snapshots_.push_back(i);
-    }
+SeriesBuilder::SeriesBuilder(const Model& model) {
+  for (std::size_t i = 0; i < model.snapshots.size(); ++i) {
+    const Snapshot& snapshot = model.snapshots[i];
+    if (snapshot.site_data == SiteData::none) continue;
+    snapshots_.push_back(i);
+    times_.push_back(snapshot.time);
+    complete_.push_back(snapshot.site_data == SiteData::complete);
   }
+  count_steps(model);
+  fill_steps(model);
+}
 
-  const std::vector<std::size_t>& snapshots() const { return snapshots_; }
-
-  // Zeros at every snapshot of the series.
-  std::vector<ContextPoint> empty() const {
-    std::vector<ContextPoint> series(snapshots_.size());
-    for (std::size_t k = 0; k < series.size(); ++k) {
-      series[k].snapshot = snapshots_[k];
-      series[k].time = model_.snapshots[snapshots_[k]].time;
-    }
-    return series;
+// Sets first_: where each site's steps start, one site after the other.
+void SeriesBuilder::count_steps(const Model& model) {
+  first_.assign(model.sites.size() + 1, 0);
+  for (std::size_t i : snapshots_) {
+    for (const SiteSample& sample : model.snapshots[i].sites) ++first_[index(sample.site) + 1];
   }
+  std::partial_sum(first_.begin(), first_.end(), first_.begin());
+}
 
-  std::vector<ContextPoint> of(const std::vector<SiteId>& sites) const {
-    std::vector<ContextPoint> series = empty();
-    for (SiteId site : sites) add(site, series);
-    return series;
-  }
-
- private:
-  // Adds what `site` held at each snapshot of the series to `series`.
-  void add(SiteId site, std::vector<ContextPoint>& series) const {
-    std::span<const SitePoint> points = sites_.points(site);
-    std::size_t next = 0;      // the first point not yet reached
-    std::uint64_t steady = 0;  // what the site held since its last point reached
-    for (std::size_t k = 0; k < series.size(); ++k) {
-      const Snapshot& snapshot = model_.snapshots[snapshots_[k]];
-      if (snapshot.site_data == SiteData::complete) {
-        std::uint64_t bytes = bytes_in(snapshot, site);
-        accumulate(series[k], bytes, bytes, bytes);
+void SeriesBuilder::fill_steps(const Model& model) {
+  steps_ = std::make_unique_for_overwrite<Step[]>(first_.back());
+  std::vector<std::size_t> next(first_.begin(), first_.end() - 1);  // SiteId -> its next step
+  std::vector<std::uint64_t> held(model.sites.size(), 0);  // SiteId -> bytes at its last step
+  for (std::size_t k = 0; k < snapshots_.size(); ++k) {
+    for (const SiteSample& sample : model.snapshots[snapshots_[k]].sites) {
+      Step& step = steps_[next[index(sample.site)]++];
+      if (complete_[k]) {
+        step = {k, sample.bytes, 0, 0};
         continue;
       }
-      while (next < points.size() && points[next].snapshot < snapshots_[k]) {
-        steady = points[next++].bytes;
-      }
-      if (next < points.size() && points[next].snapshot == snapshots_[k]) {
-        const SitePoint& p = points[next++];
-        accumulate(series[k], p.bytes, p.min, p.max);
-        steady = p.bytes;
-      } else {
-        accumulate(series[k], steady, steady, steady);
-      }
+      std::uint64_t& bytes = held[index(sample.site)];
+      step = {k, sample.bytes - bytes, sample.bytes - sample.min, sample.max - sample.bytes};
+      bytes = sample.bytes;
     }
   }
+}
 
-  static std::uint64_t bytes_in(const Snapshot& snapshot, SiteId site) {
-    auto it = std::lower_bound(snapshot.sites.begin(), snapshot.sites.end(), site,
-                               [](const SiteSample& s, SiteId id) { return s.site < id; });
-    return it != snapshot.sites.end() && it->site == site ? it->bytes : 0;
+std::vector<ContextPoint> SeriesBuilder::empty() const { return of({}); }
+
+std::vector<ContextPoint> SeriesBuilder::of(std::span<const SiteId> sites) const {
+  std::vector<ContextPoint> series;
+  build(sites, series);
+  return series;
+}
+
+void SeriesBuilder::build(std::span<const SiteId> sites, std::vector<ContextPoint>& series) const {
+  series.resize(snapshots_.size());
+  for (std::size_t k = 0; k < series.size(); ++k) series[k] = {snapshots_[k], times_[k], 0, 0, 0};
+  for (SiteId site : sites) {
+    for (std::size_t j = first_[index(site)]; j < first_[index(site) + 1]; ++j) {
+      const Step& step = steps_[j];
+      ContextPoint& point = series[step.point];
+      point.bytes += step.gain;
+      point.min += step.below;
+      point.max += step.above;
+    }
   }
-
-  static void accumulate(ContextPoint& point, std::uint64_t bytes, std::uint64_t min,
-                         std::uint64_t max) {
-    point.bytes += bytes;
-    point.min += min;
-    point.max += max;
+  std::uint64_t level = 0;  // the sites' bytes in the chain
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    ContextPoint& point = series[k];
+    if (complete_[k]) {
+      point.min = point.max = point.bytes;
+      continue;
+    }
+    level += point.bytes;
+    point.bytes = level;
+    point.min = level - point.min;
+    point.max = level + point.max;
   }
+}
 
-  const Model& model_;
-  SiteSeries sites_;
-  std::vector<std::size_t> snapshots_;  // series index -> Model::snapshots index
-};
+namespace {
 
 // ---- measures ----------------------------------------------------------------
 
@@ -213,54 +217,48 @@ bool ranks_before(const Context& a, const Context& b) {
 }
 
 // Measures every context, and asks `keep` about each; keeps the series of
-// those it keeps only, so that one context's series is built at a time.
+// those it keeps only, so that one context's series is built at a time (in
+// the same storage).
 void measure_all(std::vector<Context>& contexts, const SeriesBuilder& builder,
                  const Measure& measure, const KeepContext& keep, std::vector<bool>& kept) {
   double total = 0;
+  std::vector<ContextPoint> series;
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     Context& context = contexts[i];
-    context.series = builder.of(context.sites);
+    builder.build(context.sites, series);
+    context.series.swap(series);
     measure_context(context, measure);
     total += context.spacetime;
     kept[i] = keep && keep(context);
-    if (!kept[i]) context.series = std::vector<ContextPoint>();  // frees it, unlike = {}
+    if (!kept[i]) context.series.swap(series);  // takes the storage back
   }
   for (Context& context : contexts) {
     context.spacetime_pct = total > 0 ? 100.0 * context.spacetime / total : 0.0;
   }
 }
 
-void add_series(std::vector<ContextPoint>& sum, const std::vector<ContextPoint>& part) {
-  for (std::size_t k = 0; k < sum.size(); ++k) {
-    sum[k].bytes += part[k].bytes;
-    sum[k].min += part[k].min;
-    sum[k].max += part[k].max;
-  }
-}
-
-// The contexts listed, in rank order, then the "N other places" if any.
+// The contexts listed, in rank order, then the "N other places" if any,
+// whose series is built from the sites of the contexts folded into it.
 std::vector<Context> fold(std::vector<Context> ranked, const std::vector<bool>& kept,
                           const ContextOptions& options, const SeriesBuilder& builder,
                           const Measure& measure) {
   std::vector<Context> listed;
   Context other;
-  other.series = builder.empty();
   std::size_t top = options.top == 0 ? ranked.size() : options.top;
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     Context& context = ranked[i];
-    if (context.series.empty()) context.series = builder.of(context.sites);
     if (kept[i] || (context.spacetime_pct >= options.threshold && listed.size() < top)) {
+      if (!kept[i]) context.series = builder.of(context.sites);
       listed.push_back(std::move(context));
       continue;
     }
     ++other.folded;
     other.sites.insert(other.sites.end(), context.sites.begin(), context.sites.end());
     other.spacetime_pct += context.spacetime_pct;
-    add_series(other.series, context.series);
-    context.series = std::vector<ContextPoint>();
   }
   if (other.folded > 0) {
     std::sort(other.sites.begin(), other.sites.end());
+    other.series = builder.of(other.sites);
     measure_context(other, measure);
     listed.push_back(std::move(other));
   }

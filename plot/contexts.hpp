@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,5 +86,55 @@ bool wildcard_match(std::string_view pattern, std::string_view name);
 // A site's frames once --alloc-fn and --depth are applied: its context's key.
 std::vector<FrameId> context_frames(const Model& model, const Site& site,
                                     const ContextOptions& options);
+
+// ---- its parts, exposed for the tests ----------------------------------------
+
+// Builds the series of groups of sites over the snapshots with site data.
+// A site's series is a step function: it changes only where the site is
+// listed.  So the builder keeps, for each site, its steps: where it was
+// listed, what it gained there since its step before, and how far below and
+// above its bytes it went in the interval.  A group's series is then its
+// sites' steps added up at their points and summed along time: its cost is
+// the length of the series plus the steps of its sites, not the length times
+// the sites.
+class SeriesBuilder {
+ public:
+  explicit SeriesBuilder(const Model& model);
+
+  // The snapshots with site data, in time order: the points of every series.
+  const std::vector<std::size_t>& snapshots() const { return snapshots_; }
+
+  // Zeros at every point of the series.
+  std::vector<ContextPoint> empty() const;
+
+  // The series of `sites` together: at each point, the sum of their bytes,
+  // of their lows and of their highs.
+  std::vector<ContextPoint> of(std::span<const SiteId> sites) const;
+
+  // The same into `series`, whose storage is reused.
+  void build(std::span<const SiteId> sites, std::vector<ContextPoint>& series) const;
+
+ private:
+  // A site where it is listed.  In a chain snapshot: the bytes it gained
+  // since its step before (modulo 2^64: it may have lost some), and its
+  // bytes less its low and its high less its bytes.  In a complete snapshot
+  // (a peak, outside the chain): its bytes there in `gain`, and 0, 0.  No
+  // initializers: steps_ is allocated without filling it in.
+  struct Step {
+    std::size_t point;  // index into snapshots_
+    std::uint64_t gain;
+    std::uint64_t below;
+    std::uint64_t above;
+  };
+
+  void count_steps(const Model& model);
+  void fill_steps(const Model& model);
+
+  std::vector<std::size_t> snapshots_;  // series point -> index into Model::snapshots
+  std::vector<std::uint64_t> times_;    // series point -> its time
+  std::vector<std::uint8_t> complete_;  // series point -> 1 for a complete snapshot
+  std::vector<std::size_t> first_;      // SiteId -> its first step in steps_; then the end
+  std::unique_ptr<Step[]> steps_;       // site by site, each in time order
+};
 
 }  // namespace strata

@@ -386,33 +386,36 @@ std::vector<std::uint64_t> floor_of(const Run& run) {
   return floor;
 }
 
+// How many points of the run are at or before `time` (a binary search: the
+// points are in time order).
+std::size_t points_until(const Run& run, double time) {
+  auto after = std::partition_point(
+      run.points.begin(), run.points.end(),
+      [&](const ContextPoint& p) { return static_cast<double>(p.time) <= time; });
+  return static_cast<std::size_t>(after - run.points.begin());
+}
+
 // The floor at the end of each of kBins equal bins of the run's time, as
 // troughs; a bin without a point is left out.
 std::vector<Trough> floor_by_bin(const Run& run, const std::vector<std::uint64_t>& floor) {
   double first = static_cast<double>(run.points.front().time);
   double span = static_cast<double>(run.points.back().time) - first;
   std::vector<Trough> bins;
-  std::size_t k = 0;
+  std::size_t k = 0;  // the points before k are in the bins before
   for (std::size_t b = 0; b < kBins; ++b) {
     double end = first + span * static_cast<double>(b + 1) / kBins;
-    std::optional<std::size_t> last;
-    while (k < run.points.size() &&
-           (static_cast<double>(run.points[k].time) <= end || b + 1 == kBins)) {
-      last = k++;
-    }
-    if (last) bins.push_back({0, run.points[*last].snapshot, run.points[*last].time, floor[*last]});
+    std::size_t next = b + 1 == kBins ? run.points.size() : std::max(k, points_until(run, end));
+    if (next == k) continue;
+    k = next;
+    bins.push_back({0, run.points[k - 1].snapshot, run.points[k - 1].time, floor[k - 1]});
   }
   return bins;
 }
 
 // The floor's value at the last point at or before `time`.
 std::uint64_t floor_at(const Run& run, const std::vector<std::uint64_t>& floor, double time) {
-  std::uint64_t value = floor.front();
-  for (std::size_t k = 0; k < run.points.size() && static_cast<double>(run.points[k].time) <= time;
-       ++k) {
-    value = floor[k];
-  }
-  return value;
+  std::size_t until = points_until(run, time);
+  return until == 0 ? floor.front() : floor[until - 1];
 }
 
 // What a context's floor says.

@@ -2,6 +2,8 @@
 #include "model.hpp"
 
 #include <algorithm>
+#include <array>
+#include <numeric>
 
 namespace strata {
 
@@ -52,6 +54,34 @@ std::vector<SiteSample> sites_at(const Model& model, std::size_t snapshot) {
   if (at.site_data == SiteData::changes) apply(state, at);
   std::erase_if(state, [](const SiteSample& s) { return s.bytes == 0 && s.blocks == 0; });
   return state;
+}
+
+namespace {
+
+// The byte of a sample's site id that one pass of the radix sort orders by.
+std::size_t site_byte(const SiteSample& sample, unsigned shift) {
+  return (index(sample.site) >> shift) & 0xff;
+}
+
+}  // namespace
+
+void sort_by_site(std::vector<SiteSample>& samples, std::vector<SiteSample>& scratch) {
+  constexpr std::size_t kFew = 64;  // fewer are sorted by comparisons
+  if (samples.size() < kFew) {
+    std::sort(samples.begin(), samples.end(),
+              [](const SiteSample& a, const SiteSample& b) { return a.site < b.site; });
+    return;
+  }
+  std::size_t largest = 0;
+  for (const SiteSample& sample : samples) largest = std::max(largest, index(sample.site));
+  scratch.resize(samples.size());
+  for (unsigned shift = 0; shift < 32 && (largest >> shift) != 0; shift += 8) {
+    std::array<std::size_t, 257> start{};  // byte -> where its samples go, from start[byte + 1]
+    for (const SiteSample& sample : samples) ++start[site_byte(sample, shift) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    for (const SiteSample& sample : samples) scratch[start[site_byte(sample, shift)]++] = sample;
+    samples.swap(scratch);
+  }
 }
 
 SiteSeries::SiteSeries(const Model& model) : points_(model.sites.size()) {

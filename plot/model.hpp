@@ -124,6 +124,11 @@ std::optional<std::size_t> peak_snapshot(const Model& model);
 // without site data, the state at the last chain snapshot before it.
 std::vector<SiteSample> sites_at(const Model& model, std::size_t snapshot);
 
+// Sorts `samples` by site, as Snapshot::sites are, in time linear in their
+// number (a radix sort on the site ids once there are more than a few);
+// `scratch` is storage to reuse.  A site is listed at most once in a snapshot.
+void sort_by_site(std::vector<SiteSample>& samples, std::vector<SiteSample>& scratch);
+
 // A site at one chain snapshot (an index into Model::snapshots).
 struct SitePoint {
   std::size_t snapshot = 0;

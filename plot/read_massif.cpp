@@ -115,7 +115,7 @@ class MassifReader {
     next_line(key);
     std::string prefix = std::string(key) + ": ";
     if (!lines_.line().starts_with(prefix)) lines_.fail("expected \"" + prefix + "...\"");
-    return lines_.line().substr(prefix.size());
+    return std::string(lines_.line().substr(prefix.size()));
   }
 
   // The value of the next line, "KEY=value" (massif's snapshots).

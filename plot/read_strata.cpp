@@ -5,6 +5,7 @@
 // last line without its newline and a snapshot without its `E` are dropped,
 // and the model says the profile was cut short.
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 
 #include "error.hpp"
@@ -31,6 +32,7 @@ class StrataReader {
     read_header();
     Fields fields;
     while (next_complete_line()) {
+      if (read_plain_sample()) continue;
       split(lines_.line(), '\t', fields);
       read_record(fields);
     }
@@ -250,23 +252,51 @@ class StrataReader {
     expect_fields(fields, 6);
     SiteSample sample{site_ref(fields[1]), number(fields[2], "bytes"), number(fields[3], "blocks"),
                       number(fields[4], "min bytes"), number(fields[5], "max bytes")};
+    if (const char* problem = sample_problem(sample)) {
+      lines_.fail("site " + std::string(fields[1]) + problem);
+    }
+    add_sample(sample);
+  }
+
+  // Most lines of a profile are s records: a well-formed one inside a
+  // snapshot is read here in one pass over the line.  False for any other
+  // line, and for a malformed s record, which read_sample() then reports.
+  bool read_plain_sample() {
+    std::string_view line = lines_.line();
+    if (!open_ || !line.starts_with("s\t")) return false;
+    std::array<std::uint64_t, 5> values;
+    if (parse_numbers(line, '\t', values) != values.size()) return false;
+    if (values[0] == 0 || values[0] > model_.sites.size()) return false;
+    SiteSample sample{static_cast<SiteId>(values[0] - 1), values[1], values[2], values[3],
+                      values[4]};
+    if (sample_problem(sample)) return false;
+    add_sample(sample);
+    return true;
+  }
+
+  // What is wrong with a sample of the open snapshot, after "site N"; nullptr if nothing.
+  const char* sample_problem(const SiteSample& sample) const {
     if (sample.min > sample.bytes || sample.bytes > sample.max) {
-      lines_.fail("site " + std::string(fields[1]) + ": min <= bytes <= max does not hold");
+      return ": min <= bytes <= max does not hold";
     }
-    std::size_t& listed = listed_in_[index(sample.site)];
-    if (listed == model_.snapshots.size() + 1) {
-      lines_.fail("site " + std::string(fields[1]) + " listed twice in one snapshot");
+    if (listed_in_[index(sample.site)] == model_.snapshots.size() + 1) {
+      return " listed twice in one snapshot";
     }
-    listed = model_.snapshots.size() + 1;
-    open_->sites.push_back(sample);
+    return nullptr;
+  }
+
+  void add_sample(const SiteSample& sample) {
+    listed_in_[index(sample.site)] = model_.snapshots.size() + 1;
+    samples_.push_back(sample);
   }
 
   // A peak goes to its place in time (peaks are outside the chain, so this
   // changes nothing else); any other snapshot is the newest.
   void end_snapshot(const Fields& fields) {
     expect_fields(fields, 1);
-    std::sort(open_->sites.begin(), open_->sites.end(),
-              [](const SiteSample& a, const SiteSample& b) { return a.site < b.site; });
+    sort_by_site(samples_, scratch_);
+    open_->sites.assign(samples_.begin(), samples_.end());  // no spare capacity
+    samples_.clear();
     std::vector<Snapshot>& snapshots = model_.snapshots;
     auto place = snapshots.end();
     if (open_->kind == SnapshotKind::peak) {
@@ -298,6 +328,8 @@ class StrataReader {
   LineReader lines_;
   Model model_;
   std::optional<Snapshot> open_;        // the snapshot being read, until its E
+  std::vector<SiteSample> samples_;     // its s records, until its E
+  std::vector<SiteSample> scratch_;     // for sorting samples_
   std::vector<std::size_t> listed_in_;  // SiteId -> snapshots read + 1 when it was last listed
   std::uint64_t last_peak_time_ = 0;
   bool body_started_ = false;  // a record other than opt was read

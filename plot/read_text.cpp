@@ -1,18 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "read_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include "error.hpp"
 
 namespace strata {
 
 bool LineReader::next() {
-  if (!std::getline(in_, line_)) return false;
+  std::size_t end;
+  while ((end = std::string_view(block_.data(), filled_).find('\n', scanned_)) ==
+         std::string_view::npos) {
+    scanned_ = filled_;
+    if (refill()) continue;
+    if (start_ == filled_) return false;
+    end = filled_;  // the last line, without its newline
+    break;
+  }
+  line_ = std::string_view(block_.data() + start_, end - start_);
+  complete_ = end < filled_;
+  start_ = scanned_ = std::min(end + 1, filled_);
   ++number_;
-  complete_ = !in_.eof();
   return true;
+}
+
+bool LineReader::refill() {
+  if (end_) return false;
+  std::size_t kept = filled_ - start_;
+  if (kept > 0) std::memmove(block_.data(), block_.data() + start_, kept);
+  scanned_ -= start_;
+  start_ = 0;
+  if (block_.size() - kept < kBlock / 2) block_.resize(std::max(2 * block_.size(), kept + kBlock));
+  in_.read(block_.data() + kept, static_cast<std::streamsize>(block_.size() - kept));
+  std::size_t read = static_cast<std::size_t>(in_.gcount());
+  filled_ = kept + read;
+  end_ = !in_;
+  return read > 0;
 }
 
 void LineReader::fail(const std::string& what) const { throw Error(name_, number_, what); }
@@ -35,6 +61,8 @@ void split(std::string_view line, char separator, std::vector<std::string_view>&
 
 namespace {
 
+constexpr std::size_t kSafeDigits = 19;  // any 19 decimal digits fit in 64 bits
+
 std::optional<std::uint64_t> parse_base(std::string_view text, int base) {
   std::uint64_t value = 0;
   const char* end = text.data() + text.size();
@@ -46,6 +74,37 @@ std::optional<std::uint64_t> parse_base(std::string_view text, int base) {
 }  // namespace
 
 std::optional<std::uint64_t> parse_number(std::string_view text) { return parse_base(text, 10); }
+
+namespace {
+
+// Reads the decimal digits from `at` on, up to `end` at most, into `value`;
+// how many there were.
+std::size_t read_digits(const char*& at, const char* end, std::uint64_t& value) {
+  const char* start = at;
+  value = 0;
+  for (unsigned digit; at != end && (digit = static_cast<unsigned char>(*at) - unsigned{'0'}) <= 9;
+       ++at) {
+    value = 10 * value + digit;
+  }
+  return static_cast<std::size_t>(at - start);
+}
+
+}  // namespace
+
+std::size_t parse_numbers(std::string_view line, char separator, std::span<std::uint64_t> numbers) {
+  std::size_t first = line.find(separator);
+  if (first == std::string_view::npos) return 0;
+  const char* at = line.data() + first + 1;
+  const char* end = line.data() + line.size();
+  for (std::size_t count = 0;;) {
+    std::uint64_t value;
+    std::size_t digits = read_digits(at, end, value);
+    if (digits == 0 || digits > kSafeDigits || count == numbers.size()) return 0;
+    numbers[count++] = value;
+    if (at == end) return count;
+    if (*at++ != separator) return 0;
+  }
+}
 
 std::optional<std::uint64_t> parse_hex(std::string_view text) { return parse_base(text, 16); }
 

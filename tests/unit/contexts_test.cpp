@@ -3,6 +3,8 @@
 // folding, on hand-written profiles.
 #include "contexts.hpp"
 
+#include <array>
+
 #include "strata_profile.hpp"
 
 namespace strata::test {
@@ -88,6 +90,118 @@ std::string ranked_profile() {
       "E",
       "X|30",
   }));
+}
+
+// bytes, min and max at each point of a series.
+using Values = std::vector<std::array<std::uint64_t, 3>>;
+
+Values values(const std::vector<ContextPoint>& series) {
+  Values out;
+  for (const ContextPoint& p : series) out.push_back({p.bytes, p.min, p.max});
+  return out;
+}
+
+TEST(SeriesBuilder, SumsOfSteps) {
+  Model model = read_text(ranked_profile());
+  SeriesBuilder builder(model);
+  EXPECT_EQ(builder.snapshots(), (std::vector<std::size_t>{0, 1, 2, 3}));
+  std::vector<ContextPoint> empty = builder.empty();
+  ASSERT_EQ(empty.size(), 4u);
+  EXPECT_EQ(empty[3].snapshot, 3u);
+  EXPECT_EQ(empty[3].time, 30u);
+  EXPECT_EQ(values(empty), (Values{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}));
+  // Site 1: 100 from the start.  At the peak (point 2), what the peak says.
+  std::vector<SiteId> one = {SiteId{0}};
+  EXPECT_EQ(values(builder.of(one)),
+            (Values{{100, 0, 100}, {100, 100, 100}, {100, 100, 100}, {100, 100, 100}}));
+  // Site 2: nothing before its first step; 150 at the peak; 100 to 200 after
+  // it, from the 100 it held at the chain snapshot before.
+  std::vector<SiteId> two = {SiteId{1}};
+  EXPECT_EQ(values(builder.of(two)),
+            (Values{{0, 0, 0}, {100, 0, 100}, {150, 150, 150}, {200, 100, 200}}));
+  // Site 3: not at the peak, so 0 there; a crest of 2 before it fell to 0.
+  std::vector<SiteId> three = {SiteId{2}};
+  EXPECT_EQ(values(builder.of(three)), (Values{{0, 0, 0}, {2, 0, 2}, {0, 0, 0}, {0, 0, 2}}));
+  std::vector<SiteId> all = {SiteId{0}, SiteId{1}, SiteId{2}};
+  EXPECT_EQ(values(builder.of(all)),
+            (Values{{100, 0, 100}, {202, 100, 202}, {250, 250, 250}, {300, 200, 302}}));
+  // build() reuses its storage and gives the same.
+  std::vector<ContextPoint> series = builder.of(all);
+  builder.build(two, series);
+  EXPECT_EQ(values(series), values(builder.of(two)));
+  EXPECT_EQ(series[1].snapshot, 1u);
+  EXPECT_EQ(series[1].time, 10u);
+}
+
+// The state of `site` at series point `k`, from the model's own queries.
+std::array<std::uint64_t, 3> expected_at(const Model& model, const SiteSeries& series,
+                                         std::size_t snapshot, SiteId site) {
+  if (model.snapshots[snapshot].site_data == SiteData::complete) {
+    for (const SiteSample& s : model.snapshots[snapshot].sites) {
+      if (s.site == site) return {s.bytes, s.bytes, s.bytes};
+    }
+    return {0, 0, 0};
+  }
+  SitePoint point = series.at(site, snapshot);
+  return {point.bytes, point.min, point.max};
+}
+
+// A longer profile, with peaks and sites that come and go: the builder's
+// series are the sums of what SiteSeries and the peaks say.
+TEST(SeriesBuilder, AgreesWithSiteSeries) {
+  std::vector<std::string> lines = {"S|1", "S|2", "S|3", "S|4", "S|5"};
+  std::uint32_t seed = 3;
+  auto next = [&](std::uint64_t range) {
+    seed = seed * 1103515245u + 12345u;
+    return ((seed >> 8) & 0xffff) % range;
+  };
+  std::vector<std::uint64_t> held(5, 0);
+  for (std::uint64_t t = 1; t <= 60; ++t) {
+    bool peak = t % 7 == 0;
+    lines.push_back("T|" + std::string(peak ? "peak" : "regular") + "|" + std::to_string(10 * t) +
+                    "|0|0|0");
+    for (std::size_t s = 0; s < 5; ++s) {
+      if (peak) {
+        if (held[s] > 0) {
+          std::string b = std::to_string(held[s]);
+          lines.push_back("s|" + std::to_string(s + 1) + "|" + b + "|1|" + b + "|" + b);
+        }
+        continue;
+      }
+      if (next(3) == 0) continue;
+      std::uint64_t was = held[s];
+      held[s] = next(4) == 0 ? 0 : next(1000);
+      std::uint64_t low = std::min(was, held[s]) - next(std::min(was, held[s]) + 1);
+      std::uint64_t high = std::max(was, held[s]) + next(500);
+      lines.push_back("s|" + std::to_string(s + 1) + "|" + std::to_string(held[s]) + "|1|" +
+                      std::to_string(low) + "|" + std::to_string(high));
+    }
+    lines.push_back("E");
+  }
+  std::string body;
+  for (const std::string& line : lines) body += records({line});
+  Model model = read_text(profile(body));
+  SeriesBuilder builder(model);
+  SiteSeries sites(model);
+  std::vector<std::vector<SiteId>> groups = {
+      {SiteId{0}},
+      {SiteId{3}},
+      {SiteId{1}, SiteId{4}},
+      {SiteId{0}, SiteId{1}, SiteId{2}, SiteId{3}, SiteId{4}}};
+  for (const std::vector<SiteId>& group : groups) {
+    std::vector<ContextPoint> series = builder.of(group);
+    ASSERT_EQ(series.size(), 60u);
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      std::array<std::uint64_t, 3> sum = {0, 0, 0};
+      for (SiteId site : group) {
+        std::array<std::uint64_t, 3> at = expected_at(model, sites, k, site);
+        for (std::size_t i = 0; i < 3; ++i) sum[i] += at[i];
+      }
+      EXPECT_EQ(series[k].snapshot, k);
+      EXPECT_EQ((std::array<std::uint64_t, 3>{series[k].bytes, series[k].min, series[k].max}), sum)
+          << "point " << k << ", " << group.size() << " sites";
+    }
+  }
 }
 
 TEST(GroupContexts, SpacetimeRankAndSeries) {

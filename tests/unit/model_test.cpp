@@ -63,5 +63,41 @@ TEST(Model, SeriesBeforeTheFirstPoint) {
   EXPECT_EQ(second[1].max, 9u);
 }
 
+// `count` samples of distinct sites from `first` on, in a scrambled order;
+// each holds 3 times its site id in bytes.
+std::vector<SiteSample> scrambled(std::size_t count, std::size_t first) {
+  std::vector<SiteSample> samples;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::size_t id = first + (i * 7919) % count;  // 7919 is prime: a permutation
+    samples.push_back({static_cast<SiteId>(id), 3 * id, i, 0, 3 * id});
+  }
+  return samples;
+}
+
+void expect_sorted_by_site(std::vector<SiteSample> samples) {
+  std::vector<SiteSample> scratch;
+  std::size_t count = samples.size();
+  sort_by_site(samples, scratch);
+  ASSERT_EQ(samples.size(), count);
+  for (std::size_t i = 0; i < count; ++i) {
+    EXPECT_EQ(index(samples[i].site), index(samples[0].site) + i);
+    EXPECT_EQ(samples[i].bytes, 3 * index(samples[i].site));  // the sample moved whole
+    EXPECT_EQ(samples[i].max, samples[i].bytes);
+  }
+}
+
+TEST(Model, SortBySite) {
+  expect_sorted_by_site({});
+  expect_sorted_by_site(scrambled(5, 0));
+  expect_sorted_by_site(scrambled(63, 1000));
+  expect_sorted_by_site(scrambled(300, 0));       // one byte of site ids, then two
+  expect_sorted_by_site(scrambled(1000, 70000));  // three bytes
+  std::vector<SiteSample> samples = scrambled(2000, 1u << 24), scratch;  // four bytes
+  sort_by_site(samples, scratch);
+  EXPECT_EQ(index(samples.front().site), 1u << 24);
+  EXPECT_EQ(samples.back().bytes, 3 * ((1u << 24) + 1999));
+  EXPECT_EQ(samples[1].blocks, 1679u);  // the second site came at 1679: 1679 * 7919 % 2000 == 1
+}
+
 }  // namespace
 }  // namespace strata::test

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The reader of strata profiles, on small hand-written profiles.
+#include <array>
+
+#include "read_text.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {
@@ -221,6 +224,116 @@ TEST(ReadStrata, TextAfterTheEndIsAnError) {
   expect_strata_error(two_sites() + "X\t500\n", 28, "after the end record X");
 }
 
+// A profile larger than the reader's blocks (1 MiB): a line longer than a
+// block, and samples on both sides of every block boundary.
+TEST(ReadStrata, LinesAcrossBlocks) {
+  const std::string cmd(3'000'000, 'x');
+  std::string body = "F\t1\t0x10\t0\tf\ta.c\t1\tp\nS\t1\t1\nS\t2\t1\n";
+  constexpr std::uint64_t kSnapshots = 60'000;
+  for (std::uint64_t t = 1; t <= kSnapshots; ++t) {
+    body += "T\tregular\t" + std::to_string(t) + "\t0\t0\t0\n";
+    body += "s\t2\t" + std::to_string(t) + "\t1\t0\t" + std::to_string(t) + "\n";
+    body += "s\t1\t" + std::to_string(3 * t) + "\t2\t" + std::to_string(2 * t) + "\t" +
+            std::to_string(3 * t) + "\nE\n";
+  }
+  std::string text = "strata-profile\t1\ncmd\t" + cmd + "\npid\t7\nppid\t1\ntime_unit\ti\n" + body +
+                     "X\t" + std::to_string(kSnapshots);
+  ASSERT_GT(text.size(), 3u << 20);
+  Model model = read_text(text);
+  EXPECT_EQ(model.header.cmd, cmd);
+  EXPECT_EQ(model.header.pid, 7u);
+  EXPECT_TRUE(model.cut_short);  // the X has no newline
+  ASSERT_EQ(model.snapshots.size(), kSnapshots);
+  std::uint64_t sum = 0;
+  for (std::uint64_t t = 1; t <= kSnapshots; ++t) {
+    const Snapshot& snapshot = model.snapshots[t - 1];
+    ASSERT_EQ(snapshot.time, t);
+    ASSERT_EQ(snapshot.sites.size(), 2u);
+    ASSERT_EQ(snapshot.sites[0].site, SiteId{0});  // sorted by site
+    ASSERT_EQ(snapshot.sites[0].bytes, 3 * t);
+    ASSERT_EQ(snapshot.sites[0].min, 2 * t);
+    ASSERT_EQ(snapshot.sites[1].max, t);
+    sum += snapshot.sites[0].blocks + snapshot.sites[1].blocks;
+  }
+  EXPECT_EQ(sum, 3 * kSnapshots);
+}
+
+// Numbers the quick path of s records leaves to the general one.
+TEST(ReadStrata, LongNumbersAndLeadingZeros) {
+  Model model = read_text(profile(records({
+      "S|1",
+      "S|2",
+      "T|regular|1|0|0|0",
+      "s|002|18446744073709551615|1|0|18446744073709551615",
+      "s|1|0000000000000000000000005|1|5|5",
+      "E",
+      "X|1",
+  })));
+  ASSERT_EQ(model.snapshots[0].sites.size(), 2u);
+  EXPECT_EQ(model.snapshots[0].sites[0].bytes, 5u);
+  EXPECT_EQ(model.snapshots[0].sites[1].site, SiteId{1});
+  EXPECT_EQ(model.snapshots[0].sites[1].bytes, UINT64_MAX);
+}
+
+TEST(LineReader, Lines) {
+  std::istringstream in("a\tb\n\nlast");
+  LineReader lines(in, kName);
+  ASSERT_TRUE(lines.next());
+  EXPECT_EQ(lines.line(), "a\tb");
+  EXPECT_TRUE(lines.complete());
+  ASSERT_TRUE(lines.next());
+  EXPECT_EQ(lines.line(), "");
+  ASSERT_TRUE(lines.next());
+  EXPECT_EQ(lines.line(), "last");
+  EXPECT_FALSE(lines.complete());
+  EXPECT_EQ(lines.number(), 3u);
+  EXPECT_FALSE(lines.next());
+  std::istringstream empty("");
+  EXPECT_FALSE(LineReader(empty, kName).next());
+  std::istringstream one("x\n");
+  LineReader reader(one, kName);
+  ASSERT_TRUE(reader.next());
+  EXPECT_TRUE(reader.complete());
+  EXPECT_FALSE(reader.next());
+}
+
+TEST(ParseNumbers, AllOfTheFieldsAfterTheFirst) {
+  std::array<std::uint64_t, 5> n{};
+  EXPECT_EQ(parse_numbers("s\t1\t22\t0333", '\t', n), 3u);
+  EXPECT_EQ(n[0], 1u);
+  EXPECT_EQ(n[1], 22u);
+  EXPECT_EQ(parse_numbers("s\t9999999999999999999\t0", '\t', n), 2u);
+  EXPECT_EQ(n[0], 9999999999999999999u);
+  EXPECT_EQ(parse_numbers("s\t1\t2\t3\t4\t5", '\t', n), 5u);
+  EXPECT_EQ(n[4], 5u);
+  EXPECT_EQ(parse_numbers("s\t1\t2\t3\t4\t5\t6", '\t', n), 0u);  // too many
+  EXPECT_EQ(parse_numbers("s", '\t', n), 0u);
+  EXPECT_EQ(parse_numbers("s\t", '\t', n), 0u);
+  EXPECT_EQ(parse_numbers("s\t1\t", '\t', n), 0u);
+  EXPECT_EQ(parse_numbers("s\t\t1", '\t', n), 0u);
+  EXPECT_EQ(parse_numbers("s\t1x", '\t', n), 0u);
+  EXPECT_EQ(parse_numbers("s\t+1", '\t', n), 0u);
+  EXPECT_EQ(parse_numbers("s\t1 2", '\t', n), 0u);
+  EXPECT_EQ(parse_numbers("s\t18446744073709551615", '\t', n), 0u);  // 20 digits
+}
+
+TEST(ParseNumber, DecimalDigitsOnly) {
+  EXPECT_EQ(parse_number("0"), 0u);
+  EXPECT_EQ(parse_number("0042"), 42u);
+  EXPECT_EQ(parse_number("9999999999999999999"), 9999999999999999999u);
+  EXPECT_EQ(parse_number("18446744073709551615"), UINT64_MAX);
+  EXPECT_EQ(parse_number("000000000000000000000018"), 18u);
+  EXPECT_EQ(parse_number("18446744073709551616"), std::nullopt);
+  EXPECT_EQ(parse_number("99999999999999999999"), std::nullopt);
+  EXPECT_EQ(parse_number(""), std::nullopt);
+  EXPECT_EQ(parse_number("+1"), std::nullopt);
+  EXPECT_EQ(parse_number("-1"), std::nullopt);
+  EXPECT_EQ(parse_number(" 1"), std::nullopt);
+  EXPECT_EQ(parse_number("12a"), std::nullopt);
+  EXPECT_EQ(parse_number("1/"), std::nullopt);
+  EXPECT_EQ(parse_number(":"), std::nullopt);
+}
+
 // ---- malformed input ---------------------------------------------------------------
 
 TEST(ReadStrata, WrongVersion) {
@@ -259,6 +372,15 @@ TEST(ReadStrata, MalformedRecords) {
       {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|6|9"}, "min <= bytes <= max does not hold"},
       {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|0|4"}, "min <= bytes <= max does not hold"},
       {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|0|5", "s|1|5|1|0|5"}, "listed twice"},
+      {{"S|1", "T|regular|1|5|0|0", "s|1|x|1|0|5"}, "bad bytes 'x'"},
+      {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|0|5x"}, "bad max bytes '5x'"},
+      {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|0|18446744073709551616"}, "bad max bytes"},
+      {{"S|1", "T|regular|1|5|0|0", "s||5|1|0|5"}, "bad site id ''"},
+      {{"S|1", "T|regular|1|5|0|0", "s|0|5|1|0|5"}, "site '0' is not defined"},
+      {{"S|1", "T|regular|1|5|0|0", "s|2|5|1|0|5"}, "site '2' is not defined"},
+      {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|0"}, "s record with 5 fields, expected 6"},
+      {{"S|1", "T|regular|1|5|0|0", "s|1|5|1|0|5|"}, "s record with 7 fields, expected 6"},
+      {{"S|1", "T|regular|1|5|0|0", "E", "X|1", "s|1|5|1|0|5"}, "after the end record X"},
       {{"S|1", "s|1|5|1|0|5"}, "s record outside a snapshot"},
       {{"E"}, "E record outside a snapshot"},
       {{"T|regular|1|0|0|0", "F|1|0x1|0|f|a|1|p"}, "F record inside a snapshot"},
