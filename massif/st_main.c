@@ -209,14 +209,9 @@ static SizeT heap_szB       = 0;   // useful heap: what the client asked for
 static SizeT heap_extra_szB = 0;   // --heap-admin per block, plus slop
 static SizeT stacks_szB     = 0;   // with --stacks=yes
 
-// The clocks behind --time-unit=i and --time-unit=B.  The generated code
-// counts instructions in each thread's shadow register area, and the count
-// is moved here whenever a thread stops running generated code
-// (Instrumentation).
-static ULong guest_instrs_folded       = 0;
+// The clocks behind --time-unit=i and --time-unit=B.
+static ULong guest_instrs_executed     = 0;
 static ULong total_allocs_deallocs_szB = 0;
-
-static ULong guest_instrs_executed(void);
 
 // --time-unit=ms: reading the timer is a system call, too dear for every
 // heap operation; the clock reads it every CLOCK_READ_EVERY operations, and
@@ -233,7 +228,7 @@ static void refresh_ms_clock(void)
 static ULong get_time(void)
 {
    switch (clo_time_unit) {
-   case TimeI:  return guest_instrs_executed();
+   case TimeI:  return guest_instrs_executed;
    case TimeMS: return ms_clock;
    case TimeB:  return total_allocs_deallocs_szB;
    }
@@ -1686,104 +1681,23 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
 
 /* With --time-unit=i, counts guest instructions: before each exit of a
    superblock, and at its end, adds the instructions executed since the
-   previous update to a counter.
-
-   The counter is a word of the running thread's first shadow register
-   area, which nothing else in strata uses: the generated code reads and
-   writes it as it does guest registers, relative to the guest state
-   pointer.  A counter in ordinary memory costs a load and a store through
-   an absolute address, and since any memory access may fault, Valgrind
-   must first store the guest registers that unwinding needs.
-
-   The count is moved to guest_instrs_folded, and the word cleared, when
-   another thread starts running generated code, and before anything that
-   copies or restores registers: a system call (clone copies them into the
-   new thread, rt_sigreturn restores them from the signal frame) and the
-   delivery of a signal (which saves them in the frame).  So every thread's
-   word is 0 but the counting thread's, and none is counted twice or lost.
-   Folding at every heap operation instead cost 5% of an allocation-heavy
-   run. */
-#define INSTR_COUNTER_OFFSET 0   // (in the first shadow area)
-
-// The only thread whose counter may be non-zero.
-static ThreadId counting_tid = VG_INVALID_THREADID;
-
-static ULong read_instr_counter(ThreadId tid)
+   previous update to guest_instrs_executed.  (A counter in each thread's
+   shadow registers, updated like a register rather than through memory,
+   was tried: reading it at every heap operation cost more than it saved.) */
+static void add_counter_update(IRSB* sbOut, Int n)
 {
-   ULong n;
-   VG_(get_shadow_regs_area)(tid, (UChar*)&n, 1, INSTR_COUNTER_OFFSET,
-                             sizeof n);
-   return n;
-}
-
-static void fold_instr_counter(void)
-{
-   static const ULong zero = 0;
-   if (counting_tid == VG_INVALID_THREADID)
-      return;
-   guest_instrs_folded += read_instr_counter(counting_tid);
-   VG_(set_shadow_regs_area)(counting_tid, 1, INSTR_COUNTER_OFFSET,
-                             sizeof zero, (const UChar*)&zero);
-}
-
-static void st_start_client_code(ThreadId tid, ULong blocks_dispatched)
-{
-   if (tid != counting_tid) {
-      fold_instr_counter();
-      counting_tid = tid;
-   }
-}
-
-static void st_pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
-{
-   fold_instr_counter();
-}
-
-static void st_pre_thread_ll_exit(ThreadId tid)
-{
-   if (tid == counting_tid) {
-      fold_instr_counter();
-      counting_tid = VG_INVALID_THREADID;
-   }
-}
-
-/* The process is ending: from exit_group on, the count is folded whenever
-   a thread stops running generated code, so that the instructions of the
-   C library's clean-up (after the last thread's exit, whose registers the
-   core no longer lets a tool read) are counted. */
-static void st_stop_client_code(ThreadId tid, ULong blocks_dispatched)
-{
-   fold_instr_counter();
-}
-
-/* At the end the core no longer lets a tool read the last thread's
-   registers.  After an exit_group all is folded; after a fatal signal, the
-   instructions since the last fold are lost, and the clock stays at its
-   last reading rather than going back. */
-static ULong latest_instrs = 0;
-
-static ULong guest_instrs_executed(void)
-{
-   ULong now = guest_instrs_folded;
-   if (counting_tid != VG_INVALID_THREADID)
-      now += read_instr_counter(counting_tid);
-   if (now > latest_instrs)
-      latest_instrs = now;
-   return latest_instrs;
-}
-
-static void add_counter_update(IRSB* sbOut, Int offset, Int n)
-{
-   IRTemp t1, t2;
+   IRExpr* addr;
+   IRTemp  t1, t2;
    if (n == 0)
       return;
+   addr = mkIRExpr_HWord((HWord)&guest_instrs_executed);
    t1 = newIRTemp(sbOut->tyenv, Ity_I64);
    t2 = newIRTemp(sbOut->tyenv, Ity_I64);
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(t1, IRExpr_Get(offset, Ity_I64)));
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, addr)));
    addStmtToIRSB(sbOut, IRStmt_WrTmp(t2, IRExpr_Binop(
                            Iop_Add64, IRExpr_RdTmp(t1),
                            IRExpr_Const(IRConst_U64(n)))));
-   addStmtToIRSB(sbOut, IRStmt_Put(offset, IRExpr_RdTmp(t2)));
+   addStmtToIRSB(sbOut, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(t2)));
 }
 
 static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
@@ -1794,7 +1708,6 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 {
    IRSB* sbOut;
    Int   i, n = 0;
-   Int   offset = layout->total_sizeB + INSTR_COUNTER_OFFSET;
 
    if (clo_time_unit != TimeI)
       return sbIn;
@@ -1804,12 +1717,12 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       if (st->tag == Ist_IMark)
          n++;
       else if (st->tag == Ist_Exit) {
-         add_counter_update(sbOut, offset, n);
+         add_counter_update(sbOut, n);
          n = 0;
       }
       addStmtToIRSB(sbOut, st);
    }
-   add_counter_update(sbOut, offset, n);
+   add_counter_update(sbOut, n);
    return sbOut;
 }
 
@@ -1859,9 +1772,6 @@ static void end_profile(void);
 static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
                            UInt nArgs)
 {
-   fold_instr_counter();   // (see Instrumentation)
-   if (syscallno == __NR_exit_group && clo_time_unit == TimeI)
-      VG_(track_stop_client_code)(st_stop_client_code);
    if (syscallno == __NR_execve || syscallno == __NR_execveat)
       end_profile();
 }
@@ -1918,7 +1828,6 @@ static void end_profile(void)
 
 static void st_fini(Int exitcode)
 {
-   counting_tid = VG_INVALID_THREADID;   // (see Instrumentation)
    end_profile();
    if (VG_(clo_stats))
       st_print_stats();
@@ -1981,12 +1890,6 @@ static void st_post_clo_init(void)
                             VG_(free));
    no_stack_site = new_Site(NULL, 0);
    init_Chunks();
-   if (clo_time_unit == TimeI)
-   {
-      VG_(track_start_client_code)(st_start_client_code);
-      VG_(track_pre_deliver_signal)(st_pre_deliver_signal);
-      VG_(track_pre_thread_ll_exit)(st_pre_thread_ll_exit);
-   }
    VG_(atfork)(NULL, NULL, st_atfork_child);
    init_snapshot_clock();
    open_Output();
