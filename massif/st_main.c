@@ -93,6 +93,7 @@ static ULong stats_frames_written  = 0;
 static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
 static ULong stats_bytes_written   = 0;
 static ULong stats_flushes         = 0;
+static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -112,6 +113,7 @@ static Bool     clo_stacks           = False;
 static Bool     clo_pages_as_heap    = False;
 static const HChar* clo_out_file     = "strata.out.%p";
 static Bool     clo_check_unwind_cache = False;   // a debugging option
+static Bool     clo_fast_client_calls  = True;    // a debugging option
 
 static XArray* alloc_fns  = NULL;   /* XArray* of const HChar*: patterns */
 static XArray* ignore_fns = NULL;   /* XArray* of const HChar*: patterns */
@@ -159,6 +161,7 @@ static Bool st_process_cmd_line_option(const HChar* arg)
       VG_(addToXA)(ignore_fns, &tmp_str);
    else if VG_STR_CLO(arg, "--out-file", clo_out_file) {}
    else if VG_BOOL_CLO(arg, "--check-unwind-cache", clo_check_unwind_cache) {}
+   else if VG_BOOL_CLO(arg, "--fast-client-calls", clo_fast_client_calls) {}
    else if VG_STR_CLO(arg, "-o", clo_out_file) {}
    else
       return VG_(replacement_malloc_process_cmd_line_option)(arg);
@@ -197,7 +200,9 @@ static void st_print_debug_usage(void)
 {
    VG_(printf)(
 "    --check-unwind-cache=no|yes  unwind in full at every unwind-cache hit\n"
-"                                 and count the hits that differ [no]\n");
+"                                 and count the hits that differ [no]\n"
+"    --fast-client-calls=no|yes   call the malloc replacements from the\n"
+"                                 generated code, not the scheduler [yes]\n");
 }
 
 /*------------------------------------------------------------*/
@@ -949,6 +954,16 @@ static UnwindEntry* ucache_set(Addr ip, Addr sp)
    return &ucache[((h >> 32) % (UCACHE_ENTRIES / 2)) * 2];
 }
 
+/* Whether 'sp' is in the stack Valgrind knows for 'tid', not in a stack
+   the program made for itself (a coroutine's, an alternate signal stack):
+   the caches read the words from 'sp' to the top of that stack, which are
+   mapped; elsewhere they do not know how far the stack goes. */
+static Bool on_thread_stack(ThreadId tid, Addr sp)
+{
+   Addr max = VG_(thread_get_stack_max)(tid);
+   return sp <= max && max - sp < VG_(thread_get_stack_size)(tid);
+}
+
 static Bool return_address_holds(const UnwindEntry* e, UInt j)
 {
    return *(const Addr*)(e->sps[j] - sizeof(Addr)) == e->ips[j] + 1;
@@ -957,7 +972,8 @@ static Bool return_address_holds(const UnwindEntry* e, UInt j)
 static Bool ucache_entry_holds(const UnwindEntry* e, ThreadId tid)
 {
    UInt j;
-   if (e->n > 0 && e->sps[e->n - 1] > VG_(thread_get_stack_max)(tid))
+   if (!on_thread_stack(tid, e->key_sp)
+       || (e->n > 0 && e->sps[e->n - 1] > VG_(thread_get_stack_max)(tid)))
       return False;
    for (j = 0; j < e->n_check; j++)
       if (!return_address_holds(e, j))
@@ -1162,7 +1178,7 @@ static Bool lookup_stack_cache(ThreadId tid, Site** site)
    Addr        ip = VG_(get_IP)(tid), sp = VG_(get_SP)(tid);
    StackEntry* set;
    UInt        way;
-   if (scache == NULL)
+   if (scache == NULL || !on_thread_stack(tid, sp))
       return False;
    set = scache_set(ip, sp);
    for (way = 0; way < 2; way++) {
@@ -1700,6 +1716,118 @@ static void add_counter_update(IRSB* sbOut, Int n)
    addStmtToIRSB(sbOut, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(t2)));
 }
 
+/* Fast client calls.  The malloc replacements in the preload library reach
+   the tool through a client request (VALGRIND_NON_SIMD_CALLn): the
+   generated code stops, returns to the scheduler, which calls the tool's
+   function and enters the generated code again.  That round trip was a
+   third of an allocation's cost.  So a superblock that ends in a client
+   request ends instead in a call to st_fast_client_call, made from the
+   generated code with the guest registers that unwinding needs written
+   back: a call of one of strata's own malloc functions is made there, and
+   its result put in the request's result register, as the scheduler would;
+   any other request leaves the superblock as a client request after all.
+   amd64 only (the one platform the tool is built for). */
+#if defined(VGA_amd64)
+#include "libvex_guest_amd64.h"
+
+static const void* malloc_fns[14];   // strata's malloc functions
+static UInt n_malloc_fns = 0;
+
+static Bool is_malloc_fn(const void* f)
+{
+   UInt i;
+   for (i = 0; i < n_malloc_fns; i++)
+      if (malloc_fns[i] == f)
+         return True;
+   return False;
+}
+
+/* Made from the generated code: 1 if done, 0 to leave the superblock with
+   the client request. */
+static UWord st_fast_client_call(VexGuestAMD64State* gst, UWord* args)
+{
+   ThreadId tid;
+   if (args[0] < VG_USERREQ__CLIENT_CALL1
+       || args[0] > VG_USERREQ__CLIENT_CALL3 || !is_malloc_fn((void*)args[1]))
+      return 0;
+   tid = VG_(get_running_tid)();
+   stats_fast_calls++;
+   switch (args[0]) {
+   case VG_USERREQ__CLIENT_CALL1:
+      gst->guest_RDX = ((UWord (*)(ThreadId, UWord))args[1])(tid, args[2]);
+      break;
+   case VG_USERREQ__CLIENT_CALL2:
+      gst->guest_RDX = ((UWord (*)(ThreadId, UWord, UWord))args[1])
+                          (tid, args[2], args[3]);
+      break;
+   default:
+      gst->guest_RDX = ((UWord (*)(ThreadId, UWord, UWord, UWord))args[1])
+                          (tid, args[2], args[3], args[4]);
+      break;
+   }
+   return 1;
+}
+
+static void add_fx(IRDirty* d, IREffect fx, Int offset)
+{
+   d->fxState[d->nFxState].fx        = fx;
+   d->fxState[d->nFxState].offset    = offset;
+   d->fxState[d->nFxState].size      = 8;
+   d->fxState[d->nFxState].nRepeats  = 0;
+   d->fxState[d->nFxState].repeatLen = 0;
+   d->nFxState++;
+}
+
+/* sbOut ends in a client request: call st_fast_client_call first. */
+static void add_fast_client_call(IRSB* sbOut)
+{
+   Addr     next = (Addr)sbOut->next->Iex.Const.con->Ico.U64;
+   IRTemp   args = newIRTemp(sbOut->tyenv, Ity_I64);
+   IRTemp   done = newIRTemp(sbOut->tyenv, Ity_I64);
+   IRTemp   slow = newIRTemp(sbOut->tyenv, Ity_I1);
+   IRDirty* d;
+   Int      o_rip = offsetof(VexGuestAMD64State, guest_RIP);
+
+   addStmtToIRSB(sbOut, IRStmt_Put(o_rip, sbOut->next));
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(args, IRExpr_Get(
+      offsetof(VexGuestAMD64State, guest_RAX), Ity_I64)));
+   d = unsafeIRDirty_1_N(done, 0, "st_fast_client_call",
+                         VG_(fnptr_to_fnentry)(&st_fast_client_call),
+                         mkIRExprVec_2(IRExpr_GSPTR(), IRExpr_RdTmp(args)));
+   d->mFx   = Ifx_Modify;   // the request's arguments, and the heap
+   d->mAddr = IRExpr_RdTmp(args);
+   d->mSize = 6 * sizeof(UWord);
+   add_fx(d, Ifx_Read, o_rip);
+   add_fx(d, Ifx_Read, offsetof(VexGuestAMD64State, guest_RSP));
+   add_fx(d, Ifx_Read, offsetof(VexGuestAMD64State, guest_RBP));
+   add_fx(d, Ifx_Modify, offsetof(VexGuestAMD64State, guest_RDX));
+   addStmtToIRSB(sbOut, IRStmt_Dirty(d));
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(slow, IRExpr_Binop(
+      Iop_CmpEQ64, IRExpr_RdTmp(done), IRExpr_Const(IRConst_U64(0)))));
+   addStmtToIRSB(sbOut, IRStmt_Exit(IRExpr_RdTmp(slow), Ijk_ClientReq,
+                                    IRConst_U64(next), o_rip));
+   sbOut->jumpkind = Ijk_Boring;
+}
+
+static void init_fast_client_calls(const void* fns[], UInt n)
+{
+   tl_assert(n <= sizeof(malloc_fns) / sizeof(malloc_fns[0]));
+   for (n_malloc_fns = 0; n_malloc_fns < n; n_malloc_fns++)
+      malloc_fns[n_malloc_fns] = fns[n_malloc_fns];
+}
+#endif
+
+static Bool ends_in_client_request(const IRSB* sb)
+{
+#if defined(VGA_amd64)
+   return clo_fast_client_calls && sb->jumpkind == Ijk_ClientReq
+          && sb->next->tag == Iex_Const
+          && sb->next->Iex.Const.con->tag == Ico_U64;
+#else
+   return False;
+#endif
+}
+
 static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                            const VexGuestLayout* layout,
                            const VexGuestExtents* vge,
@@ -1708,21 +1836,27 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 {
    IRSB* sbOut;
    Int   i, n = 0;
+   Bool  count = clo_time_unit == TimeI;
 
-   if (clo_time_unit != TimeI)
+   if (!count && !ends_in_client_request(sbIn))
       return sbIn;
    sbOut = deepCopyIRSBExceptStmts(sbIn);
    for (i = 0; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (st->tag == Ist_IMark)
          n++;
-      else if (st->tag == Ist_Exit) {
+      else if (st->tag == Ist_Exit && count) {
          add_counter_update(sbOut, n);
          n = 0;
       }
       addStmtToIRSB(sbOut, st);
    }
-   add_counter_update(sbOut, n);
+   if (count)
+      add_counter_update(sbOut, n);
+#if defined(VGA_amd64)
+   if (ends_in_client_request(sbIn))
+      add_fast_client_call(sbOut);
+#endif
    return sbOut;
 }
 
@@ -1796,6 +1930,7 @@ static void st_print_stats(void)
              stats_ucache_hits, stats_ucache_misses);
    VG_(umsg)("strata: site cache hits:     %'llu\n", stats_site_cache_hits);
    VG_(umsg)("strata: stack cache hits:    %'llu\n", stats_scache_hits);
+   VG_(umsg)("strata: fast client calls:   %'llu\n", stats_fast_calls);
    if (clo_check_unwind_cache)
       VG_(umsg)("strata: wrong cache hits:    %'llu\n", stats_ucache_wrong);
    VG_(umsg)("strata: distinct raw stacks: %'llu\n", stats_raw_stacks);
@@ -1936,6 +2071,18 @@ static void st_pre_clo_init(void)
                                  st_realloc,
                                  st_malloc_usable_size,
                                  0);
+#if defined(VGA_amd64)
+   {
+      const void* fns[] = {
+         st_malloc, st___builtin_new, st___builtin_new_aligned,
+         st___builtin_vec_new, st___builtin_vec_new_aligned, st_memalign,
+         st_calloc, st_free, st___builtin_delete, st___builtin_delete_aligned,
+         st___builtin_vec_delete, st___builtin_vec_delete_aligned, st_realloc,
+         st_malloc_usable_size,
+      };
+      init_fast_client_calls(fns, sizeof(fns) / sizeof(fns[0]));
+   }
+#endif
 
    alloc_fns      = VG_(newXA)(VG_(malloc), "st.alloc_fns", VG_(free),
                                sizeof(HChar*));
