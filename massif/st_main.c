@@ -1788,7 +1788,7 @@ static void add_fast_client_call(IRSB* sbOut)
    IRDirty* d;
    Int      o_rip = offsetof(VexGuestAMD64State, guest_RIP);
 
-   addStmtToIRSB(sbOut, IRStmt_Put(o_rip, sbOut->next));
+   addStmtToIRSB(sbOut, IRStmt_Put(o_rip, IRExpr_Const(IRConst_U64(next))));
    addStmtToIRSB(sbOut, IRStmt_WrTmp(args, IRExpr_Get(
       offsetof(VexGuestAMD64State, guest_RAX), Ity_I64)));
    d = unsafeIRDirty_1_N(done, 0, "st_fast_client_call",
