@@ -19,9 +19,15 @@ expect_le "the stack cache served via_a and via_b" 1990 "${hits:-0}"
 hits=$(stat "unwind cache" "$WORK/chains.stderr")
 expect_le "the unwind cache served via_c" 990 "${hits:-0}"
 
+# Allocations on a stack the program made itself, alternating with the main
+# stack's.
+record_ok coroutine --heap-admin=0 "$PROGS/coroutine"
+expect_eq "co_alloc's blocks at the snapshot" "$(q bytes "$profile" co_alloc user:1)" 32000
+expect_eq "main_alloc's blocks at the snapshot" "$(q bytes "$profile" main_alloc user:1)" 64000
+
 # --check-unwind-cache=yes (a debugging option of the tool, so valgrind is run
 # directly) unwinds in full at every hit and counts the hits that differ.
-for prog in unwind_cache threads cxx_new; do
+for prog in unwind_cache threads cxx_new coroutine; do
    VALGRIND_LIB=$top_builddir/vglib valgrind --tool=strata --stats=yes \
       --check-unwind-cache=yes --out-file="$WORK/check-$prog.out" \
       "$PROGS/$prog" >/dev/null 2>"$WORK/check-$prog.stderr"
