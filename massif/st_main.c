@@ -723,23 +723,36 @@ static void write_peak_snapshot(void)
    peak_written = True;
 }
 
-/* Regular, user and final snapshots: the sites changed since the last. */
-static void write_snapshot(SnapshotKind kind, ULong time)
+/* Where the end written before an execve starts in the file, -1 if none:
+   should the execve fail, the file is cut back to there (Exec). */
+static Off64T provisional_end = -1;
+
+/* Regular, user and final snapshots: the sites changed since the last.  A
+   'provisional' snapshot, the end written before an execve, changes
+   nothing but the file: the sites it lists stay changed. */
+static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
 {
    Site* s;
    for (s = dirty_sites; s != NULL; s = s->next_dirty)
       ensure_Site_written(s);
+   if (provisional) {
+      flush_Output();
+      provisional_end = VG_(lseek)(out_fd, 0, VKI_SEEK_CUR);
+   }
    put_snapshot_header(kind, time, heap_szB, heap_extra_szB, stacks_szB);
    for (s = dirty_sites; s != NULL; s = s->next_dirty) {
       put_site_line(s, s->szB, s->n_blocks, s->min_szB, s->max_szB);
-      s->dirty   = False;
-      s->min_szB = s->max_szB = s->szB;
+      if (!provisional) {
+         s->dirty   = False;
+         s->min_szB = s->max_szB = s->szB;
+      }
    }
-   dirty_sites = NULL;
+   if (!provisional)
+      dirty_sites = NULL;
    end_snapshot();
 }
 
-static void take_snapshot(SnapshotKind kind)
+static void take_snapshot_as(SnapshotKind kind, Bool provisional)
 {
    if (out_fd < 0)
       return;
@@ -748,7 +761,12 @@ static void take_snapshot(SnapshotKind kind)
    if (!peak_written
        && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB()))
       write_peak_snapshot();
-   write_snapshot(kind, get_time());
+   write_snapshot(kind, get_time(), provisional);
+}
+
+static void take_snapshot(SnapshotKind kind)
+{
+   take_snapshot_as(kind, False);
 }
 
 /* The clock: called after each heap operation. */
@@ -1897,22 +1915,37 @@ static void st_atfork_child(ThreadId tid)
 /*--- Exec                                                 ---*/
 /*------------------------------------------------------------*/
 
-static void end_profile(void);
+static void end_profile(Bool provisional);
+
+/* Not in the tool API, but in the core this tool links with (Valgrind
+   3.19's signature): the API has no ftruncate. */
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
+                              RegWord, RegWord, RegWord, RegWord, RegWord);
 
 /* execve replaces the process and the tool with it, without finalisation:
    end the profile first.  (With --trace-children=yes the new program is
-   profiled anew, into its own file.)  Should the exec fail, the profile
-   goes on after its end record; readers stop at the first end record. */
+   profiled anew, into its own file.)  An execve may fail, and programs try
+   several (execvp walks the PATH; g++ does so for each of its passes): then
+   the end is taken back, the file cut to where it began, and the profile
+   goes on as if the execve had not been tried.  The end changed nothing
+   but the file. */
 static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
                            UInt nArgs)
 {
    if (syscallno == __NR_execve || syscallno == __NR_execveat)
-      end_profile();
+      end_profile(True);
 }
 
 static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
                             UInt nArgs, SysRes res)
 {
+   if ((syscallno != __NR_execve && syscallno != __NR_execveat)
+       || provisional_end < 0 || out_fd < 0)
+      return;
+   VG_(do_syscall)(__NR_ftruncate, out_fd, provisional_end, 0, 0, 0, 0, 0, 0);
+   VG_(lseek)(out_fd, provisional_end, VKI_SEEK_SET);
+   provisional_end = -1;
+   stats_snapshots[SnapFinal]--;
 }
 
 /*------------------------------------------------------------*/
@@ -1949,12 +1982,12 @@ static void st_print_stats(void)
 }
 
 /* The final snapshot (with the peak, if not yet written) and the end. */
-static void end_profile(void)
+static void end_profile(Bool provisional)
 {
    if (out_fd < 0)
       return;
    refresh_ms_clock();
-   take_snapshot(SnapFinal);
+   take_snapshot_as(SnapFinal, provisional);
    put_str("X");
    put_field_u64(get_time());
    put_nl();
@@ -1963,7 +1996,7 @@ static void end_profile(void)
 
 static void st_fini(Int exitcode)
 {
-   end_profile();
+   end_profile(False);
    if (VG_(clo_stats))
       st_print_stats();
    if (out_fd >= 0)

@@ -40,4 +40,13 @@ for f in "$WORK"/untraced.[0-9]*; do
    expect_eq "untraced: parent_alloc in $(basename "$f")" "$(q bytes "$f" parent_alloc last)" 3008
 done
 expect_eq "a profile of exec_child without --trace-children" "$found" 0
+
+# A failed exec takes back the end written before it: one end, and the
+# profile goes on.
+record_ok failed --heap-admin=0 "$PROGS/exec_fail"
+expect_eq "failed execs: one final snapshot" "$(grep -c '^T	final' "$profile")" 1
+expect_eq "failed execs: one end record" "$(grep -c '^X' "$profile")" 1
+expect_eq "before_exec at the user snapshot" "$(q bytes "$profile" before_exec user:1)" 1008
+expect_eq "after_exec at the user snapshot" "$(q bytes "$profile" after_exec user:1)" 2008
+expect_eq "final heap" "$(q get "$profile" heap final)" 3016
 finish
