@@ -24,12 +24,12 @@
    return addresses above are still in the stack slots where they were
    found; failing that, a few frames are unwound and the deeper ones taken
    from a second cache, checked the same way; failing that, the stack is
-   unwound in full, interned as an ExeContext and mapped to its site
-   through a hash table, so that classifying frames (is this malloc? an
-   --alloc-fn? an --ignore-fn?), which needs symbol look-ups, happens once
-   per distinct raw stack.  Every table used per operation is a hash table
-   that grows with its contents or a cache of fixed size, so the cost of an
-   operation does not grow with the number of live blocks.
+   unwound in full, its frames classified (is this malloc? an --alloc-fn?
+   an --ignore-fn? main?), which needs symbol look-ups once per code address
+   and then a look-up in a hash table, and the frames that make the site
+   looked up in the table of sites.  Every table used per operation is a
+   hash table that grows with its contents or a cache of fixed size, so the
+   cost of an operation does not grow with the number of live blocks.
 
    Snapshots are taken by a clock (instructions, milliseconds or bytes
    allocated+freed: --time-unit), checked at each heap operation.  A
@@ -87,7 +87,6 @@ static ULong stats_frees           = 0;   // blocks unrecorded
 static ULong stats_bad_frees       = 0;   // frees of no live block
 static ULong stats_reallocs        = 0;
 static ULong stats_stacks_unwound  = 0;
-static ULong stats_raw_stacks      = 0;   // distinct unwound stacks
 static ULong stats_sites           = 0;
 static ULong stats_frames_written  = 0;
 static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
@@ -246,8 +245,11 @@ static ULong get_time(void)
 
 /* A Site is one allocation stack, allocator frames removed.  It counts what
    its live blocks hold, the range its bytes covered since the last snapshot,
-   and (copy on write) what it held at the last peak. */
+   and (copy on write) what it held at the last peak.  The first two fields
+   are those of VgHashNode: sites are found by their stack in 'sites'. */
 typedef struct _Site {
+   struct _Site* next;
+   UWord  hash;           // key: hash_stack() of ips
    UInt   id;             // 1-based id in the output file; 0 = not written
    UInt   n_ips;
    Addr*  ips;            // innermost first; NULL when n_ips == 0
@@ -271,20 +273,6 @@ typedef struct _Block {
    Site*  site;
 } Block;
 
-/* Maps a raw stack (as unwound, allocator frames included) to its site. */
-typedef struct _RawStack {
-   struct _RawStack* next;
-   UWord  ecu;            // key: the ExeContext unique of the raw stack
-   Site*  site;           // NULL: the allocation is ignored (--ignore-fn)
-} RawStack;
-
-/* Maps the stripped stack to its site. */
-typedef struct _SiteNode {
-   struct _SiteNode* next;
-   UWord  ecu;            // key: the ExeContext unique of the stripped stack
-   Site*  site;
-} SiteNode;
-
 /* What a code address is to the allocator, cached. */
 typedef enum { IpPlain = 0, IpUnknown, IpAlloc, IpIgnore, IpMain,
                IpBelowMain } IpClass;
@@ -304,8 +292,7 @@ typedef struct _FrameRun {
 } FrameRun;
 
 static VgHashTable* blocks      = NULL;  /* Addr -> Block* (live blocks) */
-static VgHashTable* raw_stacks  = NULL;  /* raw ECU -> RawStack* */
-static VgHashTable* site_nodes  = NULL;  /* stripped ECU -> SiteNode* */
+static VgHashTable* sites       = NULL;  /* stack (hash) -> Site* */
 static VgHashTable* ip_classes  = NULL;  /* Addr -> IpNode* */
 static VgHashTable* frame_runs  = NULL;  /* Addr -> FrameRun* (written) */
 static XArray*      all_sites   = NULL;  /* XArray* of Site*, every site */
@@ -804,13 +791,31 @@ static void init_snapshot_clock(void)
 /*--- Sites                                                ---*/
 /*------------------------------------------------------------*/
 
+/* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
+   allocation. */
+static Bool same_words(const Addr* a, const Addr* b, UInt n)
+{
+   UInt i;
+   for (i = 0; i < n; i++)
+      if (a[i] != b[i])
+         return False;
+   return True;
+}
+
+static void copy_words(Addr* to, const Addr* from, UInt n)
+{
+   UInt i;
+   for (i = 0; i < n; i++)
+      to[i] = from[i];
+}
+
 static Site* new_Site(const Addr* ips, UInt n_ips)
 {
    Site* s = VG_(calloc)("st.site", 1, sizeof(Site));
    s->n_ips = n_ips;
    if (n_ips > 0) {
       s->ips = VG_(malloc)("st.site.ips", n_ips * sizeof(Addr));
-      VG_(memcpy)(s->ips, ips, n_ips * sizeof(Addr));
+      copy_words(s->ips, ips, n_ips);
    }
    s->peak_gen = peak_gen;   // it held nothing at any peak so far
    VG_(addToXA)(all_sites, &s);
@@ -858,22 +863,41 @@ static IpClass classify_ip(Addr ip)
    return node->cls;
 }
 
+static UWord hash_stack(const Addr* ips, UInt n_ips)
+{
+   UWord h = n_ips;
+   UInt  i;
+   for (i = 0; i < n_ips; i++)
+      h = (h ^ ips[i]) * 0x9E3779B97F4A7C15ULL;
+   return h ^ (h >> 29);
+}
+
+// 0 if the two sites have the same stack (their hashes are equal).
+static Word cmp_Site_stacks(const void* a, const void* b)
+{
+   const Site* x = a;
+   const Site* y = b;
+   return !(x->n_ips == y->n_ips && same_words(x->ips, y->ips, x->n_ips));
+}
+
+/* The site of a stripped stack, made the first time the stack is seen. */
 static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
 {
-   ExeContext* ec;
-   SiteNode*   node;
+   Site  key;
+   Site* s;
 
    if (n_ips == 0)
       return no_stack_site;
-   ec   = VG_(make_ExeContext_from_StackTrace)(ips, n_ips);
-   node = VG_(HT_lookup)(site_nodes, VG_(get_ECU_from_ExeContext)(ec));
-   if (node == NULL) {
-      node = VG_(malloc)("st.sitenode", sizeof(SiteNode));
-      node->ecu  = VG_(get_ECU_from_ExeContext)(ec);
-      node->site = new_Site(ips, n_ips);
-      VG_(HT_add_node)(site_nodes, node);
+   key.hash  = hash_stack(ips, n_ips);
+   key.n_ips = n_ips;
+   key.ips   = (Addr*)ips;
+   s = VG_(HT_gen_lookup)(sites, &key, cmp_Site_stacks);
+   if (s == NULL) {
+      s = new_Site(ips, n_ips);
+      s->hash = key.hash;
+      VG_(HT_add_node)(sites, s);
    }
-   return node->site;
+   return s;
 }
 
 /*------------------------------------------------------------*/
@@ -905,6 +929,7 @@ typedef struct {
    UInt  top_victim;
    Addr  tops[TOP_WAYS][SHALLOW_IPS];
    Site* top_sites[TOP_WAYS];
+   UInt  top_ends[TOP_WAYS];     // the first frame their site did not use
    Addr* ips;
    Addr* sps;
 } UnwindEntry;
@@ -914,24 +939,6 @@ static UInt ucache_max_ips = 0;      // the most frames a fast unwind asks
 static ULong stats_ucache_hits = 0, stats_ucache_misses = 0;
 static ULong stats_ucache_wrong = 0;  // with --check-unwind-cache=yes
 static ULong stats_site_cache_hits = 0;
-
-/* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
-   allocation. */
-static Bool same_words(const Addr* a, const Addr* b, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      if (a[i] != b[i])
-         return False;
-   return True;
-}
-
-static void copy_words(Addr* to, const Addr* from, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      to[i] = from[i];
-}
 
 /* --check-unwind-cache=yes: unwind in full on every hit too, and count the
    hits that differ from it (the tests use it). */
@@ -1071,24 +1078,26 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, Addr* sps, UInt max_ips,
 
 /* The site remembered for these shallow frames over e's deep frames. */
 static Bool lookup_top_site(const UnwindEntry* e, const Addr* ips,
-                            Site** site)
+                            Site** site, UInt* end)
 {
    UInt w;
    for (w = 0; w < e->n_tops; w++)
       if (same_words(e->tops[w], ips, SHALLOW_IPS)) {
          *site = e->top_sites[w];
+         *end  = e->top_ends[w];
          return True;
       }
    return False;
 }
 
 static void remember_top_site(UnwindEntry* e, const Addr* ips,
-                              Site* site)
+                              Site* site, UInt end)
 {
    UInt w = e->n_tops < TOP_WAYS ? e->n_tops++
                                  : e->top_victim++ % TOP_WAYS;
    copy_words(e->tops[w], ips, SHALLOW_IPS);
    e->top_sites[w] = site;
+   e->top_ends[w]  = end;
 }
 
 /* A site that cannot be told from the frames unwound: unwind deeper. */
@@ -1123,17 +1132,19 @@ static Bool site_bounds(const Addr* ips, UInt n_ips, UInt* first,
    return True;
 }
 
-/* A raw stack seen for the first time: its site, NULL if the allocation is
-   ignored.  If the unwind was cut short ('truncated') before --depth frames
-   were left, says NEED_DEEPER. */
-static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated)
+/* The site of a raw stack (as unwound, allocator frames included), NULL if
+   the allocation is ignored; '*end' is the first frame it did not use.  If
+   the unwind was cut short ('truncated') before --depth frames were left,
+   says NEED_DEEPER.  (Classifying a frame is a look-up in ip_classes.) */
+static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated,
+                               UInt* end)
 {
-   UInt first, end;
-   if (!site_bounds(ips, n_ips, &first, &end))
+   UInt first;
+   if (!site_bounds(ips, n_ips, &first, end))
       return NULL;
-   if (end == n_ips && end - first < clo_depth && truncated)
+   if (*end == n_ips && *end - first < clo_depth && truncated)
       return NEED_DEEPER;
-   return get_Site_of_stack(ips + first, end - first);
+   return get_Site_of_stack(ips + first, *end - first);
 }
 
 /* The stack cache, in front of the unwind cache.  Most allocations are made
@@ -1212,19 +1223,19 @@ static Bool lookup_stack_cache(ThreadId tid, Site** site)
 }
 
 /* Remembers 'site', made by the frames 'ips' found at stack pointers
-   'sps', in the stack cache, if the return addresses of the frames that
-   made it can be checked.  (A stack that ends before the frame after its
-   site either was cut by --depth there, or ended where the unwinder found
-   no caller: the same frames in the same slots end it again.) */
+   'sps' up to frame 'end' (the first it did not use), in the stack cache,
+   if the return addresses of those frames can be checked.  (A stack that
+   ends before the frame after its site either was cut by --depth there,
+   or ended where the unwinder found no caller: the same frames in the same
+   slots end it again.) */
 static void remember_stack(const Addr* ips, const Addr* sps, UInt n_ips,
-                           Site* site)
+                           UInt end, Site* site)
 {
-   UInt        first, end, last, i;
+   UInt        last, i;
    StackEntry* set;
    StackEntry* e;
    if (scache == NULL || site == NEED_DEEPER)
       return;
-   site_bounds(ips, n_ips, &first, &end);
    last = end < n_ips ? end : n_ips - 1;
    if (last > scache_max_frames)
       return;
@@ -1254,10 +1265,9 @@ static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try,
 {
    Addr         ips[MAX_DEPTH + DEEP_SLACK];
    Addr         sps[MAX_DEPTH + DEEP_SLACK];
-   UInt         n_ips;
-   ExeContext*  ec;
-   RawStack*    raw;
+   UInt         n_ips, end, cached_end = 0;
    UnwindEntry* entry = NULL;
+   Site*        site;
    Site*        cached = NULL;
    Bool         known = False;
 
@@ -1268,31 +1278,23 @@ static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try,
    stats_stacks_unwound++;
    if (n_ips == 0)
       return no_stack_site;
-   if (entry != NULL && (known = lookup_top_site(entry, ips, &cached))) {
+   if (entry != NULL
+       && (known = lookup_top_site(entry, ips, &cached, &cached_end))) {
       stats_site_cache_hits++;
       if (!clo_check_unwind_cache) {
          if (learn)
-            remember_stack(ips, sps, n_ips, cached);
+            remember_stack(ips, sps, n_ips, cached_end, cached);
          return cached;
       }
    }
-   ec  = VG_(make_ExeContext_from_StackTrace)(ips, n_ips);
-   raw = VG_(HT_lookup)(raw_stacks, VG_(get_ECU_from_ExeContext)(ec));
-   if (raw == NULL) {
-      raw = VG_(malloc)("st.rawstack", sizeof(RawStack));
-      raw->ecu  = VG_(get_ECU_from_ExeContext)(ec);
-      raw->site = site_of_raw_stack(ips, n_ips,
-                                    !last_try && n_ips == max_ips);
-      VG_(HT_add_node)(raw_stacks, raw);
-      stats_raw_stacks++;
-   }
-   if (known && cached != raw->site)
+   site = site_of_raw_stack(ips, n_ips, !last_try && n_ips == max_ips, &end);
+   if (known && cached != site)
       stats_ucache_wrong++;
    if (entry != NULL && !known)
-      remember_top_site(entry, ips, raw->site);
+      remember_top_site(entry, ips, site, end);
    if (learn)
-      remember_stack(ips, sps, n_ips, raw->site);
-   return raw->site;
+      remember_stack(ips, sps, n_ips, end, site);
+   return site;
 }
 
 /* The site of an allocation made now by thread 'tid'; NULL if ignored.
@@ -1966,7 +1968,6 @@ static void st_print_stats(void)
    VG_(umsg)("strata: fast client calls:   %'llu\n", stats_fast_calls);
    if (clo_check_unwind_cache)
       VG_(umsg)("strata: wrong cache hits:    %'llu\n", stats_ucache_wrong);
-   VG_(umsg)("strata: distinct raw stacks: %'llu\n", stats_raw_stacks);
    VG_(umsg)("strata: sites:               %'llu\n", stats_sites);
    VG_(umsg)("strata: frames written:      %'llu\n", stats_frames_written);
    VG_(umsg)("strata: snapshots:           %'llu regular, %'llu user, "
@@ -2041,15 +2042,11 @@ static void st_post_clo_init(void)
       VG_(track_new_mem_stack_signal)(st_new_mem_stack_signal);
       VG_(track_die_mem_stack_signal)(st_die_mem_stack);
    }
-   // ExeContexts (the interned stacks) hold at most this many frames.
-   if (VG_(clo_backtrace_size) < (Int)(clo_depth + DEEP_SLACK))
-      VG_(clo_backtrace_size) = clo_depth + DEEP_SLACK;
    if (clo_depth + FAST_SLACK > SHALLOW_IPS)
       init_unwind_cache(clo_depth + FAST_SLACK);
    init_stack_cache(clo_depth + FAST_SLACK);
    blocks      = VG_(HT_construct)("st.blocks");
-   raw_stacks  = VG_(HT_construct)("st.raw_stacks");
-   site_nodes  = VG_(HT_construct)("st.site_nodes");
+   sites       = VG_(HT_construct)("st.sites");
    ip_classes  = VG_(HT_construct)("st.ip_classes");
    frame_runs  = VG_(HT_construct)("st.frame_runs");
    all_sites   = VG_(newXA)(VG_(malloc), "st.all_sites", VG_(free),
