@@ -971,12 +971,19 @@ static void init_unwind_cache(UInt max_ips)
                                      * (max_ips - SHALLOW_IPS) * sizeof(Addr));
 }
 
-/* Two ways per set: chains that differ only deep down (the same function
-   reached from two callers) share a key, and often alternate. */
-static UnwindEntry* ucache_set(Addr ip, Addr sp)
+/* The first entry of the set of two that a frame's code address and stack
+   pointer select in a cache of 'n_entries'.  Two ways per set: chains that
+   differ only deep down (the same function reached from two callers) share
+   a key, and often alternate. */
+static UInt set_index(Addr ip, Addr sp, UInt n_entries)
 {
    UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
-   return &ucache[((h >> 32) % (UCACHE_ENTRIES / 2)) * 2];
+   return (UInt)((h >> 32) % (n_entries / 2)) * 2;
+}
+
+static UnwindEntry* ucache_set(Addr ip, Addr sp)
+{
+   return &ucache[set_index(ip, sp, UCACHE_ENTRIES)];
 }
 
 /* Whether 'sp' is in the stack Valgrind knows for 'tid', not in a stack
@@ -989,9 +996,17 @@ static Bool on_thread_stack(ThreadId tid, Addr sp)
    return sp <= max && max - sp < VG_(thread_get_stack_size)(tid);
 }
 
+/* The rule both caches check: the return address of the frame above a
+   frame found at stack pointer 'sp' with code address 'ip' (one before the
+   return address) is in the stack slot just below 'sp'. */
+static Bool return_address_at(Addr sp, Addr ip)
+{
+   return *(const Addr*)(sp - sizeof(Addr)) == ip + 1;
+}
+
 static Bool return_address_holds(const UnwindEntry* e, UInt j)
 {
-   return *(const Addr*)(e->sps[j] - sizeof(Addr)) == e->ips[j] + 1;
+   return return_address_at(e->sps[j], e->ips[j]);
 }
 
 static Bool ucache_entry_holds(const UnwindEntry* e, ThreadId tid)
@@ -1185,14 +1200,14 @@ static void init_stack_cache(UInt max_frames)
 
 static StackEntry* scache_set(Addr ip, Addr sp)
 {
-   UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
-   return &scache[((h >> 32) % (SCACHE_ENTRIES / 2)) * 2];
+   return &scache[set_index(ip, sp, SCACHE_ENTRIES)];
 }
 
-static Bool scache_entry_holds(const StackEntry* e, ThreadId tid)
+// ('stack_max': the top of the thread's stack.)
+static Bool scache_entry_holds(const StackEntry* e, Addr stack_max)
 {
    UInt i;
-   if (e->n > 0 && e->slots[e->n - 1] >= VG_(thread_get_stack_max)(tid))
+   if (e->n > 0 && e->slots[e->n - 1] >= stack_max)
       return False;
    for (i = 0; i < e->n; i++)
       if (*(const Addr*)e->slots[i] != e->ras[i])
@@ -1212,7 +1227,8 @@ static Bool lookup_stack_cache(ThreadId tid, Site** site)
    set = scache_set(ip, sp);
    for (way = 0; way < 2; way++) {
       StackEntry* e = &set[way];
-      if (e->ip == ip && e->sp == sp && scache_entry_holds(e, tid)) {
+      if (e->ip == ip && e->sp == sp
+          && scache_entry_holds(e, VG_(thread_get_stack_max)(tid))) {
          set[0].victim = way == 0;
          stats_scache_hits++;
          *site = e->site;
@@ -1240,7 +1256,7 @@ static void remember_stack(const Addr* ips, const Addr* sps, UInt n_ips,
    if (last > scache_max_frames)
       return;
    for (i = 1; i <= last; i++)
-      if (*(const Addr*)(sps[i] - sizeof(Addr)) != ips[i] + 1)
+      if (!return_address_at(sps[i], ips[i]))
          return;
    set = scache_set(ips[0], sps[0]);
    e = &set[set[0].victim];
