@@ -990,10 +990,10 @@ static UnwindEntry* ucache_set(Addr ip, Addr sp)
    the program made for itself (a coroutine's, an alternate signal stack):
    the caches read the words from 'sp' to the top of that stack, which are
    mapped; elsewhere they do not know how far the stack goes. */
-static Bool on_thread_stack(ThreadId tid, Addr sp)
+static Bool on_thread_stack(ThreadId tid, Addr sp, Addr stack_max)
 {
-   Addr max = VG_(thread_get_stack_max)(tid);
-   return sp <= max && max - sp < VG_(thread_get_stack_size)(tid);
+   return sp <= stack_max
+          && stack_max - sp < VG_(thread_get_stack_size)(tid);
 }
 
 /* The rule both caches check: the return address of the frame above a
@@ -1012,8 +1012,9 @@ static Bool return_address_holds(const UnwindEntry* e, UInt j)
 static Bool ucache_entry_holds(const UnwindEntry* e, ThreadId tid)
 {
    UInt j;
-   if (!on_thread_stack(tid, e->key_sp)
-       || (e->n > 0 && e->sps[e->n - 1] > VG_(thread_get_stack_max)(tid)))
+   Addr max = VG_(thread_get_stack_max)(tid);
+   if (!on_thread_stack(tid, e->key_sp, max)
+       || (e->n > 0 && e->sps[e->n - 1] > max))
       return False;
    for (j = 0; j < e->n_check; j++)
       if (!return_address_holds(e, j))
@@ -1220,15 +1221,18 @@ static Bool scache_entry_holds(const StackEntry* e, Addr stack_max)
 static Bool lookup_stack_cache(ThreadId tid, Site** site)
 {
    Addr        ip = VG_(get_IP)(tid), sp = VG_(get_SP)(tid);
+   Addr        max;
    StackEntry* set;
    UInt        way;
-   if (scache == NULL || !on_thread_stack(tid, sp))
+   if (scache == NULL)
+      return False;
+   max = VG_(thread_get_stack_max)(tid);
+   if (!on_thread_stack(tid, sp, max))
       return False;
    set = scache_set(ip, sp);
    for (way = 0; way < 2; way++) {
       StackEntry* e = &set[way];
-      if (e->ip == ip && e->sp == sp
-          && scache_entry_holds(e, VG_(thread_get_stack_max)(tid))) {
+      if (e->ip == ip && e->sp == sp && scache_entry_holds(e, max)) {
          set[0].victim = way == 0;
          stats_scache_hits++;
          *site = e->site;
@@ -1582,6 +1586,15 @@ static SizeT st_malloc_usable_size(ThreadId tid, void* p)
    return h ? usable_szB_of_Chunk(h) : 0;
 }
 
+/* The malloc replacements, in the order VG_(needs_malloc_replacement) takes
+   them; the fast client calls (Instrumentation) serve these. */
+#define ST_MALLOC_FNS                                                    \
+   st_malloc, st___builtin_new, st___builtin_new_aligned,                \
+   st___builtin_vec_new, st___builtin_vec_new_aligned, st_memalign,      \
+   st_calloc, st_free, st___builtin_delete, st___builtin_delete_aligned, \
+   st___builtin_vec_delete, st___builtin_vec_delete_aligned, st_realloc, \
+   st_malloc_usable_size
+
 /*------------------------------------------------------------*/
 /*--- Pages as heap                                        ---*/
 /*------------------------------------------------------------*/
@@ -1766,13 +1779,12 @@ static void add_counter_update(IRSB* sbOut, Int n)
 #if defined(VGA_amd64)
 #include "libvex_guest_amd64.h"
 
-static const void* malloc_fns[14];   // strata's malloc functions
-static UInt n_malloc_fns = 0;
+static const void* const malloc_fns[] = { ST_MALLOC_FNS };
 
 static Bool is_malloc_fn(const void* f)
 {
    UInt i;
-   for (i = 0; i < n_malloc_fns; i++)
+   for (i = 0; i < sizeof(malloc_fns) / sizeof(malloc_fns[0]); i++)
       if (malloc_fns[i] == f)
          return True;
    return False;
@@ -1845,12 +1857,6 @@ static void add_fast_client_call(IRSB* sbOut)
    sbOut->jumpkind = Ijk_Boring;
 }
 
-static void init_fast_client_calls(const void* fns[], UInt n)
-{
-   tl_assert(n <= sizeof(malloc_fns) / sizeof(malloc_fns[0]));
-   for (n_malloc_fns = 0; n_malloc_fns < n; n_malloc_fns++)
-      malloc_fns[n_malloc_fns] = fns[n_malloc_fns];
-}
 #endif
 
 static Bool ends_in_client_request(const IRSB* sb)
@@ -2102,33 +2108,7 @@ static void st_pre_clo_init(void)
    // buffers, so that the final heap shows what the program kept.
    VG_(needs_libc_freeres)();
    VG_(needs_cxx_freeres)();
-   VG_(needs_malloc_replacement)(st_malloc,
-                                 st___builtin_new,
-                                 st___builtin_new_aligned,
-                                 st___builtin_vec_new,
-                                 st___builtin_vec_new_aligned,
-                                 st_memalign,
-                                 st_calloc,
-                                 st_free,
-                                 st___builtin_delete,
-                                 st___builtin_delete_aligned,
-                                 st___builtin_vec_delete,
-                                 st___builtin_vec_delete_aligned,
-                                 st_realloc,
-                                 st_malloc_usable_size,
-                                 0);
-#if defined(VGA_amd64)
-   {
-      const void* fns[] = {
-         st_malloc, st___builtin_new, st___builtin_new_aligned,
-         st___builtin_vec_new, st___builtin_vec_new_aligned, st_memalign,
-         st_calloc, st_free, st___builtin_delete, st___builtin_delete_aligned,
-         st___builtin_vec_delete, st___builtin_vec_delete_aligned, st_realloc,
-         st_malloc_usable_size,
-      };
-      init_fast_client_calls(fns, sizeof(fns) / sizeof(fns[0]));
-   }
-#endif
+   VG_(needs_malloc_replacement)(ST_MALLOC_FNS, 0);
 
    alloc_fns      = VG_(newXA)(VG_(malloc), "st.alloc_fns", VG_(free),
                                sizeof(HChar*));
