@@ -39,6 +39,10 @@ struct Frame {
   std::string file;      // empty: no line information
   std::uint32_t line = 0;
   std::string object;  // the executable or shared library, may be empty
+  // Where `address` is in `object`, as `addr2line -e OBJECT` takes it (the
+  // address less the object's load bias); unknown in version 1 profiles and
+  // massif.out files, and when the tool could not tell.
+  std::optional<std::uint64_t> offset;
 
   auto operator<=>(const Frame&) const = default;
 };
