@@ -18,10 +18,15 @@ namespace {
 constexpr std::size_t kMinMarkerRepeats = 3;  // a marker label that starts cycles
 constexpr std::size_t kMinRhythmSnapshots = 12;
 constexpr std::size_t kMinLag = 4;           // a period spans at least this many grid steps
-constexpr std::size_t kMaxResample = 2048;   // points of the regular grid
+constexpr std::size_t kResample = 2048;      // points of the regular grid
 constexpr double kMinAutocorrelation = 0.4;  // a period's autocorrelation
 constexpr double kNearBestPeak = 0.8;        // the first peak this close to the best wins
+constexpr double kHarmonicSlack = 0.05;      // ... or one whose multiple is this close to it
 constexpr std::size_t kPhases = 32;          // phases tried to put cycle starts on crests
+constexpr double kCrossingBand = 0.25;       // cycles from crossings: the median -+ this
+                                             // share of the interquartile range
+constexpr std::size_t kMinCrossings = 4;     // ... so many rises at least
+constexpr double kMaxCycleJitter = 0.3;      // ... their lengths' coefficient of variation
 constexpr double kMinLastCycle = 0.75;       // a last cycle cut short counts from this length
 constexpr std::size_t kMinTroughs = 3;
 constexpr double kTie = 0.005;   // differences under this share of the context's max are ties
@@ -142,9 +147,18 @@ double autocorrelation(const std::vector<double>& x, std::size_t lag, double var
   return sum / static_cast<double>(x.size() - lag) / variance;
 }
 
+// Whether `lag` is a period of which `best` is a multiple, within kHarmonicSlack.
+bool divides(std::size_t lag, std::size_t best) {
+  double times = std::round(static_cast<double>(best) / static_cast<double>(lag));
+  return times >= 1 && std::abs(times * static_cast<double>(lag) - static_cast<double>(best)) <=
+                           kHarmonicSlack * static_cast<double>(best);
+}
+
 // The lag of the period, in grid steps, or 0: the first autocorrelation peak,
-// after the first zero crossing, nearly as high as the best one, within a third
-// of the grid (so that at least 3 cycles fit).
+// after the first zero crossing, nearly as high as the best one or clearly
+// there and a whole fraction of it (when cycles vary in length, the best peak
+// can be at two cycles: each pair of cycles is nearer alike than each cycle),
+// within a third of the grid (so that at least 3 cycles fit).
 std::size_t period_lag(const std::vector<double>& x) {
   double variance = 0;
   for (double v : x) variance += v * v;
@@ -155,12 +169,15 @@ std::size_t period_lag(const std::vector<double>& x) {
   for (std::size_t lag = 1; lag <= last + 1; ++lag) r[lag] = autocorrelation(x, lag, variance);
   std::size_t crossing = 1;
   while (crossing <= last && (r[crossing] > 0 || crossing < kMinLag)) ++crossing;
-  double best = 0;
-  for (std::size_t lag = crossing; lag <= last; ++lag) best = std::max(best, r[lag]);
-  if (best < kMinAutocorrelation) return 0;
+  std::size_t best = crossing;
+  for (std::size_t lag = crossing; lag <= last; ++lag) best = r[lag] > r[best] ? lag : best;
+  if (best > last || r[best] < kMinAutocorrelation) return 0;
   for (std::size_t lag = crossing; lag <= last; ++lag) {
     bool peak = r[lag] >= r[lag - 1] && r[lag] >= r[lag + 1];
-    if (peak && r[lag] >= kNearBestPeak * best) return lag;
+    if (peak && (r[lag] >= kNearBestPeak * r[best] ||
+                 (r[lag] >= kMinAutocorrelation && divides(lag, best)))) {
+      return lag;
+    }
   }
   return 0;
 }
@@ -194,6 +211,51 @@ std::size_t before_release(std::span<const std::uint64_t> times,
   return release ? k + 1 : bytes.size();
 }
 
+// The value at share `q` of the sorted values of `x`.
+double quantile(std::vector<double> x, double q) {
+  std::size_t at = static_cast<std::size_t>(q * static_cast<double>(x.size() - 1));
+  std::nth_element(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(at), x.end());
+  return x[at];
+}
+
+// Cycles whose lengths vary too much for the autocorrelation (times in
+// milliseconds on a busy machine, requests of different sizes): each starts
+// where the detrended series `x` (on a grid from `first`, `step` apart)
+// rises above its median by kCrossingBand of its interquartile range after
+// having been as far below it (a drift that the line did not take out
+// leaves these bands crossed).  Found when there are at least kMinCrossings such rises, evenly
+// enough spaced (the coefficient of variation of the cycle lengths at most
+// kMaxCycleJitter): a random walk's rises are not.
+Cycles cycles_from_crossings(const std::vector<double>& x, double first, double step) {
+  double middle = quantile(x, 0.5), spread = quantile(x, 0.75) - quantile(x, 0.25);
+  double low = middle - kCrossingBand * spread, high = middle + kCrossingBand * spread;
+  if (spread <= 0) return {};
+  std::vector<std::uint64_t> starts;
+  bool below = true;  // a series that starts high starts a cycle
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i] <= low) below = true;
+    if (x[i] > high && below) {
+      starts.push_back(static_cast<std::uint64_t>(std::llround(first + step * static_cast<double>(i))));
+      below = false;
+    }
+  }
+  if (starts.size() < kMinCrossings) return {};
+  std::vector<double> lengths;
+  for (std::size_t k = 1; k < starts.size(); ++k) {
+    lengths.push_back(static_cast<double>(starts[k] - starts[k - 1]));
+  }
+  double mean = std::accumulate(lengths.begin(), lengths.end(), 0.0) / static_cast<double>(lengths.size());
+  double variance = 0;
+  for (double length : lengths) variance += (length - mean) * (length - mean);
+  variance /= static_cast<double>(lengths.size());
+  if (std::sqrt(variance) > kMaxCycleJitter * mean) return {};
+  Cycles cycles;
+  cycles.source = CycleSource::rhythm;
+  cycles.period = median(std::move(lengths));
+  cycles.starts = std::move(starts);
+  return cycles;
+}
+
 }  // namespace
 
 Cycles cycles_from_rhythm(std::span<const std::uint64_t> times,
@@ -202,18 +264,30 @@ Cycles cycles_from_rhythm(std::span<const std::uint64_t> times,
   std::size_t kept = before_release(times, bytes);
   times = times.first(kept);
   bytes = bytes.first(kept);
+  // Nor is a quiet start (Valgrind's or the C library's start-up, before the
+  // program's heap changes): the rhythm is looked for from the last point
+  // before the first change.
+  std::size_t quiet = 0;
+  while (quiet + 1 < bytes.size() && bytes[quiet + 1] == bytes.front()) ++quiet;
+  times = times.subspan(quiet);
+  bytes = bytes.subspan(quiet);
   if (times.size() < kMinRhythmSnapshots || times.back() <= times.front()) return {};
-  std::size_t n = std::min(kMaxResample, 2 * times.size());
+  // The series is a step function (a snapshot holds until the next), so a
+  // grid finer than its points adds no artefact, and it resolves short
+  // cycles between snapshots that are far apart (idle stretches).
+  std::size_t n = kResample;
   std::vector<double> x = regular_detrended(times, bytes, n);
   std::size_t lag = period_lag(x);
-  if (lag == 0) return {};
   double step = static_cast<double>(times.back() - times.front()) / static_cast<double>(n - 1);
+  if (lag == 0) return cycles_from_crossings(x, static_cast<double>(times.front()), step);
   Cycles cycles;
   cycles.source = CycleSource::rhythm;
   cycles.period = static_cast<double>(lag) * step;
   double start =
       static_cast<double>(times.front()) + crest_phase(x, static_cast<double>(lag)) * step;
-  for (; start < static_cast<double>(times.back()); start += cycles.period) {
+  // A last cycle counts only if it lasted kMinLastCycle of a period.
+  double end = static_cast<double>(times.back()) - kMinLastCycle * cycles.period;
+  for (; start <= end; start += cycles.period) {
     cycles.starts.push_back(static_cast<std::uint64_t>(std::llround(start)));
   }
   return cycles;
@@ -263,12 +337,22 @@ std::uint64_t recent_low(std::span<const ContextPoint> s, std::size_t r, double 
   return low;
 }
 
+// When the context first held bytes: its run starts there (not at the start
+// of the program, which may have idled long before, as Valgrind's start-up in
+// milliseconds does).
+std::uint64_t first_held(std::span<const ContextPoint> s) {
+  for (const ContextPoint& p : s) {
+    if (p.max > 0) return p.time;
+  }
+  return s.front().time;
+}
+
 // Whether the descent from `r` is a release at exit: it starts within
 // kReleaseTail of the run from its end, and ends below anything held in the
 // kReleaseWindow of the run before it (so not a cycle's usual way down).
 bool released_at_exit(std::span<const ContextPoint> s, std::size_t r, std::uint64_t end_time) {
   if (r + 1 == s.size()) return false;
-  double run = static_cast<double>(end_time - s.front().time);
+  double run = static_cast<double>(end_time - first_held(s));
   if (s.back().bytes >= recent_low(s, r, run)) return false;
   return static_cast<double>(end_time - s[r].time) <= kReleaseTail * run;
 }

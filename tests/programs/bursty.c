@@ -1,0 +1,56 @@
+/* bursty CYCLES IDLE: a player with long idle stretches, no markers.  Each
+ * cycle opens a video: a burst of heap operations decodes 40 frames of 16 KiB
+ * into a queue, with a 2 MiB scratch buffer freed at the end of the burst;
+ * then it computes for IDLE loop iterations without touching the heap; then
+ * it closes the video, freeing the queue but forgetting the last 4 frames
+ * (a leak: its trough rises every cycle).  Then it idles again. */
+#include "prog.h"
+
+enum { FRAMES = 40, FRAME_SZB = 16384, KEPT = 4 };
+
+static void *volatile queue[FRAMES];
+static void *volatile scratch;
+static void *volatile kept[64 * KEPT];
+static volatile unsigned long sink;
+
+NOINLINE static void *decode_frame(void)
+{
+   return AFTER_CALL(malloc(FRAME_SZB));
+}
+
+NOINLINE static void *scratch_buffer(void)
+{
+   return AFTER_CALL(malloc(2 << 20));
+}
+
+NOINLINE static void compute(long iterations)
+{
+   unsigned long x = sink;
+   for (long i = 0; i < iterations; i++)
+      x = x * 6364136223846793005UL + 1442695040888963407UL;
+   sink = x;
+}
+
+int main(int argc, char **argv)
+{
+   int cycles = argc > 1 ? atoi(argv[1]) : 8;
+   long idle = argc > 2 ? atol(argv[2]) : 2000000;
+   int n_kept = 0;
+   for (int c = 0; c < cycles && c < 64; c++) {
+      scratch = scratch_buffer();
+      for (int f = 0; f < FRAMES; f++)
+         queue[f] = decode_frame();
+      free(scratch);
+      compute(idle);
+      for (int f = 0; f < FRAMES; f++) {
+         if (f >= FRAMES - KEPT)
+            kept[n_kept++] = queue[f];
+         else
+            free(queue[f]);
+      }
+      compute(idle);
+   }
+   for (int i = 0; i < n_kept; i++)
+      free(kept[i]);
+   return 0;
+}
