@@ -32,11 +32,14 @@
    cost of an operation does not grow with the number of live blocks.
 
    Snapshots are taken by a clock (instructions, milliseconds or bytes
-   allocated+freed: --time-unit), checked at each heap operation.  A
-   snapshot writes the totals and one line for each site that changed since
-   the previous snapshot (a "dirty" list makes this independent of the
-   number of sites).  The clock's interval doubles after every 500
-   snapshots, so output grows only with the logarithm of the run's length.
+   allocated+freed: --time-unit), checked before each heap operation, so a
+   snapshot gives the heap at its tick; an idle stretch is written as two
+   snapshots, at its first tick and its last.  A snapshot writes the totals
+   and one line for each site that changed since the previous snapshot (a
+   "dirty" list makes this independent of the number of sites).  The
+   clock's interval is one unit for the first 500 snapshots, then grows
+   with the run (t/250), so output grows only with the logarithm of the
+   run's length.
 
    The peak (largest total) is tracked exactly at each allocation without
    copying anything: each new peak bumps a generation number, and a site
@@ -509,9 +512,21 @@ static void split_description(HChar* buf, const HChar** fn,
    *fn = VG_STREQ(s, "???") ? "" : s;
 }
 
+/* Where 'ip' is in its object, as addr2line -e OBJECT takes it (the
+   address less the object's load bias); False if no object is known. */
+static Bool offset_in_object(Addr ip, Addr* offset)
+{
+   DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), ip);
+   if (di == NULL)
+      return False;
+   *offset = ip - VG_(DebugInfo_get_text_bias)(di);
+   return True;
+}
+
 static void write_Frame(UInt id, Addr ip, Bool inlined, const HChar* desc,
                         const HChar* obj)
 {
+   Addr offset;
    HChar* copy = VG_(strdup)("st.frame.desc", desc);
    const HChar* fn;
    const HChar* file;
@@ -525,6 +540,9 @@ static void write_Frame(UInt id, Addr ip, Bool inlined, const HChar* desc,
    put_field_text(file);
    put_field_u64(line);
    put_field_text(obj);
+   put_tab();
+   if (offset_in_object(ip, &offset))
+      put_hex(offset);
    put_nl();
    VG_(free)(copy);
    stats_frames_written++;
@@ -591,7 +609,7 @@ static void write_header(void)
    Word i;
    HChar num[64];
 
-   put_str("strata-profile\t1\n");
+   put_str("strata-profile\t2\n");
    put_str("cmd");
    put_field_text(VG_(args_the_exename));
    for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
@@ -650,15 +668,32 @@ typedef enum { SnapRegular = 0, SnapUser, SnapPeak, SnapFinal } SnapshotKind;
 static const HChar* snapshot_kind_names[] = { "regular", "user", "peak",
                                               "final" };
 
-#define SNAPSHOTS_PER_INTERVAL 500
+/* The clock (docs/format.md, "How often snapshots are taken").  It ticks
+   every 'snapshot_interval' time units, on the grid of multiples of the
+   interval, and is checked before each heap operation: the heap has held
+   its present state since the previous operation, so at every tick passed
+   since then.  A check that finds ticks passed writes the heap at the
+   first of them and, when the silence spanned more ticks, an empty
+   snapshot at the last: the heap held from one to the other.  The first
+   FIRST_CHECKS checks that find a tick come at an interval of one unit,
+   so that a short run gets a snapshot per operation; after them, the
+   interval is the largest power of two not above the time now divided by
+   TICKS_PER_DOUBLING, so each doubling of the run's length adds at most
+   that many ticks. */
+#define FIRST_CHECKS        500
+#define TICKS_PER_DOUBLING  250
 
-static ULong snapshot_interval   = 0;   // set from the time unit
+static ULong snapshot_interval   = 1;
 static ULong next_snapshot_time  = 0;
-static UInt  snapshots_at_interval = 0;
+static ULong last_op_time        = 0;   // the clock after the last operation
+static ULong last_stamp          = 0;   // the latest time written in the file
+static UInt  ticks_found         = 0;   // checks that found a tick passed
 
 static void put_snapshot_header(SnapshotKind kind, ULong time, SizeT heap,
                                 SizeT extra, SizeT stacks)
 {
+   if (kind != SnapPeak && time > last_stamp)
+      last_stamp = time;
    put_str("T\t");
    put_str(snapshot_kind_names[kind]);
    put_field_u64(time);
@@ -739,16 +774,23 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
    end_snapshot();
 }
 
-static void take_snapshot_as(SnapshotKind kind, Bool provisional)
+/* A snapshot at 'time' of the heap now, with the peak snapshot before it
+   if the heap has fallen from a peak not yet written. */
+static void take_snapshot_at(SnapshotKind kind, ULong time, Bool provisional)
 {
    if (out_fd < 0)
       return;
-   refresh_ms_clock();
    update_peak();        // stacks change between heap operations too
    if (!peak_written
        && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB()))
       write_peak_snapshot();
-   write_snapshot(kind, get_time(), provisional);
+   write_snapshot(kind, time, provisional);
+}
+
+static void take_snapshot_as(SnapshotKind kind, Bool provisional)
+{
+   refresh_ms_clock();
+   take_snapshot_at(kind, get_time(), provisional);
 }
 
 static void take_snapshot(SnapshotKind kind)
@@ -756,35 +798,69 @@ static void take_snapshot(SnapshotKind kind)
    take_snapshot_as(kind, False);
 }
 
-/* The clock: called after each heap operation. */
-static void maybe_take_snapshot(void)
+static ULong largest_power_of_2_upto(ULong n)
+{
+   ULong p = 1;
+   while (p <= n / 2)
+      p *= 2;
+   return p;
+}
+
+/* Ticks passed by 'now' (next_snapshot_time <= now): the heap at the first,
+   held until the last, then the interval for the ticks to come. */
+static void take_tick_snapshots(ULong now)
+{
+   // The first tick, unless the clock already stands later in the file: an
+   // operation counted in bytes, a marker or a snapshot of another kind.
+   ULong first = next_snapshot_time;
+   if (first < last_op_time)
+      first = last_op_time;
+   if (first < last_stamp)
+      first = last_stamp;
+   ULong last  = next_snapshot_time
+                 + (now - next_snapshot_time) / snapshot_interval
+                   * snapshot_interval;
+   take_snapshot_at(SnapRegular, first, False);
+   if (last > first)
+      write_snapshot(SnapRegular, last, False);   // no site changed since
+   if (++ticks_found >= FIRST_CHECKS)
+      snapshot_interval = largest_power_of_2_upto(now / TICKS_PER_DOUBLING);
+   next_snapshot_time = (now / snapshot_interval + 1) * snapshot_interval;
+}
+
+/* --time-unit=ms: an operation after this many instructions without one
+   reads the timer afresh, so that an idle stretch is seen at once. */
+#define CLOCK_READ_AFTER_INSTRS 100000
+static ULong instrs_at_read = 0;
+
+/* The clock: called before each heap operation. */
+static void clock_before_op(void)
 {
    static UInt calls = 0;
    ULong now;
-   if (clo_time_unit == TimeMS && ++calls % CLOCK_READ_EVERY == 0)
+   if (clo_time_unit == TimeMS
+       && (++calls % CLOCK_READ_EVERY == 0
+           || guest_instrs_executed - instrs_at_read
+              >= CLOCK_READ_AFTER_INSTRS)) {
       refresh_ms_clock();
-   now = get_time();
-   if (now < next_snapshot_time)
-      return;
-   take_snapshot(SnapRegular);
-   if (++snapshots_at_interval == SNAPSHOTS_PER_INTERVAL) {
-      snapshots_at_interval = 0;
-      snapshot_interval *= 2;
+      instrs_at_read = guest_instrs_executed;
    }
-   // The next tick of a fixed grid, so that the clock does not drift.
-   next_snapshot_time +=
-      ((now - next_snapshot_time) / snapshot_interval + 1) * snapshot_interval;
+   now = get_time();
+   if (now >= next_snapshot_time)
+      take_tick_snapshots(now);
+}
+
+/* The clock: called after each heap operation. */
+static void clock_after_op(void)
+{
+   last_op_time = get_time();
 }
 
 static void init_snapshot_clock(void)
 {
-   switch (clo_time_unit) {
-   case TimeI:  snapshot_interval = 10000; break;
-   case TimeMS: snapshot_interval = 1;     break;
-   case TimeB:  snapshot_interval = 4096;  break;
-   }
    refresh_ms_clock();
-   next_snapshot_time = get_time() + snapshot_interval;
+   last_op_time       = get_time();
+   next_snapshot_time = last_op_time + snapshot_interval;
 }
 
 /*------------------------------------------------------------*/
@@ -1451,18 +1527,57 @@ static void unrecord_Chunk(ChunkHdr* h)
       count_free(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
 }
 
+/* A realloc moves the block from its site to the realloc's (like massif)
+   in one step: a site that keeps a block it reallocs never seems to drop
+   to 0 bytes in between (its low would then be 0).  unrecord_Chunk_quietly
+   takes the block's bytes out of the totals only; recount_Chunk counts the
+   chunk 'to' (the same or a new one) at 'site', and the move from the old
+   site, which held 'old_szB' for it. */
+static void unrecord_Chunk_quietly(ChunkHdr* h)
+{
+   if (h->site == NULL)
+      return;
+   tl_assert(heap_szB >= req_szB_of_Chunk(h));
+   heap_szB       -= req_szB_of_Chunk(h);
+   heap_extra_szB -= extra_szB_of_Chunk(h);
+   total_allocs_deallocs_szB += req_szB_of_Chunk(h);
+   stats_frees++;
+}
+
+static void recount_Chunk(ChunkHdr* to, Site* old_site, SizeT old_szB,
+                          Site* site)
+{
+   if (site == NULL)
+      stats_ignored_allocs++;
+   if (old_site != NULL && old_site != site)
+      change_Site(old_site, 0, old_szB, -1);
+   to->site = site;
+   if (site == NULL)
+      return;
+   if (site == old_site)
+      change_Site(site, req_szB_of_Chunk(to), old_szB, 0);
+   else
+      change_Site(site, req_szB_of_Chunk(to), 0, +1);
+   heap_szB       += req_szB_of_Chunk(to);
+   heap_extra_szB += extra_szB_of_Chunk(to);
+   total_allocs_deallocs_szB += req_szB_of_Chunk(to);
+   stats_allocs++;
+   update_peak();
+}
+
 static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
 {
    void* p;
    if ((SSizeT)req_szB < 0)
       return NULL;
+   clock_before_op();
    p = alloc_Chunk(req_szB, align);
    if (p == NULL)
       return NULL;
    if (zeroed)
       VG_(memset)(p, 0, req_szB);
    record_Chunk(tid, (ChunkHdr*)p - 1);
-   maybe_take_snapshot();
+   clock_after_op();
    return p;
 }
 
@@ -1474,9 +1589,10 @@ static void die_block(void* p)
          stats_bad_frees++;
       return;
    }
+   clock_before_op();
    unrecord_Chunk(h);
    free_Chunk(p);
-   maybe_take_snapshot();
+   clock_after_op();
 }
 
 /* Like massif, the block moves to the site of the realloc. */
@@ -1484,25 +1600,28 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
 {
    ChunkHdr* h = live_Chunk(p_old);
    SizeT     old_req_szB;
+   Site*     old_site;
    void*     p_new = p_old;
 
    if (h == NULL || (SSizeT)new_req_szB < 0)
       return NULL;
+   clock_before_op();
    old_req_szB = req_szB_of_Chunk(h);
-   unrecord_Chunk(h);
+   old_site    = h->site;
+   unrecord_Chunk_quietly(h);
    if (!resize_Chunk_in_place(h, new_req_szB)) {
       p_new = alloc_Chunk(new_req_szB, VG_(clo_alignment));
       if (p_new == NULL) {
-         record_Chunk(tid, h);
+         recount_Chunk(h, old_site, old_req_szB, old_site);
          return NULL;
       }
       VG_(memcpy)(p_new, p_old,
                   old_req_szB < new_req_szB ? old_req_szB : new_req_szB);
       free_Chunk(p_old);
    }
-   record_Chunk(tid, (ChunkHdr*)p_new - 1);
+   recount_Chunk((ChunkHdr*)p_new - 1, old_site, old_req_szB, get_Site(tid));
    stats_reallocs++;
-   maybe_take_snapshot();
+   clock_after_op();
    return p_new;
 }
 
@@ -1607,22 +1726,25 @@ static void record_pages(ThreadId tid, Addr a, SizeT len)
    Addr  p;
    Addr  start = VG_PGROUNDDN(a);
    Addr  end   = VG_PGROUNDUP(a + len);
-   Site* site  = tid == VG_INVALID_THREADID ? no_stack_site : get_Site(tid);
+   Site* site;
+   clock_before_op();
+   site = tid == VG_INVALID_THREADID ? no_stack_site : get_Site(tid);
    if (site == NULL)
       return;
    for (p = start; p < end; p += VKI_PAGE_SIZE)
       if (VG_(HT_lookup)(blocks, p) == NULL)
          add_Block(p, VKI_PAGE_SIZE, 0, site);
-   maybe_take_snapshot();
+   clock_after_op();
 }
 
 static void unrecord_pages(Addr a, SizeT len)
 {
    Addr p;
    Addr end = VG_PGROUNDUP(a + len);
+   clock_before_op();
    for (p = VG_PGROUNDDN(a); p < end; p += VKI_PAGE_SIZE)
       unrecord_Block(p);
-   maybe_take_snapshot();
+   clock_after_op();
 }
 
 static void st_new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
@@ -1703,9 +1825,12 @@ static void write_marker(const HChar* label)
    HChar copy[256];
    if (out_fd < 0)
       return;
+   clock_before_op();    // the ticks passed come first in the file
    refresh_ms_clock();
    VG_(strncpy)(copy, label ? label : "", sizeof(copy) - 1);
    copy[sizeof(copy) - 1] = '\0';
+   if (get_time() > last_stamp)
+      last_stamp = get_time();
    put_str("M");
    put_field_u64(get_time());
    put_field_text(copy);
@@ -1716,21 +1841,25 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
 {
    switch (argv[0]) {
    case VG_USERREQ__MALLOCLIKE_BLOCK:
+      clock_before_op();
       record_Block(tid, argv[1], argv[2], clo_heap_admin);
-      maybe_take_snapshot();
+      clock_after_op();
       break;
    case VG_USERREQ__FREELIKE_BLOCK:
+      clock_before_op();
       unrecord_Block(argv[1]);
-      maybe_take_snapshot();
+      clock_after_op();
       break;
    case VG_USERREQ__RESIZEINPLACE_BLOCK:
+      clock_before_op();
       resize_Block(argv[1], argv[3]);
-      maybe_take_snapshot();
+      clock_after_op();
       break;
    case VG_USERREQ__STRATA_MARK:
       write_marker((const HChar*)argv[1]);
       break;
    case VG_USERREQ__STRATA_SNAPSHOT:
+      clock_before_op();
       take_snapshot(SnapUser);
       break;
    default:
@@ -1744,7 +1873,8 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
 
-/* With --time-unit=i, counts guest instructions: before each exit of a
+/* With --time-unit=i (and ms, for the clock to see idle stretches), counts
+   guest instructions: before each exit of a
    superblock, and at its end, adds the instructions executed since the
    previous update to guest_instrs_executed.  (A counter in each thread's
    shadow registers, updated like a register rather than through memory,
@@ -1878,7 +2008,7 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 {
    IRSB* sbOut;
    Int   i, n = 0;
-   Bool  count = clo_time_unit == TimeI;
+   Bool  count = clo_time_unit != TimeB;   // ms: to see idle stretches
 
    if (!count && !ends_in_client_request(sbIn))
       return sbIn;
@@ -2009,6 +2139,7 @@ static void end_profile(Bool provisional)
 {
    if (out_fd < 0)
       return;
+   clock_before_op();    // an idle stretch before the end is held
    refresh_ms_clock();
    take_snapshot_as(SnapFinal, provisional);
    put_str("X");

@@ -19,7 +19,7 @@ namespace {
 using Fields = std::vector<std::string_view>;
 
 constexpr std::string_view kMagic = "strata-profile";
-constexpr std::uint64_t kVersion = 1;
+constexpr std::uint64_t kOldestVersion = 1, kVersion = 2;
 
 class StrataReader {
  public:
@@ -99,10 +99,10 @@ class StrataReader {
     if (fields[0] != kMagic || fields.size() != 2) {
       lines_.fail("bad first line: not a strata profile");
     }
-    std::uint64_t version = number(fields[1], "format version");
-    if (version != kVersion) {
-      lines_.fail("profile format version " + std::to_string(version) +
-                  " is not supported (this strata reads version 1)");
+    version_ = number(fields[1], "format version");
+    if (version_ < kOldestVersion || version_ > kVersion) {
+      lines_.fail("profile format version " + std::to_string(version_) +
+                  " is not supported (this strata reads versions 1 and 2)");
     }
   }
 
@@ -157,8 +157,9 @@ class StrataReader {
     }
   }
 
+  // Version 2 adds the offset in the object: an address, or empty if unknown.
   void read_frame(const Fields& fields) {
-    expect_fields(fields, 8);
+    expect_fields(fields, version_ >= 2 ? 9 : 8);
     expect_next_id(fields[1], model_.frames.size(), "frame id");
     Frame frame;
     frame.address = address(fields[2]);
@@ -170,6 +171,7 @@ class StrataReader {
     frame.file = text(fields[5]);
     frame.line = line_number(fields[6]);
     frame.object = text(fields[7]);
+    if (version_ >= 2 && !fields[8].empty()) frame.offset = address(fields[8]);
     model_.frames.push_back(std::move(frame));
   }
 
@@ -332,6 +334,7 @@ class StrataReader {
   std::vector<SiteSample> scratch_;     // for sorting samples_
   std::vector<std::size_t> listed_in_;  // SiteId -> snapshots read + 1 when it was last listed
   std::uint64_t last_peak_time_ = 0;
+  std::uint64_t version_ = 0;  // of the format, from the first line
   bool body_started_ = false;  // a record other than opt was read
   bool ended_ = false;         // X was read
 };

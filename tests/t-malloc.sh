@@ -63,4 +63,18 @@ record_ok admin8 --time-unit=B "$PROGS/malloc_basic"
 expect_eq "default heap_admin in the header" "$(q get "$profile" opt:heap_admin)" 8
 expect_eq "final extra with the default admin minus with 0" \
    "$(( $(q get "$profile" extra final) - $(q get "$p" extra final) ))" 16
+
+# A buffer grown by realloc stays at its site all along: the site's low in
+# an interval never falls to 0 between its first growth and its free (it
+# did when a moving realloc took the block out before putting it back).
+for unit in i B; do
+   record_ok "grow-$unit" --time-unit=$unit "$PROGS/realloc_grow"
+   dips=$(q timeline "$profile" log_grow | awk -F'\t' '
+      $1 == "T" && $4 > 0 && seen && $6 == 0 { dips++ }
+      $1 == "T" && $4 > 0 { seen = 1 }
+      END { print dips + 0 }')
+   expect_eq "realloc_grow, --time-unit=$unit: log_grow's low never 0 while it lives" "$dips" 0
+   expect_eq "realloc_grow, --time-unit=$unit: log_grow holds 1 block before the free" \
+      "$(q timeline "$profile" log_grow | awk -F'\t' '$1 == "T" && $4 > 0 { b = $5 } END { print b }')" 1
+done
 finish

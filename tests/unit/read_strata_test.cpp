@@ -337,7 +337,26 @@ TEST(ParseNumber, DecimalDigitsOnly) {
 // ---- malformed input ---------------------------------------------------------------
 
 TEST(ReadStrata, WrongVersion) {
-  expect_strata_error("strata-profile\t2\ncmd\tx\n", 1, "version 2 is not supported");
+  expect_strata_error("strata-profile\t3\ncmd\tx\n", 1, "version 3 is not supported");
+  expect_strata_error("strata-profile\t0\ncmd\tx\n", 1, "version 0 is not supported");
+}
+
+// Version 2 frames end with the offset in the object (empty when unknown);
+// version 1 frames have no such field.
+TEST(ReadStrata, FrameOffsetsByVersion) {
+  const std::string header = "cmd|x\npid|1\nppid|0\ntime_unit|i\n";
+  auto text = [&](const std::string& version, const std::string& frames) {
+    return records({"strata-profile|" + version + "\n" + header + frames});
+  };
+  Model v2 = read_text(text("2", "F|1|0x401000|0|f|f.c|3|/bin/p|0x1000\nF|2|0x7|0|g||0||"));
+  ASSERT_EQ(v2.frames.size(), 2u);
+  EXPECT_EQ(v2.frames[0].offset, std::optional<std::uint64_t>(0x1000));
+  EXPECT_FALSE(v2.frames[1].offset);
+  Model v1 = read_text(text("1", "F|1|0x401000|0|f|f.c|3|/bin/p"));
+  EXPECT_FALSE(v1.frames[0].offset);
+  expect_strata_error(text("2", "F|1|0x401000|0|f|f.c|3|/bin/p"), 6, "8 fields, expected 9");
+  expect_strata_error(text("1", "F|1|0x401000|0|f|f.c|3|/bin/p|0x1000"), 6, "9 fields, expected 8");
+  expect_strata_error(text("2", "F|1|0x401000|0|f|f.c|3|/bin/p|4096"), 6, "bad address '4096'");
   expect_strata_error("strata-profile\n", 1, "not a strata profile");
 }
 

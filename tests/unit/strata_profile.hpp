@@ -29,7 +29,7 @@ inline std::string records(std::initializer_list<std::string> lines) {
 // The annotated example of docs/format.md.
 inline std::string format_example() {
   return records({
-      "strata-profile|1",
+      "strata-profile|2",
       "cmd|./leaky-player --cycles 3",
       "pid|4242",
       "ppid|4241",
@@ -39,10 +39,10 @@ inline std::string format_example() {
       "opt|peak_inaccuracy|1.0",
       "opt|stacks|no",
       "opt|pages_as_heap|no",
-      "F|1|0x109204|0|frame_queue_push|player.c|57|/tmp/leaky-player",
-      "F|2|0x1093a1|1|decode_frame|player.c|88|/tmp/leaky-player",
-      "F|3|0x1093a1|0|play_video|player.c|120|/tmp/leaky-player",
-      "F|4|0x109511|0|main|player.c|201|/tmp/leaky-player",
+      "F|1|0x109204|0|frame_queue_push|player.c|57|/tmp/leaky-player|0x1204",
+      "F|2|0x1093a1|1|decode_frame|player.c|88|/tmp/leaky-player|0x13a1",
+      "F|3|0x1093a1|0|play_video|player.c|120|/tmp/leaky-player|0x13a1",
+      "F|4|0x109511|0|main|player.c|201|/tmp/leaky-player|0x1511",
       "S|1|1|2|3|4",
       "M|120433|video opened",
       "T|regular|130000|40960|1320|0",
