@@ -33,10 +33,15 @@ constexpr double kTie = 0.005;   // differences under this share of the context'
 constexpr double kMinTau = 0.5;  // Kendall's tau of the troughs
 constexpr double kMinTroughRise = 0.02;  // the troughs' rise, as a share of the context's max
 constexpr double kMinLateSlope = 0.25;   // the last half's slope, as a share of the whole's
+constexpr double kTransferShare = 0.5;   // siblings losing this share of a gain: a transfer
+constexpr double kMaxStepSpread = 1.0;   // the troughs' steps' coefficient of variation
+constexpr double kMaxGiveBack = 0.25;    // the most the troughs fall back, as a share of their rise
 constexpr double kReleaseLevel = 0.1;    // "freed": at most this share of the last trough left
-constexpr double kReleaseTail = 0.1;     // a release at exit starts within this share of the run
+constexpr double kReleaseTail = 0.3;     // a release at exit starts within this share of the run
 constexpr double kReleaseWindow = 0.25;  // ... below the least held in this share before it
+constexpr double kReleaseHigh = 0.9;     // ... from the last point this near the tail's most
 constexpr std::size_t kBins = 10;        // steady growth: the run in equal bins of time
+constexpr double kMinGrowthSpan = 0.3;   // ... or from a late start, so long at least
 constexpr std::size_t kMinBinsWithData = 5;
 constexpr double kMinRisingBins = 0.6;     // share of the bins in which the floor rises
 constexpr double kLateShare = 0.75;        // the floor still rises after this share of the run
@@ -205,7 +210,8 @@ std::size_t before_release(std::span<const std::uint64_t> times,
   std::size_t k = bytes.size() - 1;
   while (k > 0 && bytes[k - 1] == bytes.back()) --k;
   std::size_t reached = k;
-  while (k > 0 && bytes[k] < bytes[k - 1]) --k;
+  while (k > 0 && bytes[k] <= bytes[k - 1]) --k;
+  while (k < reached && bytes[k + 1] == bytes[k]) ++k;  // it starts with the first fall
   double run = static_cast<double>(times.back() - times.front());
   bool release = k < reached && static_cast<double>(times.back() - times[k]) <= kReleaseTail * run;
   return release ? k + 1 : bytes.size();
@@ -316,15 +322,14 @@ struct Run {
   std::uint64_t max = 0;  // the most the context held in the run
 };
 
-// The index where the series' final descent starts: before the points that end
-// at its last value, the longest run of points each lower than the one before
-// (and never above it in between).  Without such a descent, the first of the
-// points that end at the last value.
-std::size_t descent_start(std::span<const ContextPoint> s) {
-  std::size_t k = s.size() - 1;
-  while (k > 0 && s[k - 1].bytes == s.back().bytes) --k;
-  while (k > 0 && s[k].bytes < s[k - 1].bytes && s[k].max <= s[k - 1].bytes) --k;
-  return k;
+// When the context first held bytes: its run starts there (not at the start
+// of the program, which may have idled long before, as Valgrind's start-up in
+// milliseconds does).
+std::uint64_t first_held(std::span<const ContextPoint> s) {
+  for (const ContextPoint& p : s) {
+    if (p.max > 0) return p.time;
+  }
+  return s.front().time;
 }
 
 // The lowest the series held over the kReleaseWindow of the run up to point `r`.
@@ -337,14 +342,28 @@ std::uint64_t recent_low(std::span<const ContextPoint> s, std::size_t r, double 
   return low;
 }
 
-// When the context first held bytes: its run starts there (not at the start
-// of the program, which may have idled long before, as Valgrind's start-up in
-// milliseconds does).
-std::uint64_t first_held(std::span<const ContextPoint> s) {
+// The index where the series' final descent starts: the last point, before
+// the points that end at its last value, that held kReleaseHigh of the most
+// it held in the last kReleaseTail of the run (a teardown may be slow, and
+// hold still between its frees), or after it as long as the series stays
+// within what it held in the kReleaseWindow before.
+std::size_t descent_start(std::span<const ContextPoint> s, std::uint64_t end_time, bool cyclic) {
+  std::size_t k = s.size() - 1;
+  while (k > 0 && s[k - 1].bytes == s.back().bytes) --k;
+  double run = static_cast<double>(end_time - first_held(s));
+  double tail = static_cast<double>(end_time) - kReleaseTail * run;
+  std::uint64_t high = 0;
   for (const ContextPoint& p : s) {
-    if (p.max > 0) return p.time;
+    if (static_cast<double>(p.time) >= tail) high = std::max(high, p.bytes);
   }
-  return s.front().time;
+  double level = static_cast<double>(s.back().bytes) +
+                 kReleaseHigh * (static_cast<double>(high) - static_cast<double>(s.back().bytes));
+  std::size_t end = k;
+  while (k > 0 && static_cast<double>(s[k].bytes) < level) --k;
+  // In a cyclic program, then down as far as it stays within what it held
+  // before (the last cycle's way down, not yet the release).
+  while (cyclic && k + 1 < end && s[k + 1].bytes >= recent_low(s, k, run)) ++k;
+  return k;
 }
 
 // Whether the descent from `r` is a release at exit: it starts within
@@ -357,10 +376,10 @@ bool released_at_exit(std::span<const ContextPoint> s, std::size_t r, std::uint6
   return static_cast<double>(end_time - s[r].time) <= kReleaseTail * run;
 }
 
-Run judged_run(std::span<const ContextPoint> series, std::uint64_t end_time) {
+Run judged_run(std::span<const ContextPoint> series, std::uint64_t end_time, bool cyclic) {
   Run run{series};
   if (series.size() >= 2) {
-    std::size_t r = descent_start(series);
+    std::size_t r = descent_start(series, end_time, cyclic);
     // The run ends before the release, and before point r if it fell already.
     std::size_t kept = r > 0 && series[r].bytes < series[r - 1].bytes ? r : r + 1;
     if (released_at_exit(series, r, end_time)) run = {series.first(kept), true};
@@ -423,13 +442,44 @@ struct TroughTrend {
   double slope = 0;       // Theil-Sen, bytes per cycle
   double rise = 0;        // the slope over the cycles judged
   double late_slope = 0;  // Theil-Sen of the last half
+  double give_back = 0;   // the most a trough fell below an earlier one
+  double spread = 0;      // the coefficient of variation of the rises from cycle to cycle
 };
+
+// The coefficient of variation of the changes from each trough to the next:
+// a leak keeps about as much each cycle (or a growing share, as a buffer
+// grown by a factor does), a random walk's troughs move up and down by
+// steps larger than their mean.
+double step_spread(std::span<const double> y) {
+  if (y.size() < 3) return 0;
+  std::vector<double> steps;
+  for (std::size_t k = 1; k < y.size(); ++k) steps.push_back(y[k] - y[k - 1]);
+  double mean = std::accumulate(steps.begin(), steps.end(), 0.0) / static_cast<double>(steps.size());
+  double variance = 0;
+  for (double step : steps) variance += (step - mean) * (step - mean);
+  variance /= static_cast<double>(steps.size());
+  return mean > 0 ? std::sqrt(variance) / mean : INFINITY;
+}
+
+// The most that a trough fell below the highest trough before it: leaked
+// memory is not given back, while a random walk's troughs fall as often as
+// they rise.
+double give_back(std::span<const double> y) {
+  double highest = y.empty() ? 0 : y.front(), most = 0;
+  for (double v : y) {
+    highest = std::max(highest, v);
+    most = std::max(most, highest - v);
+  }
+  return most;
+}
 
 TroughTrend trough_trend(std::span<const Trough> troughs, double max) {
   std::vector<double> y;
   for (const Trough& t : troughs) y.push_back(static_cast<double>(t.bytes));
   TroughTrend trend;
   trend.tau = kendall_tau(y, kTie * max);
+  trend.give_back = give_back(y);
+  trend.spread = step_spread(y);
   trend.slope = slope_of(troughs, true);
   trend.rise = trend.slope * static_cast<double>(troughs.back().cycle - troughs.front().cycle);
   std::span<const Trough> late = troughs.subspan(troughs.size() / 2);
@@ -439,7 +489,8 @@ TroughTrend trough_trend(std::span<const Trough> troughs, double max) {
 
 bool rises(const TroughTrend& t, double max) {
   return t.tau >= kMinTau && t.slope > 0 && t.rise >= kMinTroughRise * max && t.rise > kTie * max &&
-         t.late_slope >= kMinLateSlope * t.slope;
+         t.late_slope >= kMinLateSlope * t.slope && t.give_back <= kMaxGiveBack * t.rise &&
+         t.spread <= kMaxStepSpread;
 }
 
 std::optional<Leak> rising_trough(const Run& run, std::vector<Trough> troughs) {
@@ -549,7 +600,31 @@ bool climbs(const FloorTrend& t, double max) {
          t.late_rise >= kMinLateRise * t.rise && t.unevenness <= kMaxUnevenness;
 }
 
+// The run from where its floor starts to rise (the floor before is flat: the
+// growth started late), if that part lasts kMinGrowthSpan of the run at least.
+std::optional<Run> from_onset(const Run& run) {
+  std::vector<std::uint64_t> floor = floor_of(run);
+  std::size_t onset = 0;
+  while (onset + 1 < floor.size() && floor[onset + 1] == floor.front()) ++onset;
+  if (onset == 0 || onset + 1 >= floor.size()) return std::nullopt;
+  double span = static_cast<double>(run.points.back().time - run.points.front().time);
+  double rest = static_cast<double>(run.points.back().time - run.points[onset].time);
+  if (rest < kMinGrowthSpan * span) return std::nullopt;
+  Run late = run;
+  late.points = run.points.subspan(onset);
+  return late;
+}
+
+std::optional<Leak> steady_growth_of(const Run& run);
+
+// Steady growth over the whole run, or from a late start.
 std::optional<Leak> steady_growth(const Run& run) {
+  if (std::optional<Leak> leak = steady_growth_of(run)) return leak;
+  if (std::optional<Run> late = from_onset(run)) return steady_growth_of(*late);
+  return std::nullopt;
+}
+
+std::optional<Leak> steady_growth_of(const Run& run) {
   double max = static_cast<double>(run.max);
   if (run.points.size() < kMinBinsWithData || max == 0) return std::nullopt;
   std::vector<std::uint64_t> floor = floor_of(run);
@@ -574,7 +649,7 @@ std::optional<Leak> steady_growth(const Run& run) {
 std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cycles& cycles,
                                  std::uint64_t end_time) {
   if (series.empty()) return std::nullopt;
-  Run run = judged_run(series, end_time);
+  Run run = judged_run(series, end_time, cycles.source != CycleSource::none);
   std::vector<Trough> troughs;
   if (cycles.source != CycleSource::none) troughs = cycle_troughs(run, cycles);
   std::optional<Leak> leak =
@@ -605,12 +680,67 @@ bool more_suspicious(const Leak& a, const Leak& b) {
 
 }  // namespace
 
+namespace {
+
+// The sites allocated by the same function as `context` (its innermost
+// frame's), other than its own: the siblings of its node in the call tree.
+std::vector<SiteId> sibling_sites(const Model& model, const Context& context) {
+  std::vector<SiteId> siblings;
+  if (context.frames.empty()) return siblings;
+  const Frame& allocator = model.frame(context.frames.front());
+  if (allocator.function.empty()) return siblings;
+  for (std::size_t i = 0; i < model.sites.size(); ++i) {
+    SiteId id = static_cast<SiteId>(i);
+    const Site& site = model.site(id);
+    if (site.frames.empty() ||
+        std::find(context.sites.begin(), context.sites.end(), id) != context.sites.end()) {
+      continue;
+    }
+    const Frame& frame = model.frame(site.frames.front());
+    if (frame.function == allocator.function && frame.object == allocator.object) {
+      siblings.push_back(id);
+    }
+  }
+  return siblings;
+}
+
+// The bytes of `series` at `time`: its last point at or before it.
+std::uint64_t bytes_at(std::span<const ContextPoint> series, std::uint64_t time) {
+  std::uint64_t bytes = 0;
+  for (const ContextPoint& p : series) {
+    if (p.time > time) break;
+    bytes = p.bytes;
+  }
+  return bytes;
+}
+
+// Whether the growth of a suspect is memory moving between the callers of
+// one function: the other callers' sites lose, over the growth, at least
+// kTransferShare of what it gains (a cache that evicts entries allocated on
+// one path and allocates new ones on another), so their function's node in
+// the call tree does not grow.
+bool is_transfer(const Model& model, const SeriesBuilder& builder, const Context& context,
+                 const Leak& leak) {
+  std::vector<SiteId> siblings = sibling_sites(model, context);
+  if (siblings.empty() || leak.troughs.size() < 2) return false;
+  std::vector<ContextPoint> series = builder.of(siblings);
+  const Trough &first = leak.troughs.front(), &last = leak.troughs.back();
+  double gain = static_cast<double>(last.bytes) - static_cast<double>(first.bytes);
+  double loss = static_cast<double>(bytes_at(series, first.time)) -
+                static_cast<double>(bytes_at(series, last.time));
+  return gain > 0 && loss >= kTransferShare * gain;
+}
+
+}  // namespace
+
 HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options) {
   HeapAnalysis analysis;
   analysis.leaks.cycles = find_cycles(model);
+  SeriesBuilder builder(model);
   std::map<SiteId, Leak> verdicts;  // a suspect context's first site -> its verdict
   auto keep = [&](const Context& context) {
     std::optional<Leak> leak = judge_series(context.series, analysis.leaks.cycles, model.end_time);
+    if (leak && is_transfer(model, builder, context, *leak)) leak.reset();
     if (leak) verdicts[context.sites.front()] = std::move(*leak);
     return leak.has_value();
   };
