@@ -17,9 +17,12 @@ namespace {
 
 constexpr const char* kUsage = "usage: strata report [OPTIONS] FILE";
 
+// A report lists at most this many contexts unless --top says otherwise.
+constexpr const char* kReportTop = "20";
+
 po::options_description visible_options() {
   po::options_description options("Options (defaults in parentheses)");
-  add_context_options(options);
+  add_context_options(options, kReportTop);
   options.add_options()                                    //
       ("json", "print one JSON document instead of text")  //
       ("help,h", "show this help");

@@ -30,7 +30,8 @@ Json options_json(const std::vector<Option>& options) {
 }
 
 Json grouping_json(const ContextOptions& g) {
-  return {{"depth", g.depth == 0 ? Json() : Json(g.depth)},
+  Json depth = !g.depth ? Json("tree") : *g.depth == 0 ? Json() : Json(*g.depth);
+  return {{"depth", depth},
           {"threshold", g.threshold},
           {"alloc_fns", g.alloc_fns},
           {"top", g.top == 0 ? Json() : Json(g.top)}};
@@ -69,11 +70,28 @@ Json frames_json(const std::vector<Frame>& frames) {
   return list;
 }
 
+const char* shape_name(ContextShape shape) {
+  switch (shape) {
+    case ContextShape::callers:
+      return "callers";
+    case ContextShape::other_callers:
+      return "other_callers";
+    case ContextShape::stacks:
+      break;
+  }
+  return "stacks";
+}
+
 Json context_json(const ReportContext& c) {
-  return {
-      {"rank", c.rank},           {"frames", frames_json(c.frames)},  {"other_places", c.folded},
-      {"sites", c.sites},         {"spacetime_pct", c.spacetime_pct}, {"peak_bytes", c.peak_bytes},
-      {"end_bytes", c.end_bytes}, {"max_bytes", c.max_bytes}};
+  return {{"shape", shape_name(c.shape)},
+          {"rank", c.rank},
+          {"frames", frames_json(c.frames)},
+          {"other_places", c.folded},
+          {"sites", c.sites},
+          {"spacetime_pct", c.spacetime_pct},
+          {"peak_bytes", c.peak_bytes},
+          {"end_bytes", c.end_bytes},
+          {"max_bytes", c.max_bytes}};
 }
 
 Json troughs_json(const std::vector<Trough>& troughs) {

@@ -152,10 +152,21 @@ std::string grouping_text(const Report& r) {
     folded += c.folded;
   }
   const ContextOptions& g = r.grouping;
-  std::string text = counted(sites, "site") + " in " + counted(contexts, "context") +
-                     " (--depth=" + (g.depth == 0 ? "all" : std::to_string(g.depth));
-  for (const std::string& pattern : g.alloc_fns) text += " --alloc-fn=" + pattern;
-  text += "), " + grouped(contexts - folded) + " listed";
+  std::string how = !g.depth        ? "chosen from the calling-context tree"
+                    : *g.depth == 0 ? "--depth=all"
+                                    : "--depth=" + std::to_string(*g.depth);
+  for (const std::string& pattern : g.alloc_fns) how += " --alloc-fn=" + pattern;
+  std::string text;
+  if (!g.depth) {
+    text = counted(sites, "site") + " in " + grouped(contexts - folded) + " contexts (" + how + ")";
+    if (folded > 0) {
+      text += ", " + counted(folded, "stack") + " folded (under " + fixed(g.threshold, 1) + "%" +
+              (g.top > 0 ? " or beyond " + std::to_string(g.top) + " contexts" : "") + ")";
+    }
+    return text;
+  }
+  text = counted(sites, "site") + " in " + counted(contexts, "context") + " (" + how + "), " +
+         grouped(contexts - folded) + " listed";
   if (folded > 0) {
     text += ", " + grouped(folded) + " folded (under " + fixed(g.threshold, 1) + "%" +
             (g.top > 0 ? " or beyond the top " + std::to_string(g.top) : "") + ")";
@@ -216,12 +227,28 @@ std::string held(std::uint64_t peak, std::uint64_t end) {
   return "held " + grouped(peak) + " bytes at the peak, " + grouped(end) + " at the end";
 }
 
+// What a context is, first on its line.
+std::string context_what(const ReportContext& c) {
+  if (c.folded > 0) return counted(c.folded, "other place");
+  if (c.shape == ContextShape::other_callers) return "Context (other callers)";
+  return "Context";
+}
+
+// The line under a stack that does not go down to its sites' whole stacks.
+std::string callers_text(const ReportContext& c) {
+  std::string stacks = counted(c.sites, "site");
+  if (c.shape == ContextShape::callers)
+    return "     ... called from several places (" + stacks + ")";
+  return "     ... and its other callers (" + stacks + "; the others have contexts of their own)";
+}
+
 void context(const ReportContext& c, std::ostream& out) {
-  std::string what = c.folded > 0 ? counted(c.folded, "other place") : "Context";
-  out << "\n#" << c.rank << " " << what << " accounted for " << fixed(c.spacetime_pct, 1)
+  out << "\n#" << c.rank << " " << context_what(c) << " accounted for " << fixed(c.spacetime_pct, 1)
       << "% of measured spacetime\n"
       << "   " << held(c.peak_bytes, c.end_bytes) << "\n";
-  if (c.folded == 0) stack(c.frames, out);
+  if (c.folded > 0) return;
+  stack(c.frames, out);
+  if (c.shape != ContextShape::stacks) out << callers_text(c) << "\n";
 }
 
 void contexts(const Report& r, std::ostream& out) {

@@ -15,6 +15,7 @@ std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids
 ReportContext report_context(const Model& model, const Context& context, std::size_t rank) {
   return {.rank = rank,
           .frames = frames_of(model, context.frames),
+          .shape = context.shape,
           .sites = context.sites.size(),
           .folded = context.folded,
           .spacetime_pct = context.spacetime_pct,

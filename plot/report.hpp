@@ -20,6 +20,7 @@ namespace strata {
 struct ReportContext {
   std::size_t rank = 0;       // from 1
   std::vector<Frame> frames;  // innermost first
+  ContextShape shape = ContextShape::stacks;
   std::size_t sites = 0;
   std::size_t folded = 0;  // 0, or N for "N other places"
   double spacetime_pct = 0;

@@ -83,8 +83,8 @@ pc html "$WORK/leaky.html" >"$WORK/html.facts" 2>"$WORK/html.check"
 expect_eq "HTML: its SVG and data parse" "$?" 0
 expect_eq "HTML: the page's own two scripts only" "$(sed -n 1p "$WORK/html.facts")" "scripts 2"
 expect_in "HTML: the leak is the bottom band" "$WORK/html.facts" "^band leak $leak_legend"
-expect_eq "HTML: bands (leak, 2 sites, other places, extra heap)" \
-   "$(grep -c '^band ' "$WORK/html.facts")" 5
+expect_eq "HTML: bands (leak, 4 call sites of 1% of the spacetime or the peak, other places, extra heap)" \
+   "$(grep -c '^band ' "$WORK/html.facts")" 7
 expect_in "HTML: the graph's texts" "$WORK/html.facts" "^text $leak_legend"
 
 # The page's script, run by node (when installed) on a stand-in for the

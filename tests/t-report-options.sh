@@ -118,5 +118,5 @@ expect_eq "no line begins inside a name" "$(grep -c '^newline' "$WORK/hostile.tx
 "$STRATA" plot --help >"$WORK/plot.help"
 "$STRATA" report --help >"$WORK/report.help"
 expect_in "plot --help: --top is 10" "$WORK/plot.help" "--top N \(=10\)"
-expect_in "report --help: --top is all" "$WORK/report.help" "--top N \(=all\)"
+expect_in "report --help: --top is 20" "$WORK/report.help" "--top N \(=20\)"
 finish
