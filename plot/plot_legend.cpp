@@ -99,6 +99,7 @@ std::vector<LegendFrame> legend_frames(const Model& model, std::span<const Frame
     LegendFrame shown;
     shown.function = plain_text(frame_name(frame));
     shown.named = !frame.function.empty();
+    shown.place = plain_text(unnamed_frame(frame));
     if (!frame.file.empty()) {
       std::string_view file = frame.file;
       std::size_t slash = file.rfind('/');
@@ -266,14 +267,18 @@ std::string legend_text(const Stack& stack, Span span, std::size_t width) {
 }
 
 // What tells stack `i` apart from the stacks `others`: the first frame where
-// it differs from one of them, by its file:line, else by its name.
+// it differs from one of them, by its file:line, else by its name, else by
+// its object+0xOFFSET (two code addresses of one function without lines).
 std::string telling_detail(const std::vector<Stack>& stacks, std::size_t i,
                            const std::vector<std::size_t>& others) {
   const Stack& stack = stacks[i];
   for (std::size_t k = 0; k < stack.size(); ++k) {
     for (std::size_t j : others) {
-      if (j == i || (k < stacks[j].size() && same_frame(stack[k], stacks[j][k]))) continue;
-      return stack[k].location.empty() ? stack[k].function : stack[k].location;
+      if (j == i || k >= stacks[j].size()) continue;
+      const LegendFrame& mine = stack[k];
+      const LegendFrame& theirs = stacks[j][k];
+      if (!same_frame(mine, theirs)) return mine.location.empty() ? mine.function : mine.location;
+      if (mine.place != theirs.place) return mine.place;
     }
   }
   return "";

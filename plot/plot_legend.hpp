@@ -39,6 +39,7 @@ struct LegendFrame {
   std::string function;  // the full name, or object+0xOFFSET (frame_names.hpp)
   std::string location;  // "file.c:72" (the file's last component), or empty
   bool named = true;     // false when the symbol is unknown
+  std::string place;     // object+0xOFFSET, whether named or not; may be empty
 };
 
 // The frames of a stack, innermost first.
