@@ -19,8 +19,8 @@
 //
 // Choosing the contexts (massif's rule, as a budget): the allocating call
 // sites that hold at least the threshold are contexts, the others go to the
-// global "N other places".  Then, largest first, a context is split into its
-// callers: each caller that holds at least the threshold becomes a context of
+// global "N other places".  Then, the most spacetime first, a context is
+// split into its callers: each caller that holds at least the threshold becomes a context of
 // its own, and the rest stays in it as "other callers of X" (in the global
 // "other places" if that rest is under the threshold).  A node with a single
 // caller is split at no cost, so a context stops where its stacks part.  A
