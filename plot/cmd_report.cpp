@@ -17,10 +17,16 @@ namespace {
 
 constexpr const char* kUsage = "usage: strata report [OPTIONS] FILE";
 
+// A report lists at most this many contexts unless --top says otherwise.
+constexpr const char* kReportTop = "20";
+
 po::options_description visible_options() {
   po::options_description options("Options (defaults in parentheses)");
-  add_context_options(options);
-  options.add_options()                                    //
+  add_context_options(options, kReportTop);
+  options.add_options()  //
+      ("tree",
+       "print the calling-context tree, each node with its share of the spacetime and of the "
+       "peak, the callers under the threshold folded")     //
       ("json", "print one JSON document instead of text")  //
       ("help,h", "show this help");
   return options;
@@ -38,7 +44,8 @@ int cmd_report(const Args& args) {
   }
   if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
   ContextOptions options = read_context_options(values);
-  Report report = make_report(load_profile(values["file"].as<std::string>()), options);
+  Report report = make_report(load_profile(values["file"].as<std::string>()), options,
+                              values.count("tree") > 0);
   if (values.count("json")) {
     render_report_json(report, std::cout);
   } else {

@@ -13,6 +13,8 @@
 #include <map>
 #include <numeric>
 
+#include "context_tree.hpp"
+
 namespace strata {
 
 bool wildcard_match(std::string_view pattern, std::string_view name) {
@@ -164,33 +166,29 @@ std::optional<std::size_t> series_index(const std::vector<std::size_t>& snapshot
   return static_cast<std::size_t>(after - snapshots.begin() - 1);
 }
 
-struct Measure {
-  std::vector<double> weights;
-  std::optional<std::size_t> peak;  // series index of the peak
-  std::optional<std::size_t> end;   // series index of the end
-};
+}  // namespace
 
-Measure make_measure(const Model& model, const SeriesBuilder& builder) {
-  Measure measure;
-  measure.weights = time_weights(builder.empty());
-  if (auto peak = peak_snapshot(model)) measure.peak = series_index(builder.snapshots(), *peak);
+SeriesMeasure::SeriesMeasure(const Model& model, const SeriesBuilder& builder)
+    : weights_(time_weights(builder.empty())) {
+  if (auto peak = peak_snapshot(model)) peak_ = series_index(builder.snapshots(), *peak);
   if (!model.snapshots.empty()) {
-    measure.end = series_index(builder.snapshots(), model.snapshots.size() - 1);
+    end_ = series_index(builder.snapshots(), model.snapshots.size() - 1);
   }
-  return measure;
 }
 
-void measure_context(Context& context, const Measure& measure) {
+void SeriesMeasure::apply(Context& context) const {
   const std::vector<ContextPoint>& series = context.series;
   context.spacetime = 0;
   context.max_bytes = 0;
   for (std::size_t k = 0; k < series.size(); ++k) {
-    context.spacetime += measure.weights[k] * static_cast<double>(series[k].bytes);
+    context.spacetime += weights_[k] * static_cast<double>(series[k].bytes);
     context.max_bytes = std::max(context.max_bytes, series[k].max);
   }
-  context.peak_bytes = measure.peak ? series[*measure.peak].bytes : 0;
-  context.end_bytes = measure.end ? series[*measure.end].bytes : 0;
+  context.peak_bytes = peak_ ? series[*peak_].bytes : 0;
+  context.end_bytes = end_ ? series[*end_].bytes : 0;
 }
+
+namespace {
 
 // ---- grouping, ranking, folding ----------------------------------------------
 
@@ -220,14 +218,14 @@ bool ranks_before(const Context& a, const Context& b) {
 // those it keeps only, so that one context's series is built at a time (in
 // the same storage).
 void measure_all(std::vector<Context>& contexts, const SeriesBuilder& builder,
-                 const Measure& measure, const KeepContext& keep, std::vector<bool>& kept) {
+                 const SeriesMeasure& measure, const KeepContext& keep, std::vector<bool>& kept) {
   double total = 0;
   std::vector<ContextPoint> series;
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     Context& context = contexts[i];
     builder.build(context.sites, series);
     context.series.swap(series);
-    measure_context(context, measure);
+    measure.apply(context);
     total += context.spacetime;
     kept[i] = keep && keep(context);
     if (!kept[i]) context.series.swap(series);  // takes the storage back
@@ -241,7 +239,7 @@ void measure_all(std::vector<Context>& contexts, const SeriesBuilder& builder,
 // whose series is built from the sites of the contexts folded into it.
 std::vector<Context> fold(std::vector<Context> ranked, const std::vector<bool>& kept,
                           const ContextOptions& options, const SeriesBuilder& builder,
-                          const Measure& measure) {
+                          const SeriesMeasure& measure) {
   std::vector<Context> listed;
   Context other;
   std::size_t top = options.top == 0 ? ranked.size() : options.top;
@@ -259,7 +257,7 @@ std::vector<Context> fold(std::vector<Context> ranked, const std::vector<bool>& 
   if (other.folded > 0) {
     std::sort(other.sites.begin(), other.sites.end());
     other.series = builder.of(other.sites);
-    measure_context(other, measure);
+    measure.apply(other);
     listed.push_back(std::move(other));
   }
   return listed;
@@ -281,18 +279,63 @@ void rank(std::vector<Context>& contexts, std::vector<bool>& kept) {
   kept = std::move(ranked_kept);
 }
 
+// The default grouping: the contexts chosen from the calling-context tree,
+// ranked, then the "N other places" of the sites under none of them (N their
+// different stacks).  Sets `spacetime` to the heap's.
+std::vector<Context> choose_from_tree(const Model& model, const ContextOptions& options,
+                                      const SeriesBuilder& builder, const SeriesMeasure& measure,
+                                      const KeepContext& keep, double& spacetime) {
+  ContextTree tree(model, options.alloc_fns);
+  std::vector<NodeId> kept;
+  tree.measure(builder, measure, [&](NodeId node, const Context& stack) {
+    if (keep && keep(stack)) kept.push_back(node);
+  });
+  std::vector<bool> ranked_kept;
+  std::vector<Context> ranked = tree_contexts(tree, options, builder, measure, kept, ranked_kept);
+  spacetime = tree.node(tree.root()).spacetime;
+  for (Context& context : ranked) {
+    context.spacetime_pct = spacetime > 0 ? 100.0 * context.spacetime / spacetime : 0.0;
+  }
+  rank(ranked, ranked_kept);
+  std::vector<bool> listed(model.sites.size(), false);
+  for (const Context& context : ranked) {
+    for (SiteId site : context.sites) listed[index(site)] = true;
+  }
+  Context other;
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    std::span<const SiteId> own = tree.own_sites(NodeId{static_cast<std::uint32_t>(i)});
+    std::size_t before = other.sites.size();
+    for (SiteId site : own) {
+      if (!listed[index(site)]) other.sites.push_back(site);
+    }
+    other.folded += other.sites.size() > before;
+  }
+  if (other.folded > 0) {
+    std::sort(other.sites.begin(), other.sites.end());
+    other.series = builder.of(other.sites);
+    measure.apply(other);
+    other.spacetime_pct = spacetime > 0 ? 100.0 * other.spacetime / spacetime : 0.0;
+    ranked.push_back(std::move(other));
+  }
+  return ranked;
+}
+
 }  // namespace
 
 Contexts group_contexts(const Model& model, const ContextOptions& options,
                         const KeepContext& keep) {
   SeriesBuilder builder(model);
-  Measure measure = make_measure(model, builder);
+  SeriesMeasure measure(model, builder);
+  Contexts result;
+  result.snapshots = builder.snapshots();
+  if (!options.depth) {
+    result.contexts = choose_from_tree(model, options, builder, measure, keep, result.spacetime);
+    return result;
+  }
   std::vector<Context> ranked = group_sites(model, options);
   std::vector<bool> ranked_kept(ranked.size());
   measure_all(ranked, builder, measure, keep, ranked_kept);
   rank(ranked, ranked_kept);
-  Contexts result;
-  result.snapshots = builder.snapshots();
   for (const Context& context : ranked) result.spacetime += context.spacetime;
   result.contexts = fold(std::move(ranked), ranked_kept, options, builder, measure);
   return result;

@@ -2,23 +2,28 @@
 // Contexts: the API that `strata report` and `strata plot` share for the
 // allocation sites, grouped, measured and ranked.
 //
-// A context is a group of sites with the same stack once the post-hoc options
-// are applied: `--alloc-fn` removes matching frames from the top of every
-// stack (re-grouping sites, without recording again), then `--depth=N` keeps
-// the first N code addresses (inlined frames come with their address, as in
-// `strata record --depth`).  Each context gets its series over the snapshots
-// that have site data (Contexts::snapshots), its spacetime (bytes held,
-// integrated over time) and its share of the total, its bytes at the peak and
-// at the end.  Contexts are ranked by spacetime; those under `--threshold`
-// percent of it, and those beyond `--top`, are folded into one "N other
-// places" context, last.  A context that `keep` asks for (strata keeps the
-// leak suspects, leaks.hpp) is never folded.
+// A context is a group of sites.  `--alloc-fn` first removes matching frames
+// from the top of every stack (re-grouping sites, without recording again).
+// Then, by default, the contexts are chosen from the calling-context tree
+// (context_tree.hpp): from the allocating call sites, a node is split into its
+// callers while that explains the heap better, the callers under the
+// threshold staying in it as "other callers of X".  With `--depth=N` they are
+// the sites with the same first N code addresses (inlined frames come with
+// their address, as in `strata record --depth`), with `--depth=all` the same
+// whole stacks.  Each context gets its series over the snapshots that have
+// site data (Contexts::snapshots), its spacetime (bytes held, integrated over
+// time) and its share of the total, its bytes at the peak and at the end.
+// Contexts are ranked by spacetime; those under `--threshold` percent of it,
+// and those beyond `--top`, are folded into one "N other places" context,
+// last.  A context that `keep` asks for (strata keeps the leak suspects,
+// leaks.hpp) is never folded.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,7 +36,8 @@ namespace strata {
 // The post-hoc options of `strata report` and `strata plot` (report_options.hpp
 // reads them from a command line).
 struct ContextOptions {
-  std::size_t depth = 0;                    // group by the first N code addresses; 0: whole stacks
+  // Group by the first N code addresses; 0: whole stacks; none: the tree.
+  std::optional<std::size_t> depth = std::nullopt;
   double threshold = 1.0;                   // fold contexts under this percent of spacetime
   std::vector<std::string> alloc_fns = {};  // patterns (* and ?) of frames to remove from the top
   std::size_t top = 0;                      // list at most N contexts, fold the rest; 0: no limit
@@ -49,10 +55,18 @@ struct ContextPoint {
   std::uint64_t max = 0;
 };
 
+// What a context's frames are to its sites.
+enum class ContextShape : std::uint8_t {
+  stacks,         // their stacks (cut to --depth): every site of it has these frames
+  callers,        // the frames they start with, called from several places (a tree node)
+  other_callers,  // the same, less the callers that have contexts of their own
+};
+
 // A group of sites with the same frames.  The context of "N other places"
 // has no frames; neither has a site recorded without a stack.
 struct Context {
-  std::vector<FrameId> frames;       // innermost first
+  std::vector<FrameId> frames;  // innermost first
+  ContextShape shape = ContextShape::stacks;
   std::vector<SiteId> sites;         // the sites grouped in it
   std::size_t folded = 0;            // 0 for a context; N for the context of "N other places"
   double spacetime = 0;              // byte x time-unit, trapezoids over the series
@@ -73,6 +87,7 @@ struct Contexts {
 
 // Decides whether a context must stay listed whatever its rank.  It is asked
 // once the context's series and measures are known, but not yet its share.
+// With the tree, it is asked about the sites of each whole stack.
 using KeepContext = std::function<bool(const Context&)>;
 
 // Groups the sites of `model` into contexts, measures, ranks and folds them.
@@ -87,7 +102,7 @@ bool wildcard_match(std::string_view pattern, std::string_view name);
 std::vector<FrameId> context_frames(const Model& model, const Site& site,
                                     const ContextOptions& options);
 
-// ---- its parts, exposed for the tests ----------------------------------------
+// ---- its parts, exposed for the tests and the tree -----------------------------
 
 // Builds the series of groups of sites over the snapshots with site data.
 // A site's series is a step function: it changes only where the site is
@@ -135,6 +150,23 @@ class SeriesBuilder {
   std::vector<std::uint8_t> complete_;  // series point -> 1 for a complete snapshot
   std::vector<std::size_t> first_;      // SiteId -> its first step in steps_; then the end
   std::unique_ptr<Step[]> steps_;       // site by site, each in time order
+};
+
+// Measures series over the points of a SeriesBuilder: what each point weighs
+// in the spacetime (half the time to each neighbour: trapezoids; 1 each when
+// the series spans no time), and where the peak and the end are.
+class SeriesMeasure {
+ public:
+  SeriesMeasure(const Model& model, const SeriesBuilder& builder);
+
+  // Sets the spacetime, peak_bytes, end_bytes and max_bytes of `context`
+  // from its series.
+  void apply(Context& context) const;
+
+ private:
+  std::vector<double> weights_;
+  std::optional<std::size_t> peak_;  // series index of the peak
+  std::optional<std::size_t> end_;   // series index of the end
 };
 
 }  // namespace strata

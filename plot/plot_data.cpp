@@ -100,17 +100,36 @@ std::string growth_text(const Leak& leak, const std::string& time_unit, double e
   return "+" + format_bytes(leak.growth_bytes * scale.divisor) + " per " + scale.unit;
 }
 
-std::string leak_detail(const Leak& leak, const std::string& growth) {
-  std::string what =
-      leak.kind == LeakKind::rising_trough
-          ? "its trough rises " + growth + " over " + std::to_string(leak.cycles) + " cycles"
-          : "its floor rises " + growth;
-  return "leak suspect: " + what + " (confidence " + percent(100 * leak.confidence) + ")";
+// What steady growth is known to be, in words.
+std::string growth_words(const Leak& leak) {
+  std::string end = leak.freed_before_exit ? "is freed only at exit" : "is still held at the end";
+  return "grows for the whole run and " + end +
+         ": a leak if this program should reach a steady state";
 }
 
-// "LEAK" when there is one suspect, else "LEAK 1", "LEAK 2", ...
-std::string leak_name(std::size_t rank, std::size_t count) {
-  return count == 1 ? "LEAK" : "LEAK " + std::to_string(rank + 1);
+std::string leak_detail(const Leak& leak, const std::string& growth) {
+  std::string confidence = " (confidence " + percent(100 * leak.confidence) + ")";
+  if (leak.kind == LeakKind::rising_trough) {
+    return "leak suspect: its trough rises " + growth + " over " + std::to_string(leak.cycles) +
+           " cycles" + confidence;
+  }
+  return "growth: its floor rises " + growth + "; " + growth_words(leak) + confidence;
+}
+
+// "LEAK" for a rising trough, "GROWTH" for steady growth (a leak only if the
+// program should reach a steady state); numbered when there are several
+// suspects: "LEAK 1", "GROWTH 2", ...
+std::string leak_name(const Leak& leak, std::size_t rank, std::size_t count) {
+  std::string word = leak.kind == LeakKind::rising_trough ? "LEAK" : "GROWTH";
+  return count == 1 ? word : word + " " + std::to_string(rank + 1);
+}
+
+// The longest leak name of `count` suspects, and "other callers of ".
+constexpr std::string_view kOtherCallers = "other callers of ";
+
+std::size_t longest_prefix(std::size_t count) {
+  std::string leak = "GROWTH" + (count == 1 ? std::string() : " " + std::to_string(count));
+  return std::max(text_width(leak + ": "), text_width(kOtherCallers));
 }
 
 std::string frame_line(const LegendFrame& frame) {
@@ -127,23 +146,29 @@ void name_context_bands(const Model& model, std::vector<Source>& sources, std::s
   }
   std::size_t leaks = 0;
   for (const Source& source : sources) leaks += source.leak != nullptr;
-  const std::size_t prefix = text_width(leak_name(leaks, leaks) + ": ");
-  std::vector<std::string> legends = choose_legends(stacks, std::max(width, prefix + 10) - prefix);
+  const std::size_t prefix = longest_prefix(leaks);
+  std::vector<std::string> narrow = choose_legends(stacks, std::max(width, prefix + 10) - prefix);
   std::vector<std::string> plain = choose_legends(stacks, width);
+  std::vector<std::string> legends;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     PlotBand& band = sources[i].band;
     const Context& context = *sources[i].context;
     for (const LegendFrame& frame : stacks[i]) band.frames.push_back(frame_line(frame));
     band.detail = context_detail(context);
+    bool other_callers = context.shape == ContextShape::other_callers;
     if (band.kind == BandKind::other) {
       band.legend = std::to_string(context.folded) + " other places";
     } else if (stacks[i].empty()) {
       band.legend = "(an allocation without a stack)";
     } else {
-      band.legend = sources[i].leak ? legends[i] : plain[i];
+      band.legend = sources[i].leak || other_callers ? narrow[i] : plain[i];
     }
-    if (sources[i].leak) band.legend = leak_name(i, leaks) + ": " + band.legend;
+    if (other_callers) band.legend = std::string(kOtherCallers) + band.legend;
+    if (sources[i].leak) band.legend = leak_name(*sources[i].leak, i, leaks) + ": " + band.legend;
+    legends.push_back(band.legend);
   }
+  tell_apart(stacks, legends, width);
+  for (std::size_t i = 0; i < sources.size(); ++i) sources[i].band.legend = legends[i];
 }
 
 void name_totals_band(PlotBand& band) {
@@ -243,7 +268,7 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
     line.band = b;
     std::string growth = growth_text(*leak, data.time_unit, data.end_time);
     std::string what = leak->kind == LeakKind::rising_trough ? "troughs" : "floor";
-    line.legend = leak_name(b, leaks) + ": its " + what + ", " + growth;
+    line.legend = leak_name(*leak, b, leaks) + ": its " + what + ", " + growth;
     for (const Trough& trough : leak->troughs) {
       auto it = std::find(contexts.snapshots.begin(), contexts.snapshots.end(), trough.snapshot);
       if (it == contexts.snapshots.end()) continue;

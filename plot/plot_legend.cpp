@@ -3,9 +3,12 @@
 
 #include <array>
 #include <cstdio>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "contexts.hpp"
+#include "frame_names.hpp"
 
 namespace strata {
 
@@ -87,62 +90,6 @@ std::string cut_text(std::string_view text, std::size_t width) {
   return std::string(text.substr(0, at)) + std::string(kEllipsis);
 }
 
-// ---- short C++ names ----------------------------------------------------------
-
-namespace {
-
-// Where the bracket closing at `close` opens, scanning back; npos if unbalanced.
-std::size_t opening(std::string_view text, std::size_t close, char open_char, char close_char) {
-  int depth = 0;
-  for (std::size_t i = close + 1; i-- > 0;) {
-    if (text[i] == close_char) ++depth;
-    if (text[i] == open_char && --depth == 0) return i;
-  }
-  return std::string_view::npos;
-}
-
-// "f(int, char)" -> "f(…)"; "f()" and "f" stay; a trailing " const" goes.
-std::string without_parameters(std::string_view name) {
-  if (name.ends_with(" const")) name.remove_suffix(6);
-  if (!name.ends_with(')')) return std::string(name);
-  std::size_t open = opening(name, name.size() - 1, '(', ')');
-  if (open == std::string_view::npos || open == 0) return std::string(name);
-  if (open + 2 == name.size()) return std::string(name);
-  return std::string(name.substr(0, open)) + "(" + std::string(kEllipsis) + ")";
-}
-
-// "std::vector<int, std::allocator<int> >::push" -> "std::vector<…>::push";
-// unchanged if the brackets do not pair up.
-std::string without_template_arguments(std::string_view name) {
-  std::string out;
-  int depth = 0;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    bool operator_sign = name.substr(0, i).ends_with("operator");
-    if (c == '<' && !operator_sign) {
-      if (depth++ == 0) out += "<" + std::string(kEllipsis);
-      continue;
-    }
-    if (c == '>' && depth > 0 && !operator_sign) {
-      if (--depth == 0) out += '>';
-      continue;
-    }
-    if (depth == 0) out += c;
-  }
-  return depth == 0 ? out : std::string(name);
-}
-
-constexpr std::size_t kLongName = 48;
-
-}  // namespace
-
-std::string short_function(std::string_view name) {
-  if (text_width(name) <= kLongName) return std::string(name);
-  std::string shorter = without_parameters(name);
-  if (text_width(shorter) <= kLongName) return shorter;
-  return without_template_arguments(shorter);
-}
-
 // ---- frames and wrappers --------------------------------------------------------
 
 std::vector<LegendFrame> legend_frames(const Model& model, std::span<const FrameId> frames) {
@@ -150,14 +97,9 @@ std::vector<LegendFrame> legend_frames(const Model& model, std::span<const Frame
   for (FrameId id : frames) {
     const Frame& frame = model.frame(id);
     LegendFrame shown;
-    if (frame.function.empty()) {
-      char address[32];
-      std::snprintf(address, sizeof address, "0x%llx",
-                    static_cast<unsigned long long>(frame.address));
-      shown.function = address;
-    } else {
-      shown.function = plain_text(frame.function);
-    }
+    shown.function = plain_text(frame_name(frame));
+    shown.named = !frame.function.empty();
+    shown.place = plain_text(unnamed_frame(frame));
     if (!frame.file.empty()) {
       std::string_view file = frame.file;
       std::size_t slash = file.rfind('/');
@@ -230,10 +172,28 @@ bool same_run(const Stack& a, std::size_t a_start, const Stack& b, std::size_t b
   return true;
 }
 
-// The first frame outside the allocator's wrappers (0 if all are wrappers).
+bool skipped(const LegendFrame& frame) { return !frame.named && frame.function == kEllipsis; }
+
+// The stack as a legend reads it: a run of frames without a symbol after a
+// frame is one "…"; at the start, the first of them is shown (by its object
+// and offset).
+Stack readable(const Stack& stack) {
+  Stack out;
+  for (const LegendFrame& frame : stack) {
+    if (frame.named || out.empty()) {
+      out.push_back(frame);
+    } else if (!skipped(out.back())) {
+      out.push_back({.function = std::string(kEllipsis), .location = "", .named = false});
+    }
+  }
+  return out;
+}
+
+// The first frame outside the allocator's wrappers (0 if all are wrappers),
+// or the wrapper before it when it is a "…".
 std::size_t first_shown(const Stack& stack) {
   for (std::size_t i = 0; i < stack.size(); ++i) {
-    if (!allocator_wrapper(stack[i].function)) return i;
+    if (!allocator_wrapper(stack[i].function)) return skipped(stack[i]) && i > 0 ? i - 1 : i;
   }
   return 0;
 }
@@ -306,9 +266,55 @@ std::string legend_text(const Stack& stack, Span span, std::size_t width) {
   return text;
 }
 
+// What tells stack `i` apart from the stacks `others`: the first frame where
+// it differs from one of them, by its file:line, else by its name, else by
+// its object+0xOFFSET (two code addresses of one function without lines).
+std::string telling_detail(const std::vector<Stack>& stacks, std::size_t i,
+                           const std::vector<std::size_t>& others) {
+  const Stack& stack = stacks[i];
+  for (std::size_t k = 0; k < stack.size(); ++k) {
+    for (std::size_t j : others) {
+      if (j == i || k >= stacks[j].size()) continue;
+      const LegendFrame& mine = stack[k];
+      const LegendFrame& theirs = stacks[j][k];
+      if (!same_frame(mine, theirs)) return mine.location.empty() ? mine.function : mine.location;
+      if (mine.place != theirs.place) return mine.place;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
-std::vector<std::string> choose_legends(const std::vector<Stack>& stacks, std::size_t width) {
+void tell_apart(const std::vector<Stack>& stacks, std::vector<std::string>& legends,
+                std::size_t width) {
+  std::map<std::string, std::vector<std::size_t>> same;  // legend -> the stacks with it
+  for (std::size_t i = 0; i < legends.size(); ++i) {
+    if (!legends[i].empty()) same[legends[i]].push_back(i);
+  }
+  std::set<std::string> taken;
+  for (const std::string& legend : legends) taken.insert(legend);
+  for (const auto& [legend, group] : same) {
+    if (group.size() < 2) continue;
+    for (std::size_t n = 1; std::size_t i : group) {
+      if (i == group.front()) continue;  // the first keeps its legend
+      std::string detail = i < stacks.size() ? telling_detail(stacks, i, group) : "";
+      std::string suffix = detail.empty() ? "" : " [" + detail + "]";
+      std::string told = cut_text(legend, width - std::min(width, text_width(suffix))) + suffix;
+      while (taken.count(told)) {
+        std::string number = " #" + std::to_string(++n);
+        told = cut_text(legend, width - std::min(width, text_width(suffix + number))) + suffix +
+               number;
+      }
+      taken.insert(told);
+      legends[i] = told;
+    }
+  }
+}
+
+std::vector<std::string> choose_legends(const std::vector<Stack>& full_stacks, std::size_t width) {
+  std::vector<Stack> stacks;
+  for (const Stack& stack : full_stacks) stacks.push_back(readable(stack));
   std::vector<std::size_t> starts;
   for (const Stack& stack : stacks) starts.push_back(first_shown(stack));
   std::vector<std::string> legends;
@@ -319,6 +325,7 @@ std::vector<std::string> choose_legends(const std::vector<Stack>& stacks, std::s
     }
     legends.push_back(legend_text(stacks[i], span_of(stacks, starts, i), width));
   }
+  tell_apart(full_stacks, legends, width);
   return legends;
 }
 

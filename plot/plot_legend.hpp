@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frame_names.hpp"
 #include "model.hpp"
 
 namespace strata {
@@ -33,14 +34,12 @@ std::size_t text_width(std::string_view text);
 // `text` cut to `width` characters, the last being "…" when cut.
 std::string cut_text(std::string_view text, std::size_t width);
 
-// A function name made short for a legend when long (over 48 characters):
-// C++ parameters become "(…)", and when still long, template arguments "<…>".
-std::string short_function(std::string_view name);
-
 // One frame as a legend shows it.
 struct LegendFrame {
-  std::string function;  // the full name, or the address when the symbol is unknown
+  std::string function;  // the full name, or object+0xOFFSET (frame_names.hpp)
   std::string location;  // "file.c:72" (the file's last component), or empty
+  bool named = true;     // false when the symbol is unknown
+  std::string place;     // object+0xOFFSET, whether named or not; may be empty
 };
 
 // The frames of a stack, innermost first.
@@ -52,7 +51,16 @@ bool allocator_wrapper(std::string_view function);
 // The legend of each stack: the frames that tell it apart from the other
 // stacks, in at most `width` characters (callers are added while they fit).
 // An empty stack gets an empty legend.
+// Frames without a symbol between named ones read as one "…"; function names
+// are short (short_function).  No two non-empty legends are the same: the
+// second and later of those that would be get what tells them apart, as
+// " [file:line]" or " [object+0xOFFSET]" (then " #2", ...).
 std::vector<std::string> choose_legends(const std::vector<std::vector<LegendFrame>>& stacks,
                                         std::size_t width);
+
+// Makes `legends` (of `stacks`, or of no stack beyond stacks.size()) differ
+// as choose_legends() does, in at most `width` characters.
+void tell_apart(const std::vector<std::vector<LegendFrame>>& stacks,
+                std::vector<std::string>& legends, std::size_t width);
 
 }  // namespace strata

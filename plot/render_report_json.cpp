@@ -4,6 +4,7 @@
 // an object) is null, as is a line number of 0.
 #include <nlohmann/json.hpp>
 
+#include "frame_names.hpp"
 #include "report.hpp"
 
 namespace strata {
@@ -30,7 +31,8 @@ Json options_json(const std::vector<Option>& options) {
 }
 
 Json grouping_json(const ContextOptions& g) {
-  return {{"depth", g.depth == 0 ? Json() : Json(g.depth)},
+  Json depth = !g.depth ? Json("tree") : *g.depth == 0 ? Json() : Json(*g.depth);
+  return {{"depth", depth},
           {"threshold", g.threshold},
           {"alloc_fns", g.alloc_fns},
           {"top", g.top == 0 ? Json() : Json(g.top)}};
@@ -59,21 +61,41 @@ Json cycles_json(const Cycles& c) {
 Json frames_json(const std::vector<Frame>& frames) {
   Json list = Json::array();
   for (const Frame& f : frames) {
+    std::optional<std::uint64_t> offset = object_offset(f);
     list.push_back({{"function", text_or_null(f.function)},
                     {"file", text_or_null(f.file)},
                     {"line", f.line == 0 ? Json() : Json(f.line)},
                     {"object", text_or_null(f.object)},
                     {"address", f.address},
+                    {"offset", offset ? Json(*offset) : Json()},
+                    {"name", frame_name(f)},
                     {"inlined", f.inlined}});
   }
   return list;
 }
 
+const char* shape_name(ContextShape shape) {
+  switch (shape) {
+    case ContextShape::callers:
+      return "callers";
+    case ContextShape::other_callers:
+      return "other_callers";
+    case ContextShape::stacks:
+      break;
+  }
+  return "stacks";
+}
+
 Json context_json(const ReportContext& c) {
-  return {
-      {"rank", c.rank},           {"frames", frames_json(c.frames)},  {"other_places", c.folded},
-      {"sites", c.sites},         {"spacetime_pct", c.spacetime_pct}, {"peak_bytes", c.peak_bytes},
-      {"end_bytes", c.end_bytes}, {"max_bytes", c.max_bytes}};
+  return {{"shape", shape_name(c.shape)},
+          {"rank", c.rank},
+          {"frames", frames_json(c.frames)},
+          {"other_places", c.folded},
+          {"sites", c.sites},
+          {"spacetime_pct", c.spacetime_pct},
+          {"peak_bytes", c.peak_bytes},
+          {"end_bytes", c.end_bytes},
+          {"max_bytes", c.max_bytes}};
 }
 
 Json troughs_json(const std::vector<Trough>& troughs) {
@@ -119,6 +141,36 @@ Json summary_json(const Report& r) {
           {"final", totals_json(s.final)}};
 }
 
+Json tree_node_json(const ReportTreeNode& n) {
+  return {{"frames", frames_json(n.frames)},
+          {"spacetime_pct", n.spacetime_pct},
+          {"peak_pct", n.peak_pct},
+          {"peak_bytes", n.peak_bytes},
+          {"folded",
+           {{"places", n.folded},
+            {"spacetime_pct", n.folded_spacetime_pct},
+            {"peak_pct", n.folded_peak_pct}}},
+          {"children", Json::array()}};
+}
+
+// The preorder list of nodes as nested objects.
+Json tree_json(const std::vector<ReportTreeNode>& nodes) {
+  Json root;
+  std::vector<Json*> path;  // path[d]: the last node at depth d
+  for (const ReportTreeNode& node : nodes) {
+    if (node.depth == 0) {
+      root = tree_node_json(node);
+      path = {&root};
+      continue;
+    }
+    path.resize(node.depth);
+    Json& children = (*path.back())["children"];
+    children.push_back(tree_node_json(node));
+    path.push_back(&children.back());
+  }
+  return root;
+}
+
 }  // namespace
 
 void render_report_json(const Report& r, std::ostream& out) {
@@ -130,6 +182,7 @@ void render_report_json(const Report& r, std::ostream& out) {
   for (const ReportContext& c : r.contexts) json["contexts"].push_back(context_json(c));
   json["leaks"] = Json::array();
   for (const ReportLeak& l : r.leaks) json["leaks"].push_back(leak_json(l));
+  if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
   out << json.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }
 

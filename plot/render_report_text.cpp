@@ -37,10 +37,12 @@
 //        ...
 //
 // A frame is "function (file:line)", "function (in object)" without line
-// information, and its address when the function is unknown.
+// information, and object+0xOFFSET when the function is unknown
+// ("cc1plus+0x1b6a652 (in /usr/lib/gcc/x86_64-linux-gnu/12/cc1plus)").
 #include <cmath>
 #include <cstdio>
 
+#include "frame_names.hpp"
 #include "report.hpp"
 
 namespace strata {
@@ -152,10 +154,21 @@ std::string grouping_text(const Report& r) {
     folded += c.folded;
   }
   const ContextOptions& g = r.grouping;
-  std::string text = counted(sites, "site") + " in " + counted(contexts, "context") +
-                     " (--depth=" + (g.depth == 0 ? "all" : std::to_string(g.depth));
-  for (const std::string& pattern : g.alloc_fns) text += " --alloc-fn=" + pattern;
-  text += "), " + grouped(contexts - folded) + " listed";
+  std::string how = !g.depth        ? "chosen from the calling-context tree"
+                    : *g.depth == 0 ? "--depth=all"
+                                    : "--depth=" + std::to_string(*g.depth);
+  for (const std::string& pattern : g.alloc_fns) how += " --alloc-fn=" + pattern;
+  std::string text;
+  if (!g.depth) {
+    text = counted(sites, "site") + " in " + grouped(contexts - folded) + " contexts (" + how + ")";
+    if (folded > 0) {
+      text += ", " + counted(folded, "stack") + " folded (under " + fixed(g.threshold, 1) + "%" +
+              (g.top > 0 ? " or beyond " + std::to_string(g.top) + " contexts" : "") + ")";
+    }
+    return text;
+  }
+  text = counted(sites, "site") + " in " + counted(contexts, "context") + " (" + how + "), " +
+         grouped(contexts - folded) + " listed";
   if (folded > 0) {
     text += ", " + grouped(folded) + " folded (under " + fixed(g.threshold, 1) + "%" +
             (g.top > 0 ? " or beyond the top " + std::to_string(g.top) : "") + ")";
@@ -193,12 +206,10 @@ void title(const std::string& text, std::ostream& out) {
   out << "\n" << text << "\n" << std::string(text.size(), '-') << "\n";
 }
 
-// "function (file:line)", "function (in object)", or the address when the
-// function is unknown.
+// "function (file:line)", "function (in object)", and object+0xOFFSET for
+// the function when it is unknown (frame_names.hpp).
 std::string frame_text(const Frame& f) {
-  char address[32];
-  std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(f.address));
-  std::string text = f.function.empty() ? address : f.function;
+  std::string text = frame_name(f);
   if (!f.file.empty()) {
     text += " (" + f.file + ":" + std::to_string(f.line) + ")";
   } else if (!f.object.empty()) {
@@ -216,12 +227,28 @@ std::string held(std::uint64_t peak, std::uint64_t end) {
   return "held " + grouped(peak) + " bytes at the peak, " + grouped(end) + " at the end";
 }
 
+// What a context is, first on its line.
+std::string context_what(const ReportContext& c) {
+  if (c.folded > 0) return counted(c.folded, "other place");
+  if (c.shape == ContextShape::other_callers) return "Context (other callers)";
+  return "Context";
+}
+
+// The line under a stack that does not go down to its sites' whole stacks.
+std::string callers_text(const ReportContext& c) {
+  std::string stacks = counted(c.sites, "site");
+  if (c.shape == ContextShape::callers)
+    return "     ... called from several places (" + stacks + ")";
+  return "     ... and its other callers (" + stacks + "; the others have contexts of their own)";
+}
+
 void context(const ReportContext& c, std::ostream& out) {
-  std::string what = c.folded > 0 ? counted(c.folded, "other place") : "Context";
-  out << "\n#" << c.rank << " " << what << " accounted for " << fixed(c.spacetime_pct, 1)
+  out << "\n#" << c.rank << " " << context_what(c) << " accounted for " << fixed(c.spacetime_pct, 1)
       << "% of measured spacetime\n"
       << "   " << held(c.peak_bytes, c.end_bytes) << "\n";
-  if (c.folded == 0) stack(c.frames, out);
+  if (c.folded > 0) return;
+  stack(c.frames, out);
+  if (c.shape != ContextShape::stacks) out << callers_text(c) << "\n";
 }
 
 void contexts(const Report& r, std::ostream& out) {
@@ -264,13 +291,21 @@ std::string growth_text(const ReportLeak& l, const std::string& unit) {
          ":\n   about " + rate_text(l.growth_bytes, unit);
 }
 
+// Steady growth is not called a leak: a batch program's result grows so too.
+std::string growth_words(const ReportLeak& l) {
+  std::string end = l.freed_before_exit ? "is freed only at exit" : "is still held at the end";
+  return "grows for the whole run and " + end +
+         ":\n   a leak if this program should reach a steady state";
+}
+
 void leak(const ReportLeak& l, std::size_t rank, const std::string& unit, std::ostream& out) {
-  std::string kind = l.kind == LeakKind::rising_trough ? "Rising trough" : "Steady growth";
-  out << "\n#" << rank << " " << kind << " in context #" << l.context_rank << " (confidence "
-      << fixed(l.confidence, 2) << ")\n"
-      << "   " << growth_text(l, unit) << "\n"
+  bool rising = l.kind == LeakKind::rising_trough;
+  out << "\n#" << rank << " " << (rising ? "Rising trough" : "Growth") << " in context #"
+      << l.context_rank << " (confidence " << fixed(l.confidence, 2) << ")\n";
+  if (!rising) out << "   " << growth_words(l) << "\n";
+  out << "   " << growth_text(l, unit) << "\n"
       << "   " << held(l.peak_bytes, l.end_bytes);
-  if (l.freed_before_exit) {
+  if (rising && l.freed_before_exit) {
     out << ": freed before exit, so a check of what\n   is not freed at exit misses it";
   }
   out << "\n";
@@ -285,12 +320,73 @@ void leaks(const Report& r, std::ostream& out) {
   }
 }
 
+// ---- the tree --------------------------------------------------------------------
+
+std::string shares(double spacetime_pct, double peak_pct) {
+  return fixed(spacetime_pct, 2) + "% (" + fixed(peak_pct, 2) + "% at the peak)";
+}
+
+// A frame in the tree: "function (file:line)", without its object.
+std::string tree_frame_text(const Frame& f) {
+  std::string text = frame_name(f);
+  if (!f.file.empty()) text += " (" + f.file + ":" + std::to_string(f.line) + ")";
+  return visible(text) + (f.inlined ? " [inlined]" : "");
+}
+
+// A node's frames on one line: "f (a.c:3) [inlined] <- g (a.c:9)".
+std::string node_text(const ReportTreeNode& node) {
+  std::string text;
+  for (const Frame& f : node.frames) text += (text.empty() ? "" : " <- ") + tree_frame_text(f);
+  return text;
+}
+
+std::string indent(std::size_t depth) {
+  std::string text;
+  for (std::size_t i = 1; i < depth; ++i) text += "| ";
+  return text;
+}
+
+// The line of a node's callers under the threshold, after its subtree.
+std::string folded_line(const ReportTreeNode& node, double threshold) {
+  return indent(node.depth + 1) + "->" + shares(node.folded_spacetime_pct, node.folded_peak_pct) +
+         " in " + counted(node.folded, node.depth == 0 ? "other call site" : "other caller") +
+         ", each under " + fixed(threshold, 1) + "%\n";
+}
+
+void tree(const Report& r, std::ostream& out) {
+  double threshold = r.grouping.threshold;
+  title("Calling-context tree: share of the spacetime (and of the peak)", out);
+  out << "Allocating call sites first, then their callers; a node under " << fixed(threshold, 1)
+      << "% of both is folded.\n";
+  std::vector<const ReportTreeNode*> open;  // nodes whose folded line is still to come
+  auto close_to = [&](std::size_t depth) {
+    while (!open.empty() && open.back()->depth >= depth) {
+      if (open.back()->folded > 0) out << folded_line(*open.back(), threshold);
+      open.pop_back();
+    }
+  };
+  for (const ReportTreeNode& node : r.tree) {
+    close_to(node.depth);
+    if (node.depth == 0) {
+      out << "\n"
+          << shares(node.spacetime_pct, node.peak_pct) << " all the heap ("
+          << grouped(node.peak_bytes) << " bytes at the peak)\n";
+    } else {
+      out << indent(node.depth) << "->" << shares(node.spacetime_pct, node.peak_pct) << " "
+          << node_text(node) << "\n";
+    }
+    open.push_back(&node);
+  }
+  close_to(0);
+}
+
 }  // namespace
 
 void render_report_text(const Report& report, std::ostream& out) {
   header(report, out);
   contexts(report, out);
   leaks(report, out);
+  if (!report.tree.empty()) tree(report, out);
 }
 
 }  // namespace strata

@@ -15,6 +15,7 @@ std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids
 ReportContext report_context(const Model& model, const Context& context, std::size_t rank) {
   return {.rank = rank,
           .frames = frames_of(model, context.frames),
+          .shape = context.shape,
           .sites = context.sites.size(),
           .folded = context.folded,
           .spacetime_pct = context.spacetime_pct,
@@ -36,9 +37,29 @@ ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak&
           .troughs = leak.troughs};
 }
 
+std::vector<ReportTreeNode> report_tree(const Model& model, const ContextOptions& options) {
+  SeriesBuilder builder(model);
+  SeriesMeasure measure(model, builder);
+  ContextTree tree(model, options.alloc_fns);
+  tree.measure(builder, measure);
+  std::vector<ReportTreeNode> nodes;
+  for (const TreeLine& line : tree_lines(tree, options.threshold)) {
+    std::span<const FrameId> frames = tree.own_frames(line.node);
+    nodes.push_back({.depth = line.depth,
+                     .frames = frames_of(model, {frames.begin(), frames.end()}),
+                     .spacetime_pct = line.spacetime_pct,
+                     .peak_pct = line.peak_pct,
+                     .peak_bytes = tree.node(line.node).peak_bytes,
+                     .folded = line.folded,
+                     .folded_spacetime_pct = line.folded_spacetime_pct,
+                     .folded_peak_pct = line.folded_peak_pct});
+  }
+  return nodes;
+}
+
 }  // namespace
 
-Report make_report(const Model& model, const ContextOptions& options) {
+Report make_report(const Model& model, const ContextOptions& options, bool tree) {
   HeapAnalysis analysis = analyze_heap(model, options);
   Report report;
   report.summary = summarize(model);
@@ -55,6 +76,7 @@ Report make_report(const Model& model, const ContextOptions& options) {
   for (const Leak& leak : analysis.leaks.suspects) {
     report.leaks.push_back(report_leak(model, analysis.contexts, leak));
   }
+  if (tree) report.tree = report_tree(model, options);
   return report;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyze.hpp"
+#include "context_tree.hpp"
 #include "contexts.hpp"
 #include "leaks.hpp"
 #include "model.hpp"
@@ -20,6 +21,7 @@ namespace strata {
 struct ReportContext {
   std::size_t rank = 0;       // from 1
   std::vector<Frame> frames;  // innermost first
+  ContextShape shape = ContextShape::stacks;
   std::size_t sites = 0;
   std::size_t folded = 0;  // 0, or N for "N other places"
   double spacetime_pct = 0;
@@ -41,6 +43,19 @@ struct ReportLeak {
   std::vector<Trough> troughs;
 };
 
+// A node of the calling-context tree as `strata report --tree` shows it
+// (context_tree.hpp, tree_lines), in preorder.
+struct ReportTreeNode {
+  std::size_t depth = 0;      // 0: the root (all the heap); 1: an allocating call site
+  std::vector<Frame> frames;  // its code address: its frame and those inlined into it
+  double spacetime_pct = 0;
+  double peak_pct = 0;
+  std::uint64_t peak_bytes = 0;
+  std::size_t folded = 0;  // its callers under the threshold, and their shares
+  double folded_spacetime_pct = 0;
+  double folded_peak_pct = 0;
+};
+
 struct Report {
   Summary summary;
   std::vector<Option> recording;  // the recording options of the profile
@@ -51,9 +66,11 @@ struct Report {
   Cycles cycles;
   std::vector<ReportContext> contexts;  // ranked; "N other places" last
   std::vector<ReportLeak> leaks;        // most suspicious first
+  std::vector<ReportTreeNode> tree;     // with --tree only; else empty
 };
 
-Report make_report(const Model& model, const ContextOptions& options);
+// The report; with `tree`, the calling-context tree too.
+Report make_report(const Model& model, const ContextOptions& options, bool tree = false);
 
 // The renderers (render_report_text.cpp, render_report_json.cpp).
 void render_report_text(const Report& report, std::ostream& out);

@@ -51,11 +51,12 @@ double percent_value(const po::variables_map& values, const char* name) {
 
 void add_context_options(po::options_description& options, const char* default_top) {
   options.add_options()  //
-      ("depth", setting("N", "all"),
-       "group the sites by the first N code addresses of their stacks (all: whole stacks)")  //
+      ("depth", po::value<Values>()->value_name("N")->composing(),
+       "group the sites by the first N code addresses of their stacks (all: whole stacks), "
+       "instead of choosing the contexts from the calling-context tree")  //
       ("threshold", setting("PCT", "1.0"),
-       "fold the contexts under PCT percent of the measured spacetime into one "
-       "\"N other places\"")  //
+       "a context holds at least PCT percent of the spacetime or of the peak; the others are "
+       "folded into their callers' context or into \"N other places\"")  //
       ("alloc-fn", po::value<Values>()->value_name("PATTERN")->composing(),
        "treat functions matching PATTERN as allocators: their frames are taken off the top of "
        "stacks, so their callers become the contexts (repeatable)")  //
@@ -64,7 +65,7 @@ void add_context_options(po::options_description& options, const char* default_t
 
 ContextOptions read_context_options(const po::variables_map& values) {
   ContextOptions options;
-  options.depth = count_value(values, "depth");
+  if (values.count("depth")) options.depth = count_value(values, "depth");
   options.threshold = percent_value(values, "threshold");
   options.top = count_value(values, "top");
   if (values.count("alloc-fn")) options.alloc_fns = values["alloc-fn"].as<Values>();

@@ -80,7 +80,7 @@ awk '/^  --/ { if (text) print text; sub(/^  --[^ ]+( [A-Z]+)?( \(=[^)]*\))? +/,
      /^     +/ { sub(/^ +/, ""); text = text " " $0; next }
      { if (text) print text; text = "" }
      END { if (text) print text }' "$WORK/help.txt" | sed 's/  */ /g; s/ $//' >"$WORK/help.lines"
-expect_eq "five options with help, and --help" "$(wc -l <"$WORK/help.lines")" 5
+expect_eq "six options with help, and --help" "$(wc -l <"$WORK/help.lines")" 6
 expect_in "--help" "$WORK/help.txt" "^  -h \[ --help \] +show this help$"
 while read -r line; do
    checks=$((checks + 1))
@@ -118,5 +118,5 @@ expect_eq "no line begins inside a name" "$(grep -c '^newline' "$WORK/hostile.tx
 "$STRATA" plot --help >"$WORK/plot.help"
 "$STRATA" report --help >"$WORK/report.help"
 expect_in "plot --help: --top is 10" "$WORK/plot.help" "--top N \(=10\)"
-expect_in "report --help: --top is all" "$WORK/report.help" "--top N \(=all\)"
+expect_in "report --help: --top is 20" "$WORK/report.help" "--top N \(=20\)"
 finish

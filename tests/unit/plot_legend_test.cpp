@@ -64,23 +64,6 @@ TEST(PlainText, WidthAndCuts) {
 
 // ---- names -------------------------------------------------------------------------
 
-TEST(ShortFunction, ShortNamesStay) {
-  EXPECT_EQ(short_function("frame_alloc"), "frame_alloc");
-  EXPECT_EQ(short_function("Foo::bar(int, char const*)"), "Foo::bar(int, char const*)");
-  EXPECT_EQ(short_function("system(\"touch x\")"), "system(\"touch x\")");
-}
-
-TEST(ShortFunction, LongCxxNamesLoseParametersThenTemplateArguments) {
-  EXPECT_EQ(short_function("Player::decode_next_frame(Decoder&, std::vector<int> const&) const"),
-            "Player::decode_next_frame(" + kEllipsis + ")");
-  EXPECT_EQ(
-      short_function("std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>("
-                     "__gnu_cxx::__normal_iterator<int*>, int const&)"),
-      "std::vector<" + kEllipsis + ">::_M_realloc_insert<" + kEllipsis + ">(" + kEllipsis + ")");
-  EXPECT_EQ(short_function("Stream& operator<<(Stream&, std::basic_string<char> const&, long)"),
-            "Stream& operator<<(" + kEllipsis + ")");
-}
-
 TEST(AllocatorWrapper, KnownWrappers) {
   EXPECT_TRUE(allocator_wrapper("xmalloc"));
   EXPECT_TRUE(allocator_wrapper("g_malloc0"));
@@ -182,10 +165,55 @@ TEST(Legends, FramesOfAModel) {
   })));
   std::vector<LegendFrame> frames = legend_frames(model, model.sites[0].frames);
   ASSERT_EQ(frames.size(), 2u);
-  EXPECT_EQ(frames[0].function, "0x4005d2");
+  EXPECT_EQ(frames[0].function, "prog+0x4005d2");  // object+0xOFFSET: no symbol
+  EXPECT_FALSE(frames[0].named);
   EXPECT_EQ(frames[0].location, "");
   EXPECT_EQ(frames[1].function, "tab here");
   EXPECT_EQ(frames[1].location, "a.c:7");
+}
+
+LegendFrame unnamed(const std::string& name) {
+  return {.function = name, .location = "", .named = false};
+}
+
+TEST(Legends, UnnamedFramesBetweenNamedOnesAreSkipped) {
+  Stack a = {at("xcalloc"),
+             unnamed("cc1plus+0x1b6a652"),
+             at("htab_find_slot_with_hash"),
+             unnamed("cc1plus+0x7d281b"),
+             unnamed("cc1plus+0x7ea99b"),
+             at("c_parse_file"),
+             at("main")};
+  Stack b = {at("parse_decl", "p.c:4"), at("main")};
+  std::vector<std::string> legends = choose_legends({a, b}, 200);
+  // The wrapper xcalloc stays before the "…" so that the legend starts with a name.
+  EXPECT_EQ(legends[0], "xcalloc" + kArrow + kEllipsis + kArrow + "htab_find_slot_with_hash" +
+                            kArrow + kEllipsis + kArrow + "c_parse_file" + kArrow + "main");
+  // A stack that starts without a symbol shows its first frame by object and offset.
+  Stack c = {unnamed("cc1plus+0x10"), unnamed("cc1plus+0x20"), at("main")};
+  EXPECT_EQ(choose_legends({c, b}, 200)[0], "cc1plus+0x10" + kArrow + kEllipsis + kArrow + "main");
+}
+
+TEST(Legends, NoTwoLegendsAlike) {
+  // Two stacks that differ only in frames without a symbol read alike; the
+  // second is told apart by the first frame where they differ.
+  Stack a = {at("f", "a.c:1"), unnamed("p+0x10"), at("main")};
+  Stack b = {at("f", "a.c:1"), unnamed("p+0x20"), at("main")};
+  Stack c = {at("f", "a.c:1"), unnamed("p+0x30"), at("main")};
+  std::vector<std::string> legends = choose_legends({a, b, c}, 200);
+  EXPECT_EQ(legends[0], "f (a.c:1)" + kArrow + kEllipsis + kArrow + "main");
+  EXPECT_EQ(legends[1], legends[0] + " [p+0x20]");
+  EXPECT_EQ(legends[2], legends[0] + " [p+0x30]");
+  // Within the width, the suffix kept.
+  legends = choose_legends({a, b}, 12);
+  EXPECT_NE(legends[0], legends[1]);
+  EXPECT_LE(text_width(legends[1]), 12u);
+  EXPECT_TRUE(legends[1].ends_with(" [p+0x20]"));
+}
+
+TEST(Legends, ArgumentListsDropped) {
+  Stack a = {at("Foo::bar(int, char const*)", "f.cc:3"), at("main(int, char**)")};
+  EXPECT_EQ(choose_legends({a}, 200)[0], "Foo::bar (f.cc:3)" + kArrow + "main");
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // summarize(), and the report's renderers on its results.
+#include "report.hpp"
+
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "analyze.hpp"
-#include "report.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {
@@ -54,7 +55,8 @@ TEST(Summary, JsonWithoutSnapshots) {
 TEST(Summary, Text) {
   std::ostringstream out;
   render_report_text(make_report(read_text(format_example()), ContextOptions{}), out);
-  EXPECT_TRUE(contains(out.str(), "peak:       50,736 bytes at time 135,210 (useful heap 49,152")) << out.str();
+  EXPECT_TRUE(contains(out.str(), "peak:       50,736 bytes at time 135,210 (useful heap 49,152"))
+      << out.str();
   EXPECT_TRUE(contains(out.str(), "command:    ./leaky-player --cycles 3")) << out.str();
 }
 

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The calling-context tree and the contexts chosen from it.
+//
+// The sites are sorted by their stacks (innermost first), so that the sites
+// under any node are one range of that order: a node is a range and the
+// frames its sites share.  Measures are built per whole stack (the own sites
+// of a node) and added up the tree, so measuring costs what grouping by whole
+// stacks costs.
+#include "context_tree.hpp"
+
+#include <algorithm>
+#include <queue>
+#include <tuple>
+
+namespace strata {
+
+// ---- building --------------------------------------------------------------------
+
+ContextTree::ContextTree(const Model& model, const std::vector<std::string>& alloc_fns) {
+  for (const Frame& frame : model.frames) inlined_.push_back(frame.inlined);
+  ContextOptions whole{.depth = 0, .alloc_fns = alloc_fns};
+  for (const Site& site : model.sites) stacks_.push_back(context_frames(model, site, whole));
+  sort_sites();
+  add_node(NodeId{0}, 0, 0, sites_.size(), 0);
+}
+
+void ContextTree::sort_sites() {
+  sites_.resize(stacks_.size());
+  for (std::size_t i = 0; i < sites_.size(); ++i) sites_[i] = static_cast<SiteId>(i);
+  std::sort(sites_.begin(), sites_.end(), [&](SiteId a, SiteId b) {
+    const std::vector<FrameId>& x = stacks_[index(a)];
+    const std::vector<FrameId>& y = stacks_[index(b)];
+    if (x != y) return x < y;
+    return a < b;
+  });
+}
+
+// Where the code address that starts at `frame` of the site's stack ends:
+// after its first frame that is not inlined (or at the end of the stack).
+std::size_t ContextTree::group_end(SiteId site, std::size_t frame) const {
+  const std::vector<FrameId>& stack = stacks_[index(site)];
+  while (frame < stack.size() && inlined_[index(stack[frame])]) ++frame;
+  return std::min(frame + 1, stack.size());
+}
+
+// Adds the node of the sites_ [begin, end), whose stacks share their frames
+// before `frame`, and its subtree; returns its id.
+NodeId ContextTree::add_node(NodeId parent, std::uint32_t depth, std::size_t begin, std::size_t end,
+                             std::size_t frame) {
+  NodeId id{static_cast<std::uint32_t>(nodes_.size())};
+  nodes_.emplace_back();
+  std::size_t own_end = begin;
+  while (own_end < end && stacks_[index(sites_[own_end])].size() == frame) ++own_end;
+  std::vector<NodeId> children;
+  for (std::size_t first = own_end; first < end;) {
+    const std::vector<FrameId>& stack = stacks_[index(sites_[first])];
+    std::size_t stop = group_end(sites_[first], frame);
+    std::size_t last = first + 1;
+    while (last < end && group_end(sites_[last], frame) == stop &&
+           std::equal(stack.begin() + frame, stack.begin() + stop,
+                      stacks_[index(sites_[last])].begin() + frame)) {
+      ++last;
+    }
+    NodeId child = add_node(id, depth + 1, first, last, stop);
+    nodes_[index(child)].frames_begin = static_cast<std::uint32_t>(frame);
+    children.push_back(child);
+    first = last;
+  }
+  ContextNode& node = nodes_[index(id)];
+  node.parent = index(id) == 0 ? id : parent;
+  node.depth = depth;
+  node.example = sites_.empty() ? SiteId{0} : sites_[begin];
+  node.frames_begin = static_cast<std::uint32_t>(frame);
+  node.frames_end = static_cast<std::uint32_t>(frame);
+  node.sites_begin = static_cast<std::uint32_t>(begin);
+  node.own_end = static_cast<std::uint32_t>(own_end);
+  node.sites_end = static_cast<std::uint32_t>(end);
+  node.children_begin = static_cast<std::uint32_t>(children_.size());
+  children_.insert(children_.end(), children.begin(), children.end());
+  node.children_end = static_cast<std::uint32_t>(children_.size());
+  return id;
+}
+
+// ---- queries -------------------------------------------------------------------
+
+std::span<const NodeId> ContextTree::children(NodeId id) const {
+  const ContextNode& n = node(id);
+  return std::span<const NodeId>(children_).subspan(n.children_begin,
+                                                    n.children_end - n.children_begin);
+}
+
+std::span<const SiteId> ContextTree::sites(NodeId id) const {
+  const ContextNode& n = node(id);
+  return std::span<const SiteId>(sites_).subspan(n.sites_begin, n.sites_end - n.sites_begin);
+}
+
+std::span<const SiteId> ContextTree::own_sites(NodeId id) const {
+  const ContextNode& n = node(id);
+  return std::span<const SiteId>(sites_).subspan(n.sites_begin, n.own_end - n.sites_begin);
+}
+
+std::span<const FrameId> ContextTree::own_frames(NodeId id) const {
+  const ContextNode& n = node(id);
+  if (n.depth == 0) return {};
+  return std::span<const FrameId>(stacks_[index(n.example)])
+      .subspan(n.frames_begin, n.frames_end - n.frames_begin);
+}
+
+std::vector<FrameId> ContextTree::frames(NodeId id) const {
+  const ContextNode& n = node(id);
+  if (n.depth == 0) return {};
+  const std::vector<FrameId>& stack = stacks_[index(n.example)];
+  return {stack.begin(), stack.begin() + n.frames_end};
+}
+
+namespace {
+
+std::vector<SiteId> sorted(std::span<const SiteId> sites) {
+  std::vector<SiteId> out(sites.begin(), sites.end());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+Context ContextTree::context(NodeId id, const SeriesBuilder& builder,
+                             const SeriesMeasure& measure) const {
+  Context context;
+  context.frames = frames(id);
+  context.shape = children(id).empty() ? ContextShape::stacks : ContextShape::callers;
+  context.sites = sorted(sites(id));
+  context.series = builder.of(context.sites);
+  measure.apply(context);
+  return context;
+}
+
+// ---- measuring -------------------------------------------------------------------
+
+void ContextTree::measure(const SeriesBuilder& builder, const SeriesMeasure& measure,
+                          const StackVisitor& each_stack) {
+  Context stack;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    ContextNode& n = nodes_[i];
+    n.spacetime = n.own_spacetime = 0;
+    n.peak_bytes = n.own_peak_bytes = 0;
+    if (n.own_end == n.sites_begin) continue;
+    stack.frames = frames(NodeId{static_cast<std::uint32_t>(i)});
+    stack.sites = sorted(own_sites(NodeId{static_cast<std::uint32_t>(i)}));
+    builder.build(stack.sites, stack.series);
+    measure.apply(stack);
+    if (each_stack) each_stack(NodeId{static_cast<std::uint32_t>(i)}, stack);
+    n.own_spacetime = stack.spacetime;
+    n.own_peak_bytes = stack.peak_bytes;
+  }
+  for (std::size_t i = nodes_.size(); i-- > 0;) {  // children after their parents
+    ContextNode& n = nodes_[i];
+    n.spacetime += n.own_spacetime;
+    n.peak_bytes += n.own_peak_bytes;
+    if (i > 0) {
+      nodes_[index(n.parent)].spacetime += n.spacetime;
+      nodes_[index(n.parent)].peak_bytes += n.peak_bytes;
+    }
+  }
+  for (ContextNode& n : nodes_) {
+    std::sort(children_.begin() + n.children_begin, children_.begin() + n.children_end,
+              [&](NodeId a, NodeId b) {
+                const ContextNode& x = node(a);
+                const ContextNode& y = node(b);
+                if (x.spacetime != y.spacetime) return x.spacetime > y.spacetime;
+                if (x.peak_bytes != y.peak_bytes) return x.peak_bytes > y.peak_bytes;
+                return a < b;
+              });
+  }
+}
+
+// ---- choosing the contexts ----------------------------------------------------------
+
+namespace {
+
+// A part of the heap: spacetime, bytes at the peak, sites.
+struct Amount {
+  double spacetime = 0;
+  double peak = 0;
+  std::size_t sites = 0;
+
+  Amount& operator-=(const Amount& other) {
+    spacetime -= other.spacetime;
+    peak -= other.peak;
+    sites -= other.sites;
+    return *this;
+  }
+};
+
+// What a node of the tree is in the choice.
+enum class State : std::uint8_t { hidden, shown, split };
+
+class Chooser {
+ public:
+  Chooser(const ContextTree& tree, const ContextOptions& options, const std::vector<NodeId>& kept)
+      : tree_(tree),
+        threshold_(options.threshold),
+        budget_(options.top),
+        amounts_(tree.size()),
+        state_(tree.size(), State::hidden),
+        split_(tree.size(), 0) {
+    const ContextNode& root = tree.node(tree.root());
+    total_ = {root.spacetime, static_cast<double>(root.peak_bytes), tree.sites(root_id()).size()};
+    for (std::size_t i = 0; i < tree.size(); ++i) {
+      const ContextNode& n = tree.node(NodeId{static_cast<std::uint32_t>(i)});
+      amounts_[i] = {n.spacetime, static_cast<double>(n.peak_bytes), n.sites_end - n.sites_begin};
+    }
+    for (NodeId id : kept) leave_out(id);
+  }
+
+  void choose();
+  State state(NodeId id) const { return state_[index(id)]; }
+  // The children of a split node that are contexts of their own.
+  std::vector<NodeId> split_children(NodeId id) const {
+    std::vector<NodeId> ranked = significant_children(id);
+    ranked.resize(split_[index(id)]);
+    return ranked;
+  }
+  const Amount& amount(NodeId id) const { return amounts_[index(id)]; }
+  Amount remainder(NodeId id) const;
+  bool significant(const Amount& a) const;
+
+ private:
+  NodeId root_id() const { return tree_.root(); }
+  double share(const Amount& a) const;
+  // Ranks as contexts do: by spacetime, then by bytes at the peak.
+  bool larger(NodeId a, NodeId b) const {
+    const Amount& x = amount(a);
+    const Amount& y = amount(b);
+    if (x.spacetime != y.spacetime) return x.spacetime > y.spacetime;
+    return x.peak > y.peak;
+  }
+  void leave_out(NodeId id);
+  std::vector<NodeId> significant_children(NodeId id) const;
+  void show(NodeId id);
+  void try_split(NodeId id);
+
+  const ContextTree& tree_;
+  double threshold_;
+  std::size_t budget_;  // 0: none
+  Amount total_;
+  std::vector<Amount> amounts_;     // NodeId -> its sites' amount, less the kept stacks
+  std::vector<State> state_;        // NodeId -> state
+  std::vector<std::size_t> split_;  // NodeId -> children split off (the first of the ranked)
+  std::size_t count_ = 0;           // contexts chosen so far
+  // The shown nodes, the largest first: spacetime, peak, ~NodeId.
+  std::priority_queue<std::tuple<double, double, std::uint32_t>> queue_;
+};
+
+double Chooser::share(const Amount& a) const {
+  double spacetime = total_.spacetime > 0 ? a.spacetime / total_.spacetime : 0;
+  double peak = total_.peak > 0 ? a.peak / total_.peak : 0;
+  return 100 * std::max(spacetime, peak);
+}
+
+bool Chooser::significant(const Amount& a) const {
+  return a.sites > 0 && (threshold_ == 0 || share(a) >= threshold_);
+}
+
+// Takes a kept stack's amount out of its node and every node above it.
+void Chooser::leave_out(NodeId id) {
+  const ContextNode& n = tree_.node(id);
+  Amount own{n.own_spacetime, static_cast<double>(n.own_peak_bytes), n.own_end - n.sites_begin};
+  for (NodeId at = id;; at = tree_.node(at).parent) {
+    amounts_[index(at)] -= own;
+    if (at == tree_.root()) break;
+  }
+}
+
+// The children that hold at least the threshold, the largest first.
+std::vector<NodeId> Chooser::significant_children(NodeId id) const {
+  std::vector<NodeId> out;
+  for (NodeId child : tree_.children(id)) {
+    if (significant(amount(child))) out.push_back(child);
+  }
+  std::stable_sort(out.begin(), out.end(), [&](NodeId a, NodeId b) { return larger(a, b); });
+  return out;
+}
+
+Amount Chooser::remainder(NodeId id) const {
+  Amount rest = amount(id);
+  for (NodeId child : split_children(id)) rest -= amount(child);
+  return rest;
+}
+
+void Chooser::show(NodeId id) {
+  state_[index(id)] = State::shown;
+  ++count_;
+  queue_.push({amount(id).spacetime, amount(id).peak, ~static_cast<std::uint32_t>(index(id))});
+}
+
+// Splits a shown node into its callers that hold the threshold, as many as
+// the budget allows.
+void Chooser::try_split(NodeId id) {
+  std::vector<NodeId> callers = significant_children(id);
+  Amount rest = amount(id);
+  std::vector<Amount> rests;  // rests[k]: what stays after the first k
+  for (NodeId caller : callers) {
+    rests.push_back(rest);
+    rest -= amount(caller);
+  }
+  rests.push_back(rest);
+  for (std::size_t k = callers.size(); k > 0; --k) {
+    std::size_t count = count_ - 1 + k + (significant(rests[k]) ? 1 : 0);
+    if (budget_ != 0 && count > budget_) continue;
+    state_[index(id)] = State::split;
+    split_[index(id)] = k;
+    count_ -= 1;
+    if (significant(rests[k])) ++count_;
+    for (std::size_t i = 0; i < k; ++i) show(callers[i]);
+    return;
+  }
+}
+
+void Chooser::choose() {
+  std::vector<NodeId> sites = significant_children(root_id());
+  if (budget_ != 0 && sites.size() > budget_) sites.resize(budget_);
+  for (NodeId id : sites) show(id);
+  while (!queue_.empty()) {
+    NodeId id{~std::get<2>(queue_.top())};
+    queue_.pop();
+    try_split(id);
+  }
+}
+
+// The contexts of a choice, as ranges of the tree's order of sites.
+struct Assignment {
+  std::vector<Context> contexts;
+  std::vector<int> owner;  // tree order of sites -> index into contexts, -1 for none
+};
+
+void assign(const ContextTree& tree, Assignment& out, NodeId id, ContextShape shape,
+            std::span<const SiteId> sites) {
+  Context context;
+  context.frames = tree.frames(id);
+  context.shape = shape;
+  out.contexts.push_back(std::move(context));
+  std::size_t begin = static_cast<std::size_t>(sites.data() - tree.sites(tree.root()).data());
+  std::fill(out.owner.begin() + begin, out.owner.begin() + begin + sites.size(),
+            static_cast<int>(out.contexts.size() - 1));
+}
+
+Assignment assign_all(const ContextTree& tree, const Chooser& chooser,
+                      const std::vector<NodeId>& kept) {
+  Assignment out;
+  out.owner.assign(tree.sites(tree.root()).size(), -1);
+  for (std::size_t i = 1; i < tree.size(); ++i) {  // parents before their children
+    NodeId id{static_cast<std::uint32_t>(i)};
+    if (chooser.state(id) == State::shown) {
+      bool callers = !tree.children(id).empty();
+      assign(tree, out, id, callers ? ContextShape::callers : ContextShape::stacks, tree.sites(id));
+    } else if (chooser.state(id) == State::split) {
+      if (chooser.significant(chooser.remainder(id))) {
+        assign(tree, out, id, ContextShape::other_callers, tree.sites(id));
+      } else {
+        std::span<const SiteId> sites = tree.sites(id);
+        std::size_t begin = static_cast<std::size_t>(sites.data() - tree.sites(tree.root()).data());
+        std::fill(out.owner.begin() + begin, out.owner.begin() + begin + sites.size(), -1);
+      }
+    }
+  }
+  NodeId root = tree.root();
+  const ContextNode& n = tree.node(root);
+  Amount unstacked{n.own_spacetime, static_cast<double>(n.own_peak_bytes),
+                   n.own_end - n.sites_begin};
+  if (chooser.significant(unstacked) && std::find(kept.begin(), kept.end(), root) == kept.end()) {
+    assign(tree, out, root, ContextShape::stacks, tree.own_sites(root));
+  }
+  for (NodeId id : kept) assign(tree, out, id, ContextShape::stacks, tree.own_sites(id));
+  return out;
+}
+
+}  // namespace
+
+std::vector<Context> tree_contexts(const ContextTree& tree, const ContextOptions& options,
+                                   const SeriesBuilder& builder, const SeriesMeasure& measure,
+                                   const std::vector<NodeId>& kept, std::vector<bool>& kept_out) {
+  Chooser chooser(tree, options, kept);
+  chooser.choose();
+  Assignment chosen = assign_all(tree, chooser, kept);
+  std::span<const SiteId> order = tree.sites(tree.root());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (chosen.owner[i] >= 0) chosen.contexts[chosen.owner[i]].sites.push_back(order[i]);
+  }
+  std::size_t first_kept = chosen.contexts.size() - kept.size();
+  std::vector<Context> contexts;
+  kept_out.clear();
+  for (std::size_t i = 0; i < chosen.contexts.size(); ++i) {
+    Context& context = chosen.contexts[i];
+    if (context.sites.empty()) continue;
+    std::sort(context.sites.begin(), context.sites.end());
+    context.series = builder.of(context.sites);
+    measure.apply(context);
+    contexts.push_back(std::move(context));
+    kept_out.push_back(i >= first_kept);
+  }
+  return contexts;
+}
+
+// ---- the tree as shown ----------------------------------------------------------------
+
+namespace {
+
+double percent(double part, double whole) { return whole > 0 ? 100 * part / whole : 0; }
+
+void add_lines(const ContextTree& tree, NodeId id, double threshold, std::vector<TreeLine>& out) {
+  const ContextNode& root = tree.node(tree.root());
+  auto line_of = [&](NodeId node) {
+    const ContextNode& n = tree.node(node);
+    return TreeLine{.node = node,
+                    .depth = n.depth,
+                    .spacetime_pct = percent(n.spacetime, root.spacetime),
+                    .peak_pct = percent(static_cast<double>(n.peak_bytes),
+                                        static_cast<double>(root.peak_bytes))};
+  };
+  std::size_t at = out.size();
+  out.push_back(line_of(id));
+  for (NodeId child : tree.children(id)) {
+    TreeLine line = line_of(child);
+    if (std::max(line.spacetime_pct, line.peak_pct) >= threshold && threshold > 0) {
+      add_lines(tree, child, threshold, out);
+    } else if (threshold == 0) {
+      add_lines(tree, child, threshold, out);
+    } else {
+      ++out[at].folded;
+      out[at].folded_spacetime_pct += line.spacetime_pct;
+      out[at].folded_peak_pct += line.peak_pct;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<TreeLine> tree_lines(const ContextTree& tree, double threshold) {
+  std::vector<TreeLine> out;
+  add_lines(tree, tree.root(), threshold, out);
+  return out;
+}
+
+}  // namespace strata

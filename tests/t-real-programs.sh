@@ -1,0 +1,75 @@
+#!/bin/bash
+# Real programs from Debian packages, with small inputs: GCC's compiler proper
+# (cc1plus) on a small C++ file, and python3 building a list of JSON strings.
+# The default report's contexts (at most 20) and the default graph's bands (at
+# most 12, the "other places" and the extra heap aside) must hold at least 80%
+# of the useful heap at the peak, and no label may be a bare address.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+CC1PLUS=$(ls /usr/lib/gcc/x86_64-linux-gnu/*/cc1plus 2>/dev/null | sort -V | tail -1)
+PYTHON3=/usr/bin/python3
+if [ -z "$CC1PLUS" ] && [ ! -x "$PYTHON3" ]; then
+   echo "neither cc1plus nor /usr/bin/python3: skipped"
+   exit 77
+fi
+
+# coverage REPORT.json GRAPH.html: "contexts N report P graph B G labels L"
+coverage() {
+   "$PYTHON" - "$1" "$2" <<'PY'
+import json, re, sys
+report = json.load(open(sys.argv[1]))
+peak = report["peak"]["heap_bytes"]
+listed = [c for c in report["contexts"] if c["other_places"] == 0]
+report_pct = 100.0 * sum(c["peak_bytes"] for c in listed) / peak
+page = open(sys.argv[2]).read()
+data = json.loads(re.search(r'<script type="application/json" id="strata-data">([\s\S]*?)</script>',
+                            page).group(1))
+bands = [b for b in data["bands"] if b["kind"] in ("leak", "context")]
+heap = [b for b in data["bands"] if b["kind"] in ("leak", "context", "other")]
+at = max(range(len(data["times"])), key=lambda s: sum(b["bytes"][s] for b in heap))
+graph_pct = 100.0 * sum(b["bytes"][at] for b in bands) / sum(b["bytes"][at] for b in heap)
+labels = [b["legend"] for b in data["bands"]]
+bare = [l for l in labels if re.search(r"(^|[ :←])0x[0-9a-f]+($| ←)", l)]
+texts = [f["name"] for c in listed for f in c["frames"]]
+bare += [t for t in texts if re.fullmatch(r"0x[0-9a-f]+", t)]
+print("contexts %d report %.0f graph %d %.0f labels %d bare %d" %
+      (len(listed), report_pct, len(bands), graph_pct, len(set(labels)) - len(labels), len(bare)))
+PY
+}
+
+# check NAME PROFILE: the figures of the default report and graph.
+check() {
+   "$STRATA" report --json "$2" >"$WORK/$1.json" 2>"$WORK/$1.report.err"
+   expect_eq "$1: report exits 0" "$?" 0
+   "$STRATA" plot "$2" -o "$WORK/$1.html" >"$WORK/$1.plot.out" 2>&1
+   expect_eq "$1: plot exits 0" "$?" 0
+   local figures
+   figures=$(coverage "$WORK/$1.json" "$WORK/$1.html")
+   echo "$1: $figures"
+   set -- "$1" $figures
+   expect_le "$1: the report's contexts are at most 20" "$3" 20
+   expect_le "$1: they hold at least 80% of the peak's useful heap" 80 "$5"
+   expect_le "$1: the graph's bands (other than the other places and extra heap) are at most 12" "$7" 12
+   expect_le "$1: they hold at least 80% of the peak's useful heap" 80 "$8"
+   expect_eq "$1: no two legends alike" "${10}" 0
+   expect_eq "$1: no label is a bare address" "${12}" 0
+}
+
+if [ -x "$PYTHON3" ]; then
+   PYTHONMALLOC=malloc record_ok python3 -- "$PYTHON3" -c \
+      'import json; l = [json.dumps({"k": i, "v": "x" * (i % 50)}) for i in range(60000)]'
+   [ -n "${profile:-}" ] && check python3 "$profile"
+fi
+
+if [ -n "$CC1PLUS" ]; then
+   cat >"$WORK/small.cpp" <<'CPP'
+#include <map>
+#include <string>
+#include <vector>
+int f() { std::map<std::string, std::vector<int>> m; m["a"].push_back(1); return m.size(); }
+CPP
+   record_ok cc1plus -- "$CC1PLUS" -quiet -imultiarch x86_64-linux-gnu -D_GNU_SOURCE \
+      "$WORK/small.cpp" -O1 -o "$WORK/small.s"
+   [ -n "${profile:-}" ] && check cc1plus "$profile"
+fi
+finish
