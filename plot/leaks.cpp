@@ -210,8 +210,7 @@ std::size_t before_release(std::span<const std::uint64_t> times,
   std::size_t k = bytes.size() - 1;
   while (k > 0 && bytes[k - 1] == bytes.back()) --k;
   std::size_t reached = k;
-  while (k > 0 && bytes[k] <= bytes[k - 1]) --k;
-  while (k < reached && bytes[k + 1] == bytes[k]) ++k;  // it starts with the first fall
+  while (k > 0 && bytes[k] < bytes[k - 1]) --k;
   double run = static_cast<double>(times.back() - times.front());
   bool release = k < reached && static_cast<double>(times.back() - times[k]) <= kReleaseTail * run;
   return release ? k + 1 : bytes.size();
