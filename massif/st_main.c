@@ -1431,9 +1431,9 @@ static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
 /*--- Heap accounting                                      ---*/
 /*------------------------------------------------------------*/
 
-static void count_alloc(Site* site, SizeT req_szB, SizeT extra_szB)
+/* The totals, for a block allocated or freed; its site is counted apart. */
+static void add_to_totals(SizeT req_szB, SizeT extra_szB)
 {
-   change_Site(site, req_szB, 0, +1);
    heap_szB       += req_szB;
    heap_extra_szB += extra_szB;
    total_allocs_deallocs_szB += req_szB;
@@ -1441,14 +1441,25 @@ static void count_alloc(Site* site, SizeT req_szB, SizeT extra_szB)
    update_peak();
 }
 
-static void count_free(Site* site, SizeT req_szB, SizeT extra_szB)
+static void take_from_totals(SizeT req_szB, SizeT extra_szB)
 {
-   change_Site(site, 0, req_szB, -1);
    tl_assert(heap_szB >= req_szB && heap_extra_szB >= extra_szB);
    heap_szB       -= req_szB;
    heap_extra_szB -= extra_szB;
    total_allocs_deallocs_szB += req_szB;
    stats_frees++;
+}
+
+static void count_alloc(Site* site, SizeT req_szB, SizeT extra_szB)
+{
+   change_Site(site, req_szB, 0, +1);
+   add_to_totals(req_szB, extra_szB);
+}
+
+static void count_free(Site* site, SizeT req_szB, SizeT extra_szB)
+{
+   change_Site(site, 0, req_szB, -1);
+   take_from_totals(req_szB, extra_szB);
 }
 
 /*------------------------------------------------------------*/
@@ -1535,13 +1546,8 @@ static void unrecord_Chunk(ChunkHdr* h)
    site, which held 'old_szB' for it. */
 static void unrecord_Chunk_quietly(ChunkHdr* h)
 {
-   if (h->site == NULL)
-      return;
-   tl_assert(heap_szB >= req_szB_of_Chunk(h));
-   heap_szB       -= req_szB_of_Chunk(h);
-   heap_extra_szB -= extra_szB_of_Chunk(h);
-   total_allocs_deallocs_szB += req_szB_of_Chunk(h);
-   stats_frees++;
+   if (h->site != NULL)
+      take_from_totals(req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
 }
 
 static void recount_Chunk(ChunkHdr* to, Site* old_site, SizeT old_szB,
@@ -1554,15 +1560,12 @@ static void recount_Chunk(ChunkHdr* to, Site* old_site, SizeT old_szB,
    to->site = site;
    if (site == NULL)
       return;
-   if (site == old_site)
-      change_Site(site, req_szB_of_Chunk(to), old_szB, 0);
-   else
-      change_Site(site, req_szB_of_Chunk(to), 0, +1);
-   heap_szB       += req_szB_of_Chunk(to);
-   heap_extra_szB += extra_szB_of_Chunk(to);
-   total_allocs_deallocs_szB += req_szB_of_Chunk(to);
-   stats_allocs++;
-   update_peak();
+   if (site != old_site) {
+      count_alloc(site, req_szB_of_Chunk(to), extra_szB_of_Chunk(to));
+      return;
+   }
+   change_Site(site, req_szB_of_Chunk(to), old_szB, 0);
+   add_to_totals(req_szB_of_Chunk(to), extra_szB_of_Chunk(to));
 }
 
 static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
