@@ -80,6 +80,17 @@ double kendall_tau(std::span<const double> y, double tie) {
   return static_cast<double>(s) / static_cast<double>(y.size() * (y.size() - 1) / 2);
 }
 
+// The standard deviation of `values` over their mean; infinite when the mean
+// is not above 0.
+double coefficient_of_variation(std::span<const double> values) {
+  double mean =
+      std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+  double variance = 0;
+  for (double v : values) variance += (v - mean) * (v - mean);
+  variance /= static_cast<double>(values.size());
+  return mean > 0 ? std::sqrt(variance) / mean : INFINITY;
+}
+
 }  // namespace
 
 double theil_sen_slope(std::span<const double> x, std::span<const double> y) {
@@ -228,9 +239,9 @@ double quantile(std::vector<double> x, double q) {
 // where the detrended series `x` (on a grid from `first`, `step` apart)
 // rises above its median by kCrossingBand of its interquartile range after
 // having been as far below it (a drift that the line did not take out
-// leaves these bands crossed).  Found when there are at least kMinCrossings such rises, evenly
-// enough spaced (the coefficient of variation of the cycle lengths at most
-// kMaxCycleJitter): a random walk's rises are not.
+// leaves these bands crossed).  Found when there are at least kMinCrossings
+// such rises, evenly enough spaced (the coefficient of variation of the cycle
+// lengths at most kMaxCycleJitter): a random walk's rises are not.
 Cycles cycles_from_crossings(const std::vector<double>& x, double first, double step) {
   double middle = quantile(x, 0.5), spread = quantile(x, 0.75) - quantile(x, 0.25);
   double low = middle - kCrossingBand * spread, high = middle + kCrossingBand * spread;
@@ -240,7 +251,8 @@ Cycles cycles_from_crossings(const std::vector<double>& x, double first, double 
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (x[i] <= low) below = true;
     if (x[i] > high && below) {
-      starts.push_back(static_cast<std::uint64_t>(std::llround(first + step * static_cast<double>(i))));
+      starts.push_back(
+          static_cast<std::uint64_t>(std::llround(first + step * static_cast<double>(i))));
       below = false;
     }
   }
@@ -249,11 +261,7 @@ Cycles cycles_from_crossings(const std::vector<double>& x, double first, double 
   for (std::size_t k = 1; k < starts.size(); ++k) {
     lengths.push_back(static_cast<double>(starts[k] - starts[k - 1]));
   }
-  double mean = std::accumulate(lengths.begin(), lengths.end(), 0.0) / static_cast<double>(lengths.size());
-  double variance = 0;
-  for (double length : lengths) variance += (length - mean) * (length - mean);
-  variance /= static_cast<double>(lengths.size());
-  if (std::sqrt(variance) > kMaxCycleJitter * mean) return {};
+  if (coefficient_of_variation(lengths) > kMaxCycleJitter) return {};
   Cycles cycles;
   cycles.source = CycleSource::rhythm;
   cycles.period = median(std::move(lengths));
@@ -346,10 +354,10 @@ std::uint64_t recent_low(std::span<const ContextPoint> s, std::size_t r, double 
 // it held in the last kReleaseTail of the run (a teardown may be slow, and
 // hold still between its frees), or after it as long as the series stays
 // within what it held in the kReleaseWindow before.
-std::size_t descent_start(std::span<const ContextPoint> s, std::uint64_t end_time, bool cyclic) {
+std::size_t descent_start(std::span<const ContextPoint> s, std::uint64_t end_time, double run,
+                          bool cyclic) {
   std::size_t k = s.size() - 1;
   while (k > 0 && s[k - 1].bytes == s.back().bytes) --k;
-  double run = static_cast<double>(end_time - first_held(s));
   double tail = static_cast<double>(end_time) - kReleaseTail * run;
   std::uint64_t high = 0;
   for (const ContextPoint& p : s) {
@@ -368,9 +376,9 @@ std::size_t descent_start(std::span<const ContextPoint> s, std::uint64_t end_tim
 // Whether the descent from `r` is a release at exit: it starts within
 // kReleaseTail of the run from its end, and ends below anything held in the
 // kReleaseWindow of the run before it (so not a cycle's usual way down).
-bool released_at_exit(std::span<const ContextPoint> s, std::size_t r, std::uint64_t end_time) {
+bool released_at_exit(std::span<const ContextPoint> s, std::size_t r, std::uint64_t end_time,
+                      double run) {
   if (r + 1 == s.size()) return false;
-  double run = static_cast<double>(end_time - first_held(s));
   if (s.back().bytes >= recent_low(s, r, run)) return false;
   return static_cast<double>(end_time - s[r].time) <= kReleaseTail * run;
 }
@@ -378,10 +386,11 @@ bool released_at_exit(std::span<const ContextPoint> s, std::size_t r, std::uint6
 Run judged_run(std::span<const ContextPoint> series, std::uint64_t end_time, bool cyclic) {
   Run run{series};
   if (series.size() >= 2) {
-    std::size_t r = descent_start(series, end_time, cyclic);
+    double length = static_cast<double>(end_time - first_held(series));
+    std::size_t r = descent_start(series, end_time, length, cyclic);
     // The run ends before the release, and before point r if it fell already.
     std::size_t kept = r > 0 && series[r].bytes < series[r - 1].bytes ? r : r + 1;
-    if (released_at_exit(series, r, end_time)) run = {series.first(kept), true};
+    if (released_at_exit(series, r, end_time, length)) run = {series.first(kept), true};
   }
   for (const ContextPoint& p : run.points) run.max = std::max(run.max, p.max);
   return run;
@@ -453,11 +462,7 @@ double step_spread(std::span<const double> y) {
   if (y.size() < 3) return 0;
   std::vector<double> steps;
   for (std::size_t k = 1; k < y.size(); ++k) steps.push_back(y[k] - y[k - 1]);
-  double mean = std::accumulate(steps.begin(), steps.end(), 0.0) / static_cast<double>(steps.size());
-  double variance = 0;
-  for (double step : steps) variance += (step - mean) * (step - mean);
-  variance /= static_cast<double>(steps.size());
-  return mean > 0 ? std::sqrt(variance) / mean : INFINITY;
+  return coefficient_of_variation(steps);
 }
 
 // The most that a trough fell below the highest trough before it: leaked
@@ -568,12 +573,7 @@ double unevenness(std::span<const Trough> bins, std::uint64_t start) {
     rises.push_back(static_cast<double>(bin.bytes) - static_cast<double>(start));
     start = bin.bytes;
   }
-  double mean =
-      std::accumulate(rises.begin(), rises.end(), 0.0) / static_cast<double>(rises.size());
-  double variance = 0;
-  for (double rise : rises) variance += (rise - mean) * (rise - mean);
-  variance /= static_cast<double>(rises.size());
-  return mean > 0 ? std::sqrt(variance) / mean : INFINITY;
+  return coefficient_of_variation(rises);
 }
 
 FloorTrend floor_trend(const Run& run, const std::vector<std::uint64_t>& floor,
@@ -614,15 +614,6 @@ std::optional<Run> from_onset(const Run& run) {
   return late;
 }
 
-std::optional<Leak> steady_growth_of(const Run& run);
-
-// Steady growth over the whole run, or from a late start.
-std::optional<Leak> steady_growth(const Run& run) {
-  if (std::optional<Leak> leak = steady_growth_of(run)) return leak;
-  if (std::optional<Run> late = from_onset(run)) return steady_growth_of(*late);
-  return std::nullopt;
-}
-
 std::optional<Leak> steady_growth_of(const Run& run) {
   double max = static_cast<double>(run.max);
   if (run.points.size() < kMinBinsWithData || max == 0) return std::nullopt;
@@ -639,6 +630,13 @@ std::optional<Leak> steady_growth_of(const Run& run) {
   leak.confidence = kSteadyConfidence * trend.rising * size_weight(trend.rise, max);
   leak.troughs = std::move(bins);
   return leak;
+}
+
+// Steady growth over the whole run, or from a late start.
+std::optional<Leak> steady_growth(const Run& run) {
+  if (std::optional<Leak> leak = steady_growth_of(run)) return leak;
+  if (std::optional<Run> late = from_onset(run)) return steady_growth_of(*late);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -677,10 +675,6 @@ bool more_suspicious(const Leak& a, const Leak& b) {
   return a.context < b.context;
 }
 
-}  // namespace
-
-namespace {
-
 // The sites allocated by the same function as `context` (its innermost
 // frame's), other than its own: the siblings of its node in the call tree.
 std::vector<SiteId> sibling_sites(const Model& model, const Context& context) {
@@ -718,11 +712,12 @@ std::uint64_t bytes_at(std::span<const ContextPoint> series, std::uint64_t time)
 // kTransferShare of what it gains (a cache that evicts entries allocated on
 // one path and allocates new ones on another), so their function's node in
 // the call tree does not grow.
-bool is_transfer(const Model& model, const SeriesBuilder& builder, const Context& context,
+bool is_transfer(const Model& model, std::optional<SeriesBuilder>& builder, const Context& context,
                  const Leak& leak) {
   std::vector<SiteId> siblings = sibling_sites(model, context);
   if (siblings.empty() || leak.troughs.size() < 2) return false;
-  std::vector<ContextPoint> series = builder.of(siblings);
+  if (!builder) builder.emplace(model);  // only once there is a suspect to check
+  std::vector<ContextPoint> series = builder->of(siblings);
   const Trough &first = leak.troughs.front(), &last = leak.troughs.back();
   double gain = static_cast<double>(last.bytes) - static_cast<double>(first.bytes);
   double loss = static_cast<double>(bytes_at(series, first.time)) -
@@ -735,7 +730,7 @@ bool is_transfer(const Model& model, const SeriesBuilder& builder, const Context
 HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options) {
   HeapAnalysis analysis;
   analysis.leaks.cycles = find_cycles(model);
-  SeriesBuilder builder(model);
+  std::optional<SeriesBuilder> builder;
   std::map<SiteId, Leak> verdicts;  // a suspect context's first site -> its verdict
   auto keep = [&](const Context& context) {
     std::optional<Leak> leak = judge_series(context.series, analysis.leaks.cycles, model.end_time);
