@@ -180,9 +180,7 @@ static size_t batch_used, batch_cap;
 
 NOINLINE static void batch_buffer_grow(size_t need)
 {
-   size_t n = batch_cap == 0 ? 1024 : batch_cap;
-   while (n < need)
-      n += n / 4;
+   size_t n = grown_by_quarter(batch_cap, 1024, need);
    batch_buf = use(realloc(batch_buf, n));
    batch_cap = n;
 }

@@ -19,9 +19,7 @@ static size_t log_used, log_size;
 /* The leak: the buffer grows by 25% at a time and never shrinks. */
 NOINLINE static void logbuf_grow(size_t need)
 {
-   size_t size = log_size == 0 ? 4096 : log_size;
-   while (size < need)
-      size += size / 4;
+   size_t size = grown_by_quarter(log_size, 4096, need);
    log_buf = use(realloc(log_buf, size));
    log_size = size;
 }

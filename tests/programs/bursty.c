@@ -11,7 +11,6 @@ enum { FRAMES = 40, FRAME_SZB = 16384, KEPT = 4 };
 static void *volatile queue[FRAMES];
 static void *volatile scratch;
 static void *volatile kept[64 * KEPT];
-static volatile unsigned long sink;
 
 NOINLINE static void *decode_frame(void)
 {
@@ -21,14 +20,6 @@ NOINLINE static void *decode_frame(void)
 NOINLINE static void *scratch_buffer(void)
 {
    return AFTER_CALL(malloc(2 << 20));
-}
-
-NOINLINE static void compute(long iterations)
-{
-   unsigned long x = sink;
-   for (long i = 0; i < iterations; i++)
-      x = x * 6364136223846793005UL + 1442695040888963407UL;
-   sink = x;
 }
 
 int main(int argc, char **argv)
@@ -41,14 +32,14 @@ int main(int argc, char **argv)
       for (int f = 0; f < FRAMES; f++)
          queue[f] = decode_frame();
       free(scratch);
-      compute(idle);
+      idle_loop(idle);
       for (int f = 0; f < FRAMES; f++) {
          if (f >= FRAMES - KEPT)
             kept[n_kept++] = queue[f];
          else
             free(queue[f]);
       }
-      compute(idle);
+      idle_loop(idle);
    }
    for (int i = 0; i < n_kept; i++)
       free(kept[i]);

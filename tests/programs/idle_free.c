@@ -4,27 +4,18 @@
 #include "prog.h"
 
 static void *volatile block;
-static volatile unsigned long sink;
 
 NOINLINE static void *hold_buffer(void)
 {
    return AFTER_CALL(malloc(1 << 20));
 }
 
-NOINLINE static void compute(long iterations)
-{
-   unsigned long x = sink;
-   for (long i = 0; i < iterations; i++)
-      x = x * 6364136223846793005UL + 1442695040888963407UL;
-   sink = x;
-}
-
 int main(int argc, char **argv)
 {
    long idle = argc > 1 ? atol(argv[1]) : 3000000;
    block = hold_buffer();
-   compute(idle);
+   idle_loop(idle);
    free(block);
-   compute(idle);
+   idle_loop(idle);
    return 0;
 }

@@ -22,6 +22,17 @@
 
 /* AFTER_CALL(f(...)): the value of f(...), used after f has returned. */
 #define AFTER_CALL(value) after_call(value)
+/* idle_loop(N): N iterations of arithmetic with no heap operation (an idle
+   stretch for the clock). */
+static inline void idle_loop(long iterations)
+{
+   static volatile unsigned long sink;
+   unsigned long x = sink;
+   for (long i = 0; i < iterations; i++)
+      x = x * 6364136223846793005UL + 1442695040888963407UL;
+   sink = x;
+}
+
 #ifdef __cplusplus
 template <typename T> static inline T *after_call(T *p)
 {
