@@ -42,6 +42,7 @@ constexpr double kReleaseWindow = 0.25;  // ... below the least held in this sha
 constexpr double kReleaseHigh = 0.9;     // ... from the last point this near the tail's most
 constexpr std::size_t kBins = 10;        // steady growth: the run in equal bins of time
 constexpr double kMinGrowthSpan = 0.3;   // ... or from a late start, so long at least
+constexpr double kMaxBeforeOnset = 0.5;  // ... to heights not held before: this share at most
 constexpr std::size_t kMinBinsWithData = 5;
 constexpr double kMinRisingBins = 0.6;     // share of the bins in which the floor rises
 constexpr double kLateShare = 0.75;        // the floor still rises after this share of the run
@@ -49,6 +50,11 @@ constexpr double kMinLateRise = 0.1;       // ... by this share of its whole ris
 constexpr double kMinFloorRise = 0.05;     // the floor's rise, as a share of the context's max
 constexpr double kMaxUnevenness = 0.5;     // the coefficient of variation of its rises by bin
 constexpr double kSteadyConfidence = 0.8;  // steady growth is weaker evidence than cycles
+constexpr std::size_t kMinStairs = 3;      // a staircase: the floor rises in this many steps
+constexpr double kStairStep = 0.1;         // ... each by this share of its rise before it
+constexpr double kStairShare = 0.8;        // ... which make this share of its rise at least
+constexpr double kStairSlack = 1.25;       // ... and its next step is not this overdue
+constexpr double kStairGiveBack = 0.1;     // ... and its lows give back at most this share
 constexpr double kManyCycles = 5;          // confidence: full from this many cycles (plus one)
 constexpr double kLargeRise = 0.25;        // ... and from a rise of this share of the most held
 
@@ -606,12 +612,78 @@ std::optional<Run> from_onset(const Run& run) {
   std::size_t onset = 0;
   while (onset + 1 < floor.size() && floor[onset + 1] == floor.front()) ++onset;
   if (onset == 0 || onset + 1 >= floor.size()) return std::nullopt;
+  std::uint64_t before = 0;
+  for (std::size_t k = 0; k <= onset; ++k) before = std::max(before, run.points[k].max);
+  if (static_cast<double>(before) > kMaxBeforeOnset * static_cast<double>(floor.back())) {
+    return std::nullopt;
+  }
   double span = static_cast<double>(run.points.back().time - run.points.front().time);
   double rest = static_cast<double>(run.points.back().time - run.points[onset].time);
   if (rest < kMinGrowthSpan * span) return std::nullopt;
   Run late = run;
   late.points = run.points.subspan(onset);
   return late;
+}
+
+// ---- a staircase ---------------------------------------------------------------
+
+// The lowest the run held in each of kBins equal bins of its time (the least
+// `min` of the points whose interval ends in it); a bin without a point is
+// left out.
+std::vector<double> bin_lows(const Run& run) {
+  double first = static_cast<double>(run.points.front().time);
+  double span = static_cast<double>(run.points.back().time) - first;
+  std::vector<double> lows;
+  std::size_t k = 0;
+  for (std::size_t b = 0; b < kBins; ++b) {
+    double end = first + span * static_cast<double>(b + 1) / kBins;
+    std::size_t next = b + 1 == kBins ? run.points.size() : std::max(k, points_until(run, end));
+    if (next == k) continue;
+    std::uint64_t low = UINT64_MAX;
+    for (; k < next; ++k) low = std::min(low, run.points[k].min);
+    lows.push_back(static_cast<double>(low));
+  }
+  return lows;
+}
+
+// Whether the floor climbs as a staircase whose steps get longer as they get
+// higher (a buffer grown by a factor: realloc by a quarter, a vector that
+// doubles).  The floor is taken no higher than the lowest the run held in its
+// last bin (what a run holds at its last point is not yet a level it kept).
+// It must rise in kMinStairs steps at least (a step: a rise by more than the
+// tie and by kStairStep of the rise before it), which make kStairShare of its
+// rise; its next step must not be overdue: a buffer grown by a factor r at
+// time t (from when the context first held bytes) is full again, at the rate its contents
+// grew so far, at about r t, so the run may stay flat after the last step for
+// kStairSlack (r - 1) t at most.  And the run must hold its steps: the lowest
+// point of each bin goes up (Kendall's tau at least kMinTau) and never falls
+// back by more than kStairGiveBack of the rise.  A cache that fills and then
+// plateaus is overdue (its last step is one entry: r is about 1), and so is a
+// pool that keeps its high-water mark (records get rarer and smaller); a
+// random walk does not hold its steps, and most of its rise is in small ones.
+bool climbs_in_stairs(const Run& run, std::vector<std::uint64_t> floor, double tie) {
+  std::vector<double> lows = bin_lows(run);
+  if (lows.size() < kMinBinsWithData) return false;
+  for (std::uint64_t& level : floor)
+    level = std::min(level, static_cast<std::uint64_t>(lows.back()));
+  std::size_t stairs = 0, last = 0;
+  double in_stairs = 0;
+  for (std::size_t k = 1; k < floor.size(); ++k) {
+    double step = static_cast<double>(floor[k] - floor[k - 1]);
+    if (step > tie && step >= kStairStep * static_cast<double>(floor[k - 1] - floor.front())) {
+      ++stairs, last = k, in_stairs += step;
+    }
+  }
+  double rise = static_cast<double>(floor[last] - floor.front());
+  if (stairs < kMinStairs || in_stairs < kStairShare * rise) return false;
+  // The last step took the rise from `before` to `rise`: by a factor, which
+  // the next step repeats when the contents have grown as much again.
+  double before = static_cast<double>(floor[last - 1] - floor.front());
+  double climb = static_cast<double>(run.points[last].time - first_held(run.points));
+  double flat = static_cast<double>(run.points.back().time - run.points[last].time);
+  if (before <= 0 || climb <= 0) return false;
+  if (flat > kStairSlack * (rise / before - 1) * climb) return false;
+  return kendall_tau(lows, tie) >= kMinTau && give_back(lows) <= kStairGiveBack * rise;
 }
 
 std::optional<Leak> steady_growth_of(const Run& run) {
@@ -621,13 +693,16 @@ std::optional<Leak> steady_growth_of(const Run& run) {
   std::vector<Trough> bins = floor_by_bin(run, floor);
   if (bins.size() < kMinBinsWithData) return std::nullopt;
   FloorTrend trend = floor_trend(run, floor, bins, kTie * max);
-  if (!climbs(trend, max)) return std::nullopt;
+  bool enough = trend.rise >= kMinFloorRise * max && trend.rise > kTie * max;
+  if (!enough || (!climbs(trend, max) && !climbs_in_stairs(run, floor, kTie * max))) {
+    return std::nullopt;
+  }
   const ContextPoint& first = run.points.front();
   bins.insert(bins.begin(), Trough{0, first.snapshot, first.time, floor.front()});
   Leak leak;
   leak.kind = LeakKind::steady_growth;
   leak.growth_bytes = slope_of(bins, false);
-  leak.confidence = kSteadyConfidence * trend.rising * size_weight(trend.rise, max);
+  leak.confidence = kSteadyConfidence * std::max(trend.rising, 0.5) * size_weight(trend.rise, max);
   leak.troughs = std::move(bins);
   return leak;
 }

@@ -254,7 +254,61 @@ TEST(SteadyGrowth, FreedBeforeExit) {
   EXPECT_TRUE(leak->freed_before_exit);
 }
 
+// A buffer whose contents grow `per_unit` bytes a time unit from `start`,
+// grown by `factor` (from 64 bytes) whenever it is full, until `fill`; then
+// held to `end`.
+Fine grown_buffer(double factor, std::size_t start, std::size_t fill, std::size_t end,
+                  std::uint64_t per_unit) {
+  Fine fine(end, 0);
+  std::uint64_t capacity = 0;
+  for (std::size_t t = start; t < end; ++t) {
+    std::uint64_t contents = per_unit * (std::min(t, fill) - start + 1);
+    while (capacity < contents) {
+      capacity = capacity == 0 ? 64 : static_cast<std::uint64_t>(factor * capacity);
+    }
+    fine[t] = capacity;
+  }
+  return fine;
+}
+
+// Grown by a factor and never shrunk: steps that get longer as they get
+// higher, so that few tenths of the run see the floor rise.
+TEST(SteadyGrowth, StepsThatGrowGeometrically) {
+  for (double factor : {1.25, 1.5, 2.0}) {
+    for (std::size_t end : {3000, 3700, 4400, 5100}) {
+      std::optional<Leak> leak = judge(grown_buffer(factor, 0, end, end, 40), 10, Cycles{});
+      ASSERT_TRUE(leak) << "factor " << factor << ", end " << end;
+      EXPECT_EQ(leak->kind, LeakKind::steady_growth);
+    }
+  }
+  // ... starting late.
+  EXPECT_TRUE(judge(grown_buffer(1.25, 2000, 5000, 5000, 40), 10, Cycles{}));
+}
+
 // ---- not suspects ------------------------------------------------------------------
+
+// A table grown by doubling that is then full, early or late: after its last
+// step, the run stays flat for longer than the contents took to fill it.
+TEST(NotASuspect, TableGrownByDoublingThenFull) {
+  EXPECT_FALSE(judge(grown_buffer(2.0, 0, 1000, 4000, 40), 10, Cycles{}));
+  EXPECT_FALSE(judge(grown_buffer(2.0, 1200, 2000, 5000, 40), 10, Cycles{}));
+  EXPECT_FALSE(judge(grown_buffer(1.25, 0, 1500, 4000, 40), 10, Cycles{}));
+}
+
+// A pool that keeps its high-water mark: it grows at each new record of a
+// random demand, records that get rarer and smaller.
+TEST(NotASuspect, PoolHighWaterMark) {
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    Noise noise{seed};
+    Fine pool;
+    std::uint64_t high = 0;
+    for (std::size_t t = 0; t < 4000; ++t) {
+      high = std::max(high, 4096 * (1 + noise(64)));
+      pool.push_back(high);
+    }
+    EXPECT_FALSE(judge(pool, 10, Cycles{})) << "seed " << seed;
+  }
+}
 
 TEST(NotASuspect, CacheThatPlateaus) {
   // Fills during the first 3 of 10 cycles, then stays full.
