@@ -183,7 +183,8 @@ Stack readable(const Stack& stack) {
     if (frame.named || out.empty()) {
       out.push_back(frame);
     } else if (!skipped(out.back())) {
-      out.push_back({.function = std::string(kEllipsis), .location = "", .named = false});
+      out.push_back(
+          {.function = std::string(kEllipsis), .location = "", .named = false, .place = ""});
     }
   }
   return out;

@@ -106,9 +106,24 @@ Json troughs_json(const std::vector<Trough>& troughs) {
   return list;
 }
 
+Json parts_json(const std::vector<ReportLeakPart>& parts) {
+  Json list = Json::array();
+  for (const ReportLeakPart& part : parts) {
+    list.push_back({{"frames", frames_json(part.frames)},
+                    {"growth_bytes", part.growth_bytes},
+                    {"share_pct", part.share_pct}});
+  }
+  return list;
+}
+
 Json leak_json(const ReportLeak& l) {
   bool rising = l.kind == LeakKind::rising_trough;
+  Json headline = l.frames.empty() ? Json() : frames_json({l.frames[l.headline]})[0];
   return {{"context", l.context_rank},
+          {"headline", headline},
+          {"why", l.why},
+          {"words", text_or_null(l.words)},
+          {"parts", parts_json(l.parts)},
           {"frames", frames_json(l.frames)},
           {"kind", rising ? "rising_trough" : "steady_growth"},
           {"growth_bytes", l.growth_bytes},

@@ -30,9 +30,20 @@ struct ReportContext {
   std::uint64_t max_bytes = 0;
 };
 
+// A part of a suspect's growth: a caller of its node (leaks.hpp, LeakPart).
+struct ReportLeakPart {
+  std::vector<Frame> frames;  // the caller's code address; empty: the node's own sites
+  double growth_bytes = 0;
+  double share_pct = 0;  // of the parts' growth together
+};
+
 struct ReportLeak {
   std::size_t context_rank = 0;  // the ReportContext::rank of its context
   std::vector<Frame> frames;
+  std::size_t headline = 0;  // index into frames: its first in the program's own code
+  std::string why;           // what was seen, in words (leak_words.hpp)
+  std::string words;         // for steady growth, what it may be; else empty
+  std::vector<ReportLeakPart> parts;
   LeakKind kind = LeakKind::rising_trough;
   double growth_bytes = 0;  // per cycle, or per time unit (steady growth)
   std::size_t cycles = 0;

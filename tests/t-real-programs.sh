@@ -1,6 +1,7 @@
 #!/bin/bash
 # Real programs from Debian packages, with small inputs: GCC's compiler proper
-# (cc1plus) on a small C++ file, and python3 building a list of JSON strings.
+# (cc1plus) on a small C++ file, python3 building a list of JSON strings, and
+# awk counting words.
 # The default report's contexts (at most 20) and the default graph's bands (at
 # most 12, the "other places" and the extra heap aside) must hold at least 80%
 # of the useful heap at the peak, and no label may be a bare address.
@@ -8,8 +9,8 @@
 
 CC1PLUS=$(ls /usr/lib/gcc/x86_64-linux-gnu/*/cc1plus 2>/dev/null | sort -V | tail -1)
 PYTHON3=/usr/bin/python3
-if [ -z "$CC1PLUS" ] && [ ! -x "$PYTHON3" ]; then
-   echo "neither cc1plus nor /usr/bin/python3: skipped"
+if [ -z "$CC1PLUS" ] && [ ! -x "$PYTHON3" ] && [ ! -x /usr/bin/awk ]; then
+   echo "neither cc1plus nor /usr/bin/python3 nor awk: skipped"
    exit 77
 fi
 
@@ -71,5 +72,20 @@ CPP
    record_ok cc1plus -- "$CC1PLUS" -quiet -imultiarch x86_64-linux-gnu -D_GNU_SOURCE \
       "$WORK/small.cpp" -O1 -o "$WORK/small.s"
    [ -n "${profile:-}" ] && check cc1plus "$profile"
+fi
+AWK=$(readlink -f /usr/bin/awk 2>/dev/null)
+if [ -x "$AWK" ]; then
+   # A text tool: awk counting the words of 20,000 generated lines in an
+   # associative array (mawk, Debian's awk, is stripped: its frames are
+   # object+0xOFFSET).
+   "$PYTHON" -c '
+import random
+r = random.Random(1)
+for i in range(20000):
+    print(" ".join(r.choice(["alpha", "beta", "gamma"]) + str(r.randint(0, 3000)) for _ in range(6)))
+' >"$WORK/words.txt"
+   record_ok awk -- "$AWK" '{ for (i = 1; i <= NF; i++) n[$i]++ } END { for (w in n) c++; print c }' \
+      "$WORK/words.txt"
+   [ -n "${profile:-}" ] && check awk "$profile"
 fi
 finish
