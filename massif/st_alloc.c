@@ -140,8 +140,8 @@ void* alloc_Chunk(SizeT req_szB, SizeT align)
       cls = class_of_szB(req_szB + HDR_SZB);
       h   = alloc_small(cls);
    } else {
-      if (align & (align - 1))
-         return NULL;                 // not a power of two
+      if ((align & (align - 1)) || align > MAX_ALIGN_SZB)
+         return NULL;                 // not a power of two, or too large
       h = alloc_big(req_szB, align, &cls);
       if (h == NULL)
          return NULL;

@@ -96,6 +96,7 @@ static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
 static ULong stats_bytes_written   = 0;
 static ULong stats_flushes         = 0;
 static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
+static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -1568,11 +1569,26 @@ static void recount_Chunk(ChunkHdr* to, Site* old_site, SizeT old_szB,
    add_to_totals(req_szB_of_Chunk(to), extra_szB_of_Chunk(to));
 }
 
+/* An alignment above MAX_ALIGN_SZB gets NULL, as a block the allocator
+   has no memory for; the first such call is reported. */
+static void refuse_alignment(SizeT align, SizeT req_szB)
+{
+   if (stats_aligns_refused++ == 0)
+      VG_(umsg)("strata: an allocation of %lu bytes aligned to %lu returns "
+                "NULL: Valgrind's allocator aligns to at most %d bytes "
+                "(16 MiB); further ones are not reported\n",
+                req_szB, align, MAX_ALIGN_SZB);
+}
+
 static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
 {
    void* p;
    if ((SSizeT)req_szB < 0)
       return NULL;
+   if (align > MAX_ALIGN_SZB) {
+      refuse_alignment(align, req_szB);
+      return NULL;
+   }
    clock_before_op();
    p = alloc_Chunk(req_szB, align);
    if (p == NULL)
@@ -2132,6 +2148,7 @@ static void st_print_stats(void)
    VG_(umsg)("strata: bytes written:       %'llu in %'llu writes\n",
              stats_bytes_written, stats_flushes);
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
+   VG_(umsg)("strata: alignments refused:  %'llu\n", stats_aligns_refused);
    VG_(umsg)("strata: live blocks at end:  %'llu\n",
              stats_allocs - stats_frees);
    VG_(umsg)("strata: slabs for blocks:    %'llu bytes\n", slab_szB_Chunks());
