@@ -643,6 +643,15 @@ static void write_header(void)
    }
 }
 
+/* Not in the tool API, but in the core this tool links with: moves a
+   descriptor above the client's range (the descriptors from the limit the
+   client sees, RLIMIT_NOFILE less those Valgrind keeps, up) and sets its
+   close-on-exec flag; Valgrind's own files live there.  The client can
+   neither close nor dup2 over a descriptor in that range, nor get one
+   there from open, so a program that closes every descriptor and opens
+   its own file never has profile records written into it. */
+extern Int VG_(safe_fd)(Int oldfd);
+
 static void open_Output(void)
 {
    HChar* name = VG_(expand_file_name)("--out-file", clo_out_file);
@@ -653,7 +662,7 @@ static void open_Output(void)
       VG_(fmsg)("strata: cannot create the profile file '%s'\n", name);
       VG_(exit)(1);
    }
-   out_fd   = sr_Res(sres);
+   out_fd   = VG_(safe_fd)(sr_Res(sres));   // exits if it cannot
    out_used = 0;
    VG_(free)(name);
    write_header();
