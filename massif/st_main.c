@@ -79,6 +79,7 @@
 #include "valgrind.h"
 #include "strata.h"
 #include "st_alloc.h"
+#include "st_write.h"
 
 /*------------------------------------------------------------*/
 /*--- Statistics                                           ---*/
@@ -93,8 +94,6 @@ static ULong stats_stacks_unwound  = 0;
 static ULong stats_sites           = 0;
 static ULong stats_frames_written  = 0;
 static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
-static ULong stats_bytes_written   = 0;
-static ULong stats_flushes         = 0;
 static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
 static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
 
@@ -376,9 +375,10 @@ static void update_peak(void)
 /*------------------------------------------------------------*/
 
 /* Sample of the output (docs/format.md has the grammar; fields are separated
-   by one TAB):
+   by one TAB).  st_write.c writes it, and ends a profile it cannot finish
+   with a Q record saying why.
 
-      strata-profile  1
+      strata-profile  2
       cmd     ./leaky-player --cycles 3
       pid     4242
       ppid    4241
@@ -392,87 +392,6 @@ static void update_peak(void)
       E
       X       152000
 */
-
-#define OUT_BUF_SZB  (1 << 16)
-
-static Int   out_fd = -1;
-static HChar out_buf[OUT_BUF_SZB];
-static UInt  out_used = 0;
-
-static void flush_Output(void)
-{
-   UInt done = 0;
-   while (done < out_used) {
-      Int n = VG_(write)(out_fd, out_buf + done, out_used - done);
-      if (n <= 0) {
-         VG_(umsg)("strata: error writing the profile; output stopped\n");
-         out_fd = -1;
-         break;
-      }
-      done += n;
-   }
-   stats_bytes_written += done;
-   stats_flushes++;
-   out_used = 0;
-}
-
-static void put_char(HChar c)
-{
-   if (out_used == OUT_BUF_SZB)
-      flush_Output();
-   out_buf[out_used++] = c;
-}
-
-static void put_str(const HChar* s)
-{
-   for (; *s; s++)
-      put_char(*s);
-}
-
-/* A text field: escapes backslash, TAB, newline and carriage return. */
-static void put_text(const HChar* s)
-{
-   for (; s && *s; s++) {
-      switch (*s) {
-      case '\\': put_str("\\\\"); break;
-      case '\t': put_str("\\t");  break;
-      case '\n': put_str("\\n");  break;
-      case '\r': put_str("\\r");  break;
-      default:   put_char(*s);
-      }
-   }
-}
-
-static void put_u64(ULong n)
-{
-   HChar tmp[24];
-   Int   i = 0;
-   do {
-      tmp[i++] = '0' + (HChar)(n % 10);
-      n /= 10;
-   } while (n > 0);
-   while (i > 0)
-      put_char(tmp[--i]);
-}
-
-static void put_hex(Addr a)
-{
-   HChar tmp[24];
-   Int   i = 0;
-   do {
-      tmp[i++] = "0123456789abcdef"[a & 0xf];
-      a >>= 4;
-   } while (a > 0);
-   put_str("0x");
-   while (i > 0)
-      put_char(tmp[--i]);
-}
-
-static void put_tab(void) { put_char('\t'); }
-static void put_nl(void)  { put_char('\n'); }
-
-static void put_field_u64(ULong n) { put_tab(); put_u64(n); }
-static void put_field_text(const HChar* s) { put_tab(); put_text(s); }
 
 /*------------------------------------------------------------*/
 /*--- Output: frames and sites                             ---*/
@@ -643,30 +562,13 @@ static void write_header(void)
    }
 }
 
-/* Not in the tool API, but in the core this tool links with: moves a
-   descriptor above the client's range (the descriptors from the limit the
-   client sees, RLIMIT_NOFILE less those Valgrind keeps, up) and sets its
-   close-on-exec flag; Valgrind's own files live there.  The client can
-   neither close nor dup2 over a descriptor in that range, nor get one
-   there from open, so a program that closes every descriptor and opens
-   its own file never has profile records written into it. */
-extern Int VG_(safe_fd)(Int oldfd);
-
 static void open_Output(void)
 {
    HChar* name = VG_(expand_file_name)("--out-file", clo_out_file);
-   SysRes sres = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
-                           | VKI_S_IROTH);
-   if (sr_isError(sres)) {
-      VG_(fmsg)("strata: cannot create the profile file '%s'\n", name);
-      VG_(exit)(1);
-   }
-   out_fd   = VG_(safe_fd)(sr_Res(sres));   // exits if it cannot
-   out_used = 0;
+   open_Writer(name, get_time);
    VG_(free)(name);
    write_header();
-   flush_Output();
+   flush_Writer();
 }
 
 /*------------------------------------------------------------*/
@@ -729,8 +631,7 @@ static void put_site_line(const Site* s, SizeT szB, SizeT n_blocks, SizeT min,
 static void end_snapshot(void)
 {
    put_str("E\n");
-   if (out_fd >= 0)
-      flush_Output();
+   flush_Writer();
 }
 
 /* The peak snapshot: every site that held bytes at the peak. */
@@ -757,7 +658,7 @@ static void write_peak_snapshot(void)
 
 /* Where the end written before an execve starts in the file, -1 if none:
    should the execve fail, the file is cut back to there (Exec). */
-static Off64T provisional_end = -1;
+static Long provisional_end = -1;
 
 /* Regular, user and final snapshots: the sites changed since the last.  A
    'provisional' snapshot, the end written before an execve, changes
@@ -768,8 +669,8 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
    for (s = dirty_sites; s != NULL; s = s->next_dirty)
       ensure_Site_written(s);
    if (provisional) {
-      flush_Output();
-      provisional_end = VG_(lseek)(out_fd, 0, VKI_SEEK_CUR);
+      flush_Writer();
+      provisional_end = (Long)size_Writer();
    }
    put_snapshot_header(kind, time, heap_szB, heap_extra_szB, stacks_szB);
    for (s = dirty_sites; s != NULL; s = s->next_dirty) {
@@ -788,7 +689,7 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
    if the heap has fallen from a peak not yet written. */
 static void take_snapshot_at(SnapshotKind kind, ULong time, Bool provisional)
 {
-   if (out_fd < 0)
+   if (!is_open_Writer())
       return;
    update_peak();        // stacks change between heap operations too
    if (!peak_written
@@ -1851,7 +1752,7 @@ static void st_new_mem_stack_signal(Addr a, SizeT len, ThreadId tid)
 static void write_marker(const HChar* label)
 {
    HChar copy[256];
-   if (out_fd < 0)
+   if (!is_open_Writer())
       return;
    clock_before_op();    // the ticks passed come first in the file
    refresh_ms_clock();
@@ -2069,10 +1970,9 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 static void st_atfork_child(ThreadId tid)
 {
    Word i;
-   if (out_fd < 0)
+   if (!is_open_Writer())
       return;
-   out_used = 0;                 // the parent writes what it had buffered
-   VG_(close)(out_fd);
+   drop_Writer();                // the parent writes what it had buffered
    VG_(HT_destruct)(frame_runs, VG_(free));
    frame_runs    = VG_(HT_construct)("st.frame_runs");
    next_frame_id = 1;
@@ -2099,11 +1999,6 @@ static void st_atfork_child(ThreadId tid)
 
 static void end_profile(Bool provisional);
 
-/* Not in the tool API, but in the core this tool links with (Valgrind
-   3.19's signature): the API has no ftruncate. */
-extern SysRes VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
-                              RegWord, RegWord, RegWord, RegWord, RegWord);
-
 /* execve replaces the process and the tool with it, without finalisation:
    end the profile first.  (With --trace-children=yes the new program is
    profiled anew, into its own file.)  An execve may fail, and programs try
@@ -2121,11 +2016,12 @@ static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
 static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
                             UInt nArgs, SysRes res)
 {
+   if (syscallno == __NR_setrlimit || syscallno == __NR_prlimit64)
+      check_limit_Writer();   // RLIMIT_FSIZE must not stop the profile
    if ((syscallno != __NR_execve && syscallno != __NR_execveat)
-       || provisional_end < 0 || out_fd < 0)
+       || provisional_end < 0 || !is_open_Writer())
       return;
-   VG_(do_syscall)(__NR_ftruncate, out_fd, provisional_end, 0, 0, 0, 0, 0, 0);
-   VG_(lseek)(out_fd, provisional_end, VKI_SEEK_SET);
+   cut_Writer((ULong)provisional_end);
    provisional_end = -1;
    stats_snapshots[SnapFinal]--;
 }
@@ -2155,7 +2051,7 @@ static void st_print_stats(void)
              stats_snapshots[SnapUser], stats_snapshots[SnapPeak],
              stats_snapshots[SnapFinal]);
    VG_(umsg)("strata: bytes written:       %'llu in %'llu writes\n",
-             stats_bytes_written, stats_flushes);
+             bytes_written_Writer(), writes_Writer());
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
    VG_(umsg)("strata: alignments refused:  %'llu\n", stats_aligns_refused);
    VG_(umsg)("strata: live blocks at end:  %'llu\n",
@@ -2166,7 +2062,7 @@ static void st_print_stats(void)
 /* The final snapshot (with the peak, if not yet written) and the end. */
 static void end_profile(Bool provisional)
 {
-   if (out_fd < 0)
+   if (!is_open_Writer())
       return;
    clock_before_op();    // an idle stretch before the end is held
    refresh_ms_clock();
@@ -2174,7 +2070,7 @@ static void end_profile(Bool provisional)
    put_str("X");
    put_field_u64(get_time());
    put_nl();
-   flush_Output();
+   finish_Writer();
 }
 
 static void st_fini(Int exitcode)
@@ -2182,9 +2078,7 @@ static void st_fini(Int exitcode)
    end_profile(False);
    if (VG_(clo_stats))
       st_print_stats();
-   if (out_fd >= 0)
-      VG_(close)(out_fd);
-   out_fd = -1;
+   close_Writer();
 }
 
 /*------------------------------------------------------------*/
