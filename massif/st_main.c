@@ -116,6 +116,7 @@ static Bool     clo_pages_as_heap    = False;
 static const HChar* clo_out_file     = "strata.out.%p";
 static Bool     clo_check_unwind_cache = False;   // a debugging option
 static Bool     clo_fast_client_calls  = True;    // a debugging option
+static UInt     clo_after_exec = 0;   // set by strata itself: see Exec
 
 static XArray* alloc_fns  = NULL;   /* XArray* of const HChar*: patterns */
 static XArray* ignore_fns = NULL;   /* XArray* of const HChar*: patterns */
@@ -164,6 +165,7 @@ static Bool st_process_cmd_line_option(const HChar* arg)
    else if VG_STR_CLO(arg, "--out-file", clo_out_file) {}
    else if VG_BOOL_CLO(arg, "--check-unwind-cache", clo_check_unwind_cache) {}
    else if VG_BOOL_CLO(arg, "--fast-client-calls", clo_fast_client_calls) {}
+   else if VG_BINT_CLO(arg, "--after-exec", clo_after_exec, 0, 1000000) {}
    else if VG_STR_CLO(arg, "-o", clo_out_file) {}
    else
       return VG_(replacement_malloc_process_cmd_line_option)(arg);
@@ -204,7 +206,10 @@ static void st_print_debug_usage(void)
 "    --check-unwind-cache=no|yes  unwind in full at every unwind-cache hit\n"
 "                                 and count the hits that differ [no]\n"
 "    --fast-client-calls=no|yes   call the malloc replacements from the\n"
-"                                 generated code, not the scheduler [yes]\n");
+"                                 generated code, not the scheduler [yes]\n"
+"    --after-exec=N               (given by strata to the program a process\n"
+"                                 execs) the process has exec'd N times: the\n"
+"                                 profile's name gets .execN [0]\n");
 }
 
 /*------------------------------------------------------------*/
@@ -562,10 +567,15 @@ static void write_header(void)
    }
 }
 
+/* The file name: --out-file expanded, and after an exec (Exec) .execN. */
 static void open_Output(void)
 {
    HChar* name = VG_(expand_file_name)("--out-file", clo_out_file);
-   open_Writer(name, get_time);
+   HChar* full = VG_(malloc)("st.out.name", VG_(strlen)(name) + 32);
+   VG_(sprintf)(full, clo_after_exec > 0 ? "%s.exec%u" : "%s", name,
+                clo_after_exec);
+   open_Writer(full, get_time);
+   VG_(free)(full);
    VG_(free)(name);
    write_header();
    flush_Writer();
@@ -1989,6 +1999,7 @@ static void st_atfork_child(ThreadId tid)
    peak_extra_szB = heap_extra_szB;
    peak_stacks_szB = stacks_szB;
    peak_written = False;      // the inherited heap is the child's first peak
+   clo_after_exec = 0;        // a new process, named by its own pid
    open_Output();
    take_snapshot(SnapRegular);
 }
@@ -2000,17 +2011,37 @@ static void st_atfork_child(ThreadId tid)
 static void end_profile(Bool provisional);
 
 /* execve replaces the process and the tool with it, without finalisation:
-   end the profile first.  (With --trace-children=yes the new program is
-   profiled anew, into its own file.)  An execve may fail, and programs try
-   several (execvp walks the PATH; g++ does so for each of its passes): then
-   the end is taken back, the file cut to where it began, and the profile
-   goes on as if the execve had not been tried.  The end changed nothing
-   but the file. */
+   end the profile first.  An execve may fail, and programs try several
+   (execvp walks the PATH; g++ does so for each of its passes): then the end
+   is taken back, the file cut to where it began, and the profile goes on as
+   if the execve had not been tried.  The end changed nothing but the file.
+
+   With --trace-children=yes the new program is profiled anew by a new
+   strata, with the options in VG_(args_for_valgrind).  Its --out-file name
+   is this one's (the same pid for %p; %n counts afresh), so it would write
+   over this profile: each execve adds --after-exec=N to those options, N
+   counting the execs of the process, and the new strata writes to its
+   name with .execN after it.  A failed execve puts the count back. */
+
+static Word  after_exec_arg = -1;     // its index in VG_(args_for_valgrind)
+static HChar after_exec_text[32];     // the option passed on
+
+static void pass_exec_count(UInt n)
+{
+   VG_(sprintf)(after_exec_text, "--after-exec=%u", n);
+   if (after_exec_arg < 0) {
+      const HChar* text = after_exec_text;
+      after_exec_arg = VG_(addToXA)(VG_(args_for_valgrind), &text);
+   }
+}
+
 static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
                            UInt nArgs)
 {
-   if (syscallno == __NR_execve || syscallno == __NR_execveat)
+   if (syscallno == __NR_execve || syscallno == __NR_execveat) {
       end_profile(True);
+      pass_exec_count(clo_after_exec + 1);
+   }
 }
 
 static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
@@ -2018,8 +2049,10 @@ static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
 {
    if (syscallno == __NR_setrlimit || syscallno == __NR_prlimit64)
       check_limit_Writer();   // RLIMIT_FSIZE must not stop the profile
-   if ((syscallno != __NR_execve && syscallno != __NR_execveat)
-       || provisional_end < 0 || !is_open_Writer())
+   if (syscallno != __NR_execve && syscallno != __NR_execveat)
+      return;
+   pass_exec_count(clo_after_exec);
+   if (provisional_end < 0 || !is_open_Writer())
       return;
    cut_Writer((ULong)provisional_end);
    provisional_end = -1;

@@ -73,7 +73,8 @@ std::string expand(const std::vector<Piece>& pieces, pid_t pid) {
   return name;
 }
 
-// A regular expression matching the names of any process and sequence number.
+// A regular expression matching the names of any process and sequence
+// number, with .execN after them or not.
 std::regex any_name(const std::vector<Piece>& pieces) {
   static const std::string special = "\\^$.|?*+()[]{}";
   std::string regex;
@@ -84,7 +85,7 @@ std::regex any_name(const std::vector<Piece>& pieces) {
       regex += c;
     }
   }
-  return std::regex(regex);
+  return std::regex(regex + "(\\.exec[0-9]+)?");
 }
 
 }  // namespace

@@ -53,6 +53,8 @@ using FileTimes = std::map<std::string, std::filesystem::file_time_type>;
 FileTimes profile_files(const std::string& pattern, pid_t pid);
 
 // The profiles written or rewritten since `before` was taken, process `pid`'s first.
+// A program that a process execs writes to the process's name followed by
+// .execN, N counting its execs.
 std::vector<std::string> written_profiles(const std::string& pattern, pid_t pid,
                                           const FileTimes& before);
 

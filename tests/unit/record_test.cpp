@@ -171,14 +171,15 @@ TEST(OutFile, WrittenProfilesOwnFirst) {
   std::string pattern = (dir / "p.%p").string();
   FileTimes before = profile_files(pattern, 20);
   EXPECT_EQ(before.size(), 2u);
-  for (const char* name : {"p.30", "p.20", "p.10", "p.x", "q.40"}) {
+  for (const char* name : {"p.30", "p.20", "p.10", "p.x", "q.40", "p.20.exec1", "p.20.execx"}) {
     std::ofstream(dir / name) << "x";
   }
   std::filesystem::last_write_time(
       dir / "p.98", before[(dir / "p.98").string()] + std::chrono::seconds(1));  // rewritten
   std::vector<std::string> found = written_profiles(pattern, 20, before);
-  EXPECT_EQ(found, (Args{(dir / "p.20").string(), (dir / "p.10").string(), (dir / "p.30").string(),
-                         (dir / "p.98").string()}));
+  EXPECT_EQ(found,
+            (Args{(dir / "p.20").string(), (dir / "p.10").string(), (dir / "p.20.exec1").string(),
+                  (dir / "p.30").string(), (dir / "p.98").string()}));
   EXPECT_TRUE(written_profiles((dir / "none.%p").string(), 20, before).empty());
   std::filesystem::remove_all(dir);
 }
