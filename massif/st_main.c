@@ -47,10 +47,12 @@
    A peak snapshot, listing every site's bytes at the peak, is written once
    the heap has fallen from it, and at the end.
 
-   The profile is written as the program runs, to one file per process,
-   in the line format of docs/format.md, and flushed after every complete
-   snapshot: a program killed by SIGKILL leaves a profile readable up to
-   its last snapshot. */
+   The profile is written as the program runs, to one file per process
+   (and one per program a process execs), in the line format of
+   docs/format.md, and flushed after every complete snapshot: a program
+   killed by SIGKILL leaves a profile readable up to its last snapshot.
+   The writer (st_write.c) keeps the file out of the program's reach and
+   its limits, and ends a profile it cannot finish with the reason. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_vki.h"
