@@ -148,6 +148,7 @@ Json summary_json(const Report& r) {
           {"end_time", s.end_time},
           {"first_snapshot_time", r.first_snapshot_time},
           {"complete", !s.cut_short},
+          {"stopped", s.stop_reason.empty() ? Json() : Json(s.stop_reason)},
           {"snapshots", s.snapshots},
           {"site_snapshots", r.site_snapshots},
           {"sites", s.sites},

@@ -125,7 +125,10 @@ std::string totals_text(const std::optional<Totals>& t) {
 }
 
 std::string end_text(const Summary& s) {
-  if (s.cut_short) return "cut short; the last complete snapshot is at time " + grouped(s.end_time);
+  std::string last = "the last complete snapshot is at time " + grouped(s.end_time);
+  if (!s.stop_reason.empty())
+    return "cut short, strata stopped writing it: " + s.stop_reason + "; " + last;
+  if (s.cut_short) return "cut short; " + last;
   if (s.format == Format::massif) {
     return "the last snapshot is at time " + grouped(s.end_time) + " (massif takes none at exit)";
   }
