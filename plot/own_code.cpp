@@ -15,9 +15,38 @@ constexpr std::array<std::string_view, 5> kSystemDirectories = {"/lib/", "/lib64
                                                                 "/usr/lib64/", "/usr/libexec/"};
 constexpr std::array<std::string_view, 4> kLibraryNamespaces = {
     "std::", "__gnu_cxx::", "__cxxabiv1::", "__cxx11::"};
-constexpr std::array<std::string_view, 12> kAllocators = {
-    "malloc", "calloc",        "realloc", "free",    "memalign",     "posix_memalign",
-    "valloc", "aligned_alloc", "strdup",  "strndup", "reallocarray", "__libc_memalign"};
+constexpr std::array<std::string_view, 10> kAllocators = {
+    "malloc",         "calloc", "realloc",       "free",         "memalign",
+    "posix_memalign", "valloc", "aligned_alloc", "reallocarray", "__libc_memalign"};
+
+// Functions that only pass an allocation on: libiberty and gnulib, GLib, the
+// C library's string copies, and the C++ standard library's allocators.
+constexpr std::array kWrappers = {
+    "xmalloc",
+    "xcalloc",
+    "xzalloc",
+    "xrealloc",
+    "xstrdup",
+    "xstrndup",
+    "xmemdup*",
+    "strdup",
+    "strndup",
+    "__strdup",
+    "__strndup",
+    "g_malloc*",
+    "g_try_malloc*",
+    "g_realloc*",
+    "g_try_realloc*",
+    "g_slice_alloc*",
+    "g_strdup*",
+    "g_strndup",
+    "g_memdup*",
+    "std::allocator<*",
+    "std::__new_allocator<*",
+    "__gnu_cxx::new_allocator<*",
+    "std::allocator_traits<*",
+    "std::_Vector_base<*",
+};
 
 bool starts_with_any(std::string_view text, std::span<const std::string_view> prefixes) {
   return std::any_of(prefixes.begin(), prefixes.end(),
@@ -52,12 +81,18 @@ std::string_view qualified_name(std::string_view function) {
 }
 
 bool library_function(std::string_view function) {
+  if (allocator_wrapper(function)) return true;
   if (starts_with_any(qualified_name(function), kLibraryNamespaces)) return true;
   if (function.starts_with("operator new") || function.starts_with("operator delete")) return true;
   return std::find(kAllocators.begin(), kAllocators.end(), function) != kAllocators.end();
 }
 
 }  // namespace
+
+bool allocator_wrapper(std::string_view function) {
+  return std::any_of(kWrappers.begin(), kWrappers.end(),
+                     [&](const char* pattern) { return wildcard_match(pattern, function); });
+}
 
 OwnCode::OwnCode(const Model& model, std::vector<std::string> libraries)
     : libraries_(std::move(libraries)) {

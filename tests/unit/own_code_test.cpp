@@ -15,7 +15,8 @@ Frame frame(std::string function, std::string object, bool inlined = false) {
           .function = std::move(function),
           .file = "x.h",
           .line = 1,
-          .object = std::move(object), .offset = std::nullopt};
+          .object = std::move(object),
+          .offset = std::nullopt};
 }
 
 Model with_main(const std::string& object) {
@@ -51,12 +52,22 @@ TEST(OwnCode, SystemObjectsAreLibrariesButTheProgramIsNot) {
 }
 
 TEST(OwnCode, LibraryPatternsNameMore) {
-  std::vector<Frame> stack{frame("g_malloc", "/opt/glib/libglib-2.0.so.0"),
-                           frame("g_strdup", "/opt/glib/libglib-2.0.so.0"),
+  std::vector<Frame> stack{frame("vendor_alloc", "/opt/vendor/libvendor.so.1"),
+                           frame("vendor_strdup", "/opt/vendor/libvendor.so.1"),
                            frame("load_config", "/home/u/app")};
   EXPECT_EQ(OwnCode(with_main("/home/u/app"), {}).headline(stack), 0u);
-  EXPECT_EQ(OwnCode(with_main("/home/u/app"), {"libglib-*"}).headline(stack), 2u);
-  EXPECT_EQ(OwnCode(with_main("/home/u/app"), {"g_*"}).headline(stack), 2u);
+  EXPECT_EQ(OwnCode(with_main("/home/u/app"), {"libvendor.*"}).headline(stack), 2u);
+  EXPECT_EQ(OwnCode(with_main("/home/u/app"), {"vendor_*"}).headline(stack), 2u);
+}
+
+// A program's own allocation wrapper of a well-known name (xmalloc) passes
+// the allocation on: the headline is its caller.
+TEST(OwnCode, WellKnownWrappersAreSkipped) {
+  OwnCode own(with_main("/home/u/app"), {});
+  std::vector<Frame> stack{frame("xmalloc", "/home/u/app"), frame("register_ctx", "/home/u/app")};
+  EXPECT_EQ(own.headline(stack), 1u);
+  EXPECT_TRUE(allocator_wrapper("g_malloc0"));
+  EXPECT_FALSE(allocator_wrapper("frame_alloc"));
 }
 
 TEST(OwnCode, AllLibraryFallsBackToTheFirstNamedFrame) {
