@@ -60,6 +60,23 @@ TEST(OwnCode, LibraryPatternsNameMore) {
   EXPECT_EQ(OwnCode(with_main("/home/u/app"), {"vendor_*"}).headline(stack), 2u);
 }
 
+// Optimized C++: the standard library's functions are inlined into the
+// program's, named without their scope; their files tell them.
+TEST(OwnCode, InlinedStandardHeadersAreLibraryCode) {
+  OwnCode own(with_main("/home/u/app"), {});
+  auto at = [](std::string function, std::string file, bool inlined) {
+    Frame f = frame(std::move(function), "/home/u/app", inlined);
+    f.file = std::move(file);
+    return f;
+  };
+  std::vector<Frame> stack{at("operator new(unsigned long)", "new_op.cc", false),
+                           at("allocate", "new_allocator.h", true),
+                           at("basic_string<>", "basic_string.h", true),
+                           at("operator[]", "stl_map.h", true),
+                           at("handle(int)", "server.cpp", false)};
+  EXPECT_EQ(own.headline(stack), 4u);
+}
+
 // A program's own allocation wrapper of a well-known name (xmalloc) passes
 // the allocation on: the headline is its caller.
 TEST(OwnCode, WellKnownWrappersAreSkipped) {
