@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "read.hpp"
+#include "shown.hpp"
 
 namespace po = boost::program_options;
 
@@ -12,7 +13,8 @@ namespace strata {
 Model load_profile(const std::string& path) {
   Model model = read_profile(path);
   if (!model.cut_short) return model;
-  std::cerr << "strata: warning: " << path << ": profile ends early (the program was killed?); ";
+  std::cerr << "strata: warning: " << shown(path)
+            << ": profile ends early (the program was killed?); ";
   if (model.snapshots.empty()) {
     std::cerr << "it holds no complete snapshot\n";
   } else {

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "record.hpp"
+#include "shown.hpp"
 
 namespace strata {
 
@@ -23,17 +24,19 @@ std::string shell_word(const std::string& name) {
 
 void tell_profiles(const std::vector<std::string>& written, const std::string& expected) {
   if (written.empty()) {
-    std::cerr << "strata record: no profile was written (expected " << expected << ")\n";
+    std::cerr << "strata record: no profile was written (expected " << shown(expected) << ")\n";
     return;
   }
   if (written.size() == 1) {
-    std::cerr << "strata record: profile written to " << written[0] << "\n"
-              << "strata record: read it with: strata report " << shell_word(written[0]) << "\n";
+    std::cerr << "strata record: profile written to " << shown(written[0]) << "\n"
+              << "strata record: read it with: strata report " << shown(shell_word(written[0]))
+              << "\n";
     return;
   }
   std::cerr << "strata record: " << written.size() << " profiles written:";
-  for (const std::string& name : written) std::cerr << " " << name;
-  std::cerr << "\nstrata record: read one with: strata report " << shell_word(written[0]) << "\n";
+  for (const std::string& name : written) std::cerr << " " << shown(name);
+  std::cerr << "\nstrata record: read one with: strata report " << shown(shell_word(written[0]))
+            << "\n";
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "error.hpp"
+#include "shown.hpp"
 
 namespace strata {
 
@@ -149,8 +150,8 @@ std::optional<std::string> unescape(std::string_view text) {
 
 std::string quote(std::string_view text) {
   constexpr std::size_t kLongest = 60;
-  if (text.size() <= kLongest) return "'" + std::string(text) + "'";
-  return "'" + std::string(text.substr(0, kLongest)) + "...'";
+  if (text.size() <= kLongest) return "'" + shown(text) + "'";
+  return "'" + shown(text.substr(0, kLongest)) + "...'";
 }
 
 }  // namespace strata

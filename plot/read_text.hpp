@@ -77,7 +77,7 @@ std::optional<std::uint64_t> parse_hex(std::string_view text);
 // `text` with the escapes \\ \t \n \r replaced; nullopt for any other escape.
 std::optional<std::string> unescape(std::string_view text);
 
-// "'text'", with the text cut short when long, for error messages.
+// "'text'", shown() and cut short when long, for error messages.
 std::string quote(std::string_view text);
 
 }  // namespace strata

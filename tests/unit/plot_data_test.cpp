@@ -151,7 +151,7 @@ TEST(PlotData, PeakMarkersAndTitle) {
   ASSERT_EQ(data.markers.size(), 1u);
   EXPECT_EQ(data.markers[0].time, 50);
   EXPECT_EQ(data.markers[0].label, "start \"here\"");
-  EXPECT_EQ(data.title, "my title \"x\"");
+  EXPECT_EQ(data.title, "my\\ttitle \"x\"");  // shown(): escaped
   EXPECT_TRUE(data.totals.empty());
 }
 
