@@ -319,9 +319,14 @@ std::string node_text(const ReportTreeNode& node) {
   return text;
 }
 
+// "| " for each level above `depth`; past kMaxIndentLevels the bars stop and
+// the depth is written ("[500] "), so that a line stays short however deep
+// the tree.
 std::string indent(std::size_t depth) {
+  constexpr std::size_t kMaxIndentLevels = 64;
   std::string text;
-  for (std::size_t i = 1; i < depth; ++i) text += "| ";
+  for (std::size_t i = 1; i < depth && i <= kMaxIndentLevels; ++i) text += "| ";
+  if (depth > kMaxIndentLevels + 1) text += "[" + std::to_string(depth) + "] ";
   return text;
 }
 
