@@ -358,6 +358,22 @@ void thin_samples(PlotData& data, std::size_t max_samples) {
   for (PlotBand& band : data.bands) keep_only(band.bytes, keep);
 }
 
+void thin_markers(PlotData& data, std::size_t max_markers) {
+  if (data.markers.size() <= max_markers || max_markers == 0) return;
+  double span = std::max(data.end_time - data.start_time, 1.0);
+  std::vector<bool> taken(max_markers, false);
+  std::vector<PlotMarker> kept;
+  for (PlotMarker& marker : data.markers) {
+    double share = std::clamp((marker.time - data.start_time) / span, 0.0, 1.0);
+    std::size_t slice = std::min(static_cast<std::size_t>(share * static_cast<double>(max_markers)),
+                                 max_markers - 1);
+    if (taken[slice]) continue;
+    taken[slice] = true;
+    kept.push_back(std::move(marker));
+  }
+  data.markers = std::move(kept);
+}
+
 PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
                         const PlotOptions& options) {
   if (model.snapshots.empty()) throw Error(model.file, 0, "holds no complete snapshot to plot");
@@ -385,6 +401,8 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   for (const Marker& marker : model.markers) {
     data.markers.push_back({static_cast<double>(marker.time), plain_text(marker.label)});
   }
+  data.marker_count = data.markers.size();
+  thin_markers(data, kMaxMarkersDrawn);
   if (std::optional<std::size_t> peak = peak_snapshot(model)) {
     const Snapshot& snapshot = model.snapshots[*peak];
     data.peak =

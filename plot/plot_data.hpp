@@ -60,7 +60,8 @@ struct PlotData {
   std::vector<bool> between;         // per sample: a point between two snapshots
   std::vector<PlotBand> bands;       // bottom to top
   std::vector<PlotTroughs> troughs;  // one per leak suspect with troughs
-  std::vector<PlotMarker> markers;   // STRATA_MARK markers
+  std::vector<PlotMarker> markers;   // the STRATA_MARK markers drawn (thin_markers)
+  std::size_t marker_count = 0;      // the markers in the profile, drawn or not
   std::optional<PlotPoint> peak;     // the total (heap, extra, stacks) at the peak
   std::vector<PlotPoint> totals;     // the total at every snapshot, when some snapshots
                                      // have no site data (massif.out); else empty
@@ -84,6 +85,15 @@ struct PlotOptions {
 // A graph is no more than a few thousand pixels wide: more samples only
 // make gnuplot slower, and these keep every crest and trough that shows.
 void thin_samples(PlotData& data, std::size_t max_samples);
+
+// The most markers a graph draws: more are a grey wall, and each is a label
+// gnuplot places (a million take it minutes).
+constexpr std::size_t kMaxMarkersDrawn = 200;
+
+// Keeps at most `max_markers` of the markers: the first of each of
+// max_markers equal slices of the time axis, in their order.  marker_count
+// stays the count of all.
+void thin_markers(PlotData& data, std::size_t max_markers);
 
 PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
                         const PlotOptions& options);

@@ -290,9 +290,15 @@ void add_markers(std::ostream& out, PlotList& plot, const PlotData& data, Blocks
         << "font \",8\" tc rgb \"#333333\"\n";
   }
   std::string source = "DATA index " + std::to_string(blocks.add("markers: time", body.str()));
+  std::string title = "notitle";
+  if (data.marker_count > data.markers.size()) {
+    title = "title " + Texts::ref(texts.add("markers: " + std::to_string(data.markers.size()) +
+                                            " of " + std::to_string(data.marker_count) +
+                                            " drawn (the first in each slice of the time axis)"));
+  }
   plot.add(source +
-           " using ($1/XSCALE):(0):(0):(YTOP/YSCALE) with vectors nohead dt 3 lc rgb \"#555555\" "
-           "notitle");
+           " using ($1/XSCALE):(0):(0):(YTOP/YSCALE) with vectors nohead dt 3 lc rgb \"#555555\" " +
+           title);
 }
 
 void add_totals(PlotList& plot, const PlotData& data, Blocks& blocks, Texts& texts) {

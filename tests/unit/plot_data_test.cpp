@@ -257,5 +257,24 @@ TEST(ThinSamples, LeavesFewSamplesAlone) {
   EXPECT_EQ(data.times.size(), 3u);
 }
 
+// thin_markers keeps the first marker of each slice of the time axis, in
+// order, and leaves the count of all.
+TEST(ThinMarkers, TheFirstOfEachSlice) {
+  PlotData data;
+  data.start_time = 0;
+  data.end_time = 1000;
+  for (int k = 0; k < 100000; ++k) data.markers.push_back({k / 100.0, std::to_string(k)});
+  data.marker_count = data.markers.size();
+  thin_markers(data, 200);
+  ASSERT_EQ(data.markers.size(), 200u);
+  EXPECT_EQ(data.markers.front().label, "0");
+  EXPECT_EQ(data.markers[1].label, "500");  // 5 time units a slice
+  EXPECT_EQ(data.marker_count, 100000u);
+  PlotData few;
+  few.markers = {{1, "a"}, {1, "b"}};
+  thin_markers(few, 200);
+  EXPECT_EQ(few.markers.size(), 2u);
+}
+
 }  // namespace
 }  // namespace strata::test
