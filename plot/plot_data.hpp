@@ -54,6 +54,7 @@ struct PlotMarker {
 struct PlotData {
   std::string title;
   std::string time_unit;             // "i", "ms" or "B"
+  std::uint64_t time_origin = 0;     // every time below is counted from here (make_plot_data)
   double start_time = 0;             // where the time axis starts
   double end_time = 0;               // where the time axis ends
   std::vector<double> times;         // the samples, in time order
@@ -68,6 +69,9 @@ struct PlotData {
 
   // The largest stacked total at any sample (or in `totals`).
   double max_total() const;
+  // What follows a time to say where it is counted from: "" from 0, else
+  // " after 18446744073709551000".
+  std::string origin_text() const;
   // The bytes of the bands under band `band` at sample `sample`.
   std::uint64_t below(std::size_t band, std::size_t sample) const;
 };
@@ -95,6 +99,10 @@ constexpr std::size_t kMaxMarkersDrawn = 200;
 // stays the count of all.
 void thin_markers(PlotData& data, std::size_t max_markers);
 
+// The graph of a profile.  Its times are counted from 0, unless the run is
+// so short for the times it has (less than a millionth of its end time, as
+// near 2^64) that doubles, and gnuplot, would not tell them apart: then from
+// its first record (time_origin).
 PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
                         const PlotOptions& options);
 

@@ -223,7 +223,7 @@ void write_peak(std::ostream& out, const PlotData& data, Texts& texts) {
   if (!data.peak) return;
   const PlotPoint& peak = *data.peak;
   std::size_t label = texts.add("peak: " + format_bytes(peak.bytes) + " at " +
-                                format_time(data.time_unit, peak.time));
+                                format_time(data.time_unit, peak.time) + data.origin_text());
   bool right_half = peak.time - data.start_time > 0.6 * (data.end_time - data.start_time);
   out << "PEAKX = " << number(peak.time) << "\nPEAKY = " << number(peak.bytes) << "\n"
       << "set arrow 1 from PEAKX/XSCALE, graph 0 to PEAKX/XSCALE, PEAKY/YSCALE nohead "
@@ -335,7 +335,9 @@ std::string header(const std::string& data_name) {
 }  // namespace
 
 GraphScales graph_scales(const PlotData& data) {
-  return {time_scale(data.time_unit, data.end_time), byte_scale(data.max_total())};
+  Scale time = time_scale(data.time_unit, data.end_time);
+  time.unit += data.origin_text();
+  return {time, byte_scale(data.max_total())};
 }
 
 GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
