@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "read.hpp"
+#include "shown.hpp"
 
 namespace po = boost::program_options;
 
@@ -12,7 +13,7 @@ namespace strata {
 Model load_profile(const std::string& path) {
   Model model = read_profile(path);
   if (!model.cut_short) return model;
-  std::cerr << "strata: warning: " << path << ": profile ends early ";
+  std::cerr << "strata: warning: " << shown(path) << ": profile ends early ";
   if (model.stop_reason.empty()) {
     std::cerr << "(the program was killed?); ";
   } else {

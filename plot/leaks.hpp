@@ -118,7 +118,8 @@ Cycles cycles_from_rhythm(std::span<const std::uint64_t> times,
 std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cycles& cycles,
                                  std::uint64_t end_time);
 
-// The Theil-Sen slope of y over x: the median of the pairwise slopes.
+// The Theil-Sen slope of y over x: the median of the pairwise slopes (of at
+// most 256 evenly spaced points, so that its cost stays bounded).
 double theil_sen_slope(std::span<const double> x, std::span<const double> y);
 
 }  // namespace strata

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata: the command of the strata heap profiler.  main only picks the
-// subcommand and prints the one error that stops it.
+// subcommand and prints the one error that stops it, shown() (shown.hpp): an
+// error may quote a file.
 //
 // Layers, each using only the one after it:
 //   render (render_*.cpp) -> analyze (summary.cpp) -> model (model.cpp)
@@ -10,6 +11,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "shown.hpp"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -65,9 +67,10 @@ int main(int argc, char** argv) {
   try {
     return dispatch(strata::Args(argv + 1, argv + argc), context);
   } catch (const strata::Error& error) {
-    std::cerr << (error.file().empty() ? context : "strata") << ": " << describe(error) << "\n";
+    std::string where = error.file().empty() ? context : "strata";
+    std::cerr << where << ": " << strata::shown(describe(error)) << "\n";
   } catch (const std::exception& error) {
-    std::cerr << context << ": " << error.what() << "\n";
+    std::cerr << context << ": " << strata::shown(error.what()) << "\n";
   }
   return 1;
 }

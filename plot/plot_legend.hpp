@@ -24,9 +24,11 @@
 
 namespace strata {
 
-// `text` made fit to show anywhere: invalid UTF-8 becomes U+FFFD, tabs and
-// newlines spaces, other control characters U+FFFD; "]]>" gets a zero-width
-// space after its "]]" (it may not appear in XML text).  Nothing else changes.
+// `text` made fit to show anywhere, in a graph of any format: shown()
+// (shown.hpp), then a zero-width space put into "]]>" after its "]]" (it may
+// not appear in XML text) and into "&#" after its "&" (gnuplot's SVG passes
+// "&#x1b;" on as a character reference, one that XML 1.0 does not allow).
+// Nothing else changes.
 std::string plain_text(std::string_view text);
 
 // The number of characters (code points) of UTF-8 `text`.

@@ -84,9 +84,16 @@ Check one_of(std::vector<std::string> choices, std::string described) {
   };
 }
 
+// What Valgrind reads as a number (VG_(strtod)): digits with at most one
+// decimal point, no exponent, no "inf" or hexadecimal; the tool then takes
+// any that is not negative.
 std::string percentage_problem(const std::string& value) {
-  std::optional<double> percent = parse_decimal(value);
-  return percent && *percent >= 0 ? "" : "must be a number of percent, 0 or more";
+  bool digits = value.find_first_not_of("0123456789.") == std::string::npos &&
+                std::count(value.begin(), value.end(), '.') <= 1 &&
+                value.find_first_of("0123456789") != std::string::npos;
+  if (digits && parse_decimal(value)) return "";
+  return "must be a number of percent, 0 or more, in digits with at most one decimal point "
+         "(no exponent)";
 }
 
 std::string out_file_problem(const std::string& value) {
@@ -183,6 +190,16 @@ void reject_misplaced(const std::string& name) {
   if (name == "--tool") throw Error("--tool: strata record always runs the strata tool");
 }
 
+// The word after -o: a file name, not "--" or an option (-o -- prog would
+// write the profile to a file named "--").
+const std::string& out_file_word(const std::string& word) {
+  if (word.starts_with("-")) {
+    throw Error("-o: needs a file name, not " + quote(word) +
+                " (--out-file=FILE names a file that begins with -)");
+  }
+  return word;
+}
+
 Split split_args(const Args& args, const po::options_description& ours) {
   Split split;
   std::size_t i = 0;
@@ -190,7 +207,7 @@ Split split_args(const Args& args, const po::options_description& ours) {
     std::string name = option_name(args[i]);
     if (is_ours(ours, name)) {
       split.ours.push_back(args[i]);
-      if (args[i] == "-o" && i + 1 < args.size()) split.ours.push_back(args[++i]);
+      if (args[i] == "-o" && i + 1 < args.size()) split.ours.push_back(out_file_word(args[++i]));
       continue;
     }
     reject_misplaced(name);

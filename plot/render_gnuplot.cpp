@@ -223,7 +223,7 @@ void write_peak(std::ostream& out, const PlotData& data, Texts& texts) {
   if (!data.peak) return;
   const PlotPoint& peak = *data.peak;
   std::size_t label = texts.add("peak: " + format_bytes(peak.bytes) + " at " +
-                                format_time(data.time_unit, peak.time));
+                                format_time(data.time_unit, peak.time) + data.origin_text());
   bool right_half = peak.time - data.start_time > 0.6 * (data.end_time - data.start_time);
   out << "PEAKX = " << number(peak.time) << "\nPEAKY = " << number(peak.bytes) << "\n"
       << "set arrow 1 from PEAKX/XSCALE, graph 0 to PEAKX/XSCALE, PEAKY/YSCALE nohead "
@@ -290,9 +290,15 @@ void add_markers(std::ostream& out, PlotList& plot, const PlotData& data, Blocks
         << "font \",8\" tc rgb \"#333333\"\n";
   }
   std::string source = "DATA index " + std::to_string(blocks.add("markers: time", body.str()));
+  std::string title = "notitle";
+  if (data.marker_count > data.markers.size()) {
+    title = "title " + Texts::ref(texts.add("markers: " + std::to_string(data.markers.size()) +
+                                            " of " + std::to_string(data.marker_count) +
+                                            " drawn (the first in each slice of the time axis)"));
+  }
   plot.add(source +
-           " using ($1/XSCALE):(0):(0):(YTOP/YSCALE) with vectors nohead dt 3 lc rgb \"#555555\" "
-           "notitle");
+           " using ($1/XSCALE):(0):(0):(YTOP/YSCALE) with vectors nohead dt 3 lc rgb \"#555555\" " +
+           title);
 }
 
 void add_totals(PlotList& plot, const PlotData& data, Blocks& blocks, Texts& texts) {
@@ -329,7 +335,9 @@ std::string header(const std::string& data_name) {
 }  // namespace
 
 GraphScales graph_scales(const PlotData& data) {
-  return {time_scale(data.time_unit, data.end_time), byte_scale(data.max_total())};
+  Scale time = time_scale(data.time_unit, data.end_time);
+  time.unit += data.origin_text();
+  return {time, byte_scale(data.max_total())};
 }
 
 GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,

@@ -27,13 +27,15 @@ const std::string& last(const po::variables_map& values, const char* name) {
   return values[name].as<Values>().back();
 }
 
-// "all" or a number from 1 up; "all" is 0.
+// "all" or a number from 1 to 2^32 - 1 (frames and sites are counted in 32
+// bits: no stack and no list of contexts is longer); "all" is 0.
 std::size_t count_value(const po::variables_map& values, const char* name) {
   const std::string& value = last(values, name);
   if (value == "all") return 0;
   auto n = parse_number(value);
-  if (!n || *n == 0) {
-    throw Error("--" + std::string(name) + "=" + value + ": must be a number, 1 or more, or all");
+  if (!n || *n == 0 || *n > UINT32_MAX) {
+    throw Error("--" + std::string(name) + "=" + value + ": must be a number from 1 to " +
+                std::to_string(UINT32_MAX) + ", or all");
   }
   return static_cast<std::size_t>(*n);
 }
