@@ -537,9 +537,7 @@ std::optional<Leak> rising_trough(const Run& run, std::vector<Trough> troughs) {
   Leak leak;
   leak.kind = LeakKind::rising_trough;
   for (std::size_t k = 1; k < troughs.size(); ++k) {
-    leak.rises +=
-        static_cast<double>(troughs[k].bytes) - static_cast<double>(troughs[k - 1].bytes) >
-        kTie * max;
+    leak.rises += troughs[k].bytes > troughs[k - 1].bytes;
   }
   leak.growth_bytes = trend.slope;
   leak.cycles = troughs.size();
