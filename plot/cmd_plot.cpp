@@ -39,7 +39,7 @@ po::options_description visible_options() {
        "leave the gnuplot script and its data beside OUT (OUT's name with .gp and .dat), to "
        "restyle the graph");
   add_context_options(options, kPlotTop);
-  options.add_options()("help,h", "show this help");
+  options.add_options()("version", "show the version")("help,h", "show this help");
   return options;
 }
 
@@ -91,6 +91,7 @@ int cmd_plot(const Args& args) {
               << visible;
     return 0;
   }
+  if (values.count("version")) return print_version();
   if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
   GraphOptions graph = graph_options(values);
   ContextOptions contexts = read_context_options(values);

@@ -6,6 +6,7 @@
 
 #include "frame_names.hpp"
 #include "report.hpp"
+#include "report_json.hpp"
 
 namespace strata {
 
@@ -200,6 +201,10 @@ void render_report_json(const Report& r, std::ostream& out) {
   for (const ReportLeak& l : r.leaks) json["leaks"].push_back(leak_json(l));
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
   out << json.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+}
+
+nlohmann::ordered_json report_frames_json(const std::vector<Frame>& frames) {
+  return frames_json(frames);
 }
 
 }  // namespace strata
