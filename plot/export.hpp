@@ -21,8 +21,9 @@
 namespace strata {
 
 // `text` with the characters that would break a line of an export escaped:
-// a backslash as \\, TAB, newline and carriage return as \t, \n, \r, other
-// control characters and every character of `also` as \xNN.
+// TAB, newline and carriage return as \t, \n, \r, other control characters
+// and every character of `also` as \xNN, but a backslash, when `also` has
+// one, as \\.
 std::string export_name(std::string_view text, std::string_view also = "");
 
 // ---- massif.out ------------------------------------------------------------------

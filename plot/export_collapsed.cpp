@@ -69,7 +69,7 @@ void write_collapsed(const Model& model, const std::vector<CollapsedStack>& stac
   for (const CollapsedStack& stack : stacks) {
     std::string line;
     for (FrameId id : stack.frames) {
-      line += (line.empty() ? "" : ";") + export_name(frame_name(model.frame(id)), ";");
+      line += (line.empty() ? "" : ";") + export_name(frame_name(model.frame(id)), "\\;");
     }
     lines[line.empty() ? "[no stack]" : line] += stack.bytes;
   }

@@ -36,11 +36,12 @@ namespace strata {
 std::string export_name(std::string_view text, std::string_view also) {
   std::string out;
   for (unsigned char c : text) {
-    if (c == '\\') {
+    if (c == '\\' && also.find('\\') != std::string_view::npos) {
       out += "\\\\";
     } else if (c == '\t' || c == '\n' || c == '\r') {
       out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
-    } else if (c < 0x20 || c == 0x7f || also.find(static_cast<char>(c)) != std::string_view::npos) {
+    } else if (c < 0x20 || c == 0x7f ||
+               (c != '\\' && also.find(static_cast<char>(c)) != std::string_view::npos)) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "\\x%02x", c);
       out += hex;
