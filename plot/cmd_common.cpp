@@ -10,6 +10,15 @@ namespace po = boost::program_options;
 
 namespace strata {
 
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+int print_version() {
+  std::cout << "strata " << PACKAGE_VERSION << "\n";
+  return 0;
+}
+
 Model load_profile(const std::string& path) {
   Model model = read_profile(path);
   if (!model.cut_short) return model;

@@ -78,6 +78,7 @@ int cmd_record(const Args& args) {
     print_record_help(std::cout);
     return 0;
   }
+  if (request.version) return print_version();
   std::string lib_dir = find_tool_dir();
   FileTimes before = profile_files(request.out_file, 0);
   RunResult run = run_valgrind(lib_dir, valgrind_command(request));

@@ -7,6 +7,7 @@
 #include "frame_names.hpp"
 #include "json_writer.hpp"
 #include "report.hpp"
+#include "report_json.hpp"
 
 namespace strata {
 
@@ -202,6 +203,10 @@ void render_report_json(const Report& r, std::ostream& out) {
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
   write_json(json, out);  // as json.dump(2), without recursion (json_writer.hpp)
   out << "\n";
+}
+
+nlohmann::ordered_json report_frames_json(const std::vector<Frame>& frames) {
+  return frames_json(frames);
 }
 
 }  // namespace strata

@@ -280,9 +280,7 @@ void parts(const ReportLeak& l, std::ostream& out) {
 
 void leak(const ReportLeak& l, std::size_t rank, std::ostream& out) {
   bool rising = l.kind == LeakKind::rising_trough;
-  std::string where = l.frames.empty() ? "(no stack)" : frame_text(l.frames[l.headline]);
-  out << "\n#" << rank << " " << (rising ? "Leak" : "Growth") << " at " << where << ", context #"
-      << l.context_rank << " (confidence " << fixed(l.confidence, 2) << ")\n";
+  out << "\n#" << rank << " " << leak_heading(l) << "\n";
   if (!rising) out << wrapped(l.words, "   ");
   out << wrapped(l.why, "   ") << "   " << held(l.peak_bytes, l.end_bytes) << "\n";
   if (rising && l.freed_before_exit) {
@@ -366,6 +364,17 @@ void tree(const Report& r, std::ostream& out) {
 }
 
 }  // namespace
+
+std::string report_frame_text(const Frame& frame) { return frame_text(frame); }
+
+std::string report_grouped(std::uint64_t n) { return grouped(n); }
+
+std::string leak_heading(const ReportLeak& l) {
+  std::string where = l.frames.empty() ? "(no stack)" : frame_text(l.frames[l.headline]);
+  return std::string(l.kind == LeakKind::rising_trough ? "Leak" : "Growth") + " at " + where +
+         ", context #" + std::to_string(l.context_rank) + " (confidence " +
+         fixed(l.confidence, 2) + ")";
+}
 
 void render_report_text(const Report& report, std::ostream& out) {
   header(report, out);
