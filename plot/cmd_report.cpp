@@ -43,9 +43,8 @@ int cmd_report(const Args& args) {
     return 0;
   }
   if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
-  ContextOptions options = read_context_options(values);
-  Report report = make_report(load_profile(values["file"].as<std::string>()), options,
-                              values.count("tree") > 0);
+  Model model = load_profile(values["file"].as<std::string>());
+  Report report = make_report(model, read_context_options(values, model), values.count("tree") > 0);
   if (values.count("json")) {
     render_report_json(report, std::cout);
   } else {

@@ -4,6 +4,8 @@
 // option; given twice, the last value counts.
 #include "report_options.hpp"
 
+#include <algorithm>
+
 #include "error.hpp"
 #include "read_text.hpp"
 
@@ -38,11 +40,35 @@ std::size_t count_value(const po::variables_map& values, const char* name) {
   return static_cast<std::size_t>(*n);
 }
 
+std::optional<double> percentage(const std::string& value) {
+  std::optional<double> percent = parse_decimal(value);
+  if (!percent || *percent < 0 || *percent > 100) return std::nullopt;
+  return percent;
+}
+
 double percent_value(const po::variables_map& values, const char* name) {
   const std::string& value = last(values, name);
-  std::optional<double> percent = parse_decimal(value);
-  if (!percent || *percent < 0 || *percent > 100) {
+  std::optional<double> percent = percentage(value);
+  if (!percent) {
     throw Error("--" + std::string(name) + "=" + value + ": must be a percentage, 0 to 100");
+  }
+  return *percent;
+}
+
+// --threshold: the one given, else the one a strata profile was recorded
+// with (strata record --threshold), else the default.
+double threshold_value(const po::variables_map& values, const Model& model) {
+  if (!values["threshold"].defaulted() || model.format != Format::strata) {
+    return percent_value(values, "threshold");
+  }
+  auto recorded = std::find_if(model.header.options.rbegin(), model.header.options.rend(),
+                               [](const Option& option) { return option.name == "threshold"; });
+  if (recorded == model.header.options.rend()) return percent_value(values, "threshold");
+  std::optional<double> percent = percentage(recorded->value);
+  if (!percent) {
+    throw Error(
+        model.file, 0,
+        "recorded threshold " + quote(recorded->value) + ": must be a percentage, 0 to 100");
   }
   return *percent;
 }
@@ -67,10 +93,10 @@ void add_context_options(po::options_description& options, const char* default_t
        "(repeatable; system libraries and headers always are library code)");
 }
 
-ContextOptions read_context_options(const po::variables_map& values) {
+ContextOptions read_context_options(const po::variables_map& values, const Model& model) {
   ContextOptions options;
   if (values.count("depth")) options.depth = count_value(values, "depth");
-  options.threshold = percent_value(values, "threshold");
+  options.threshold = threshold_value(values, model);
   options.top = count_value(values, "top");
   if (values.count("alloc-fn")) options.alloc_fns = values["alloc-fn"].as<Values>();
   if (values.count("library")) options.libraries = values["library"].as<Values>();
