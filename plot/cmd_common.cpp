@@ -4,15 +4,25 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "read.hpp"
+#include "shown.hpp"
 
 namespace po = boost::program_options;
 
 namespace strata {
 
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+int print_version() {
+  std::cout << "strata " << PACKAGE_VERSION << "\n";
+  return 0;
+}
+
 Model load_profile(const std::string& path) {
   Model model = read_profile(path);
   if (!model.cut_short) return model;
-  std::cerr << "strata: warning: " << path << ": profile ends early ";
+  std::cerr << "strata: warning: " << shown(path) << ": profile ends early ";
   if (model.stop_reason.empty()) {
     std::cerr << "(the program was killed?); ";
   } else {

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "record.hpp"
+#include "shown.hpp"
 
 namespace strata {
 
@@ -43,29 +44,29 @@ bool tell_profiles(const std::vector<std::string>& written, const std::string& e
     std::error_code error;
     if (std::filesystem::exists(expected, error) &&
         !std::filesystem::is_regular_file(expected, error)) {
-      std::cerr << "strata record: the profile went to " << expected
+      std::cerr << "strata record: the profile went to " << shown(expected)
                 << ", which is not a regular file: it is not checked\n";
       return true;
     }
-    std::cerr << "strata record: no profile was written (expected " << expected << ")\n";
+    std::cerr << "strata record: no profile was written (expected " << shown(expected) << ")\n";
     return false;
   }
   if (written.size() == 1) {
-    std::cerr << "strata record: profile written to " << written[0] << "\n";
+    std::cerr << "strata record: profile written to " << shown(written[0]) << "\n";
   } else {
     std::cerr << "strata record: " << written.size() << " profiles written:";
-    for (const std::string& name : written) std::cerr << " " << name;
+    for (const std::string& name : written) std::cerr << " " << shown(name);
     std::cerr << "\n";
   }
   bool complete = true;
   for (const std::string& name : written) {
     std::string why = incomplete(name);
     if (why.empty()) continue;
-    std::cerr << "strata record: " << name << " is incomplete: " << why << "\n";
+    std::cerr << "strata record: " << shown(name) << " is incomplete: " << shown(why) << "\n";
     complete = false;
   }
   std::cerr << "strata record: read " << (written.size() == 1 ? "it" : "one")
-            << " with: strata report " << shell_word(written[0]) << "\n";
+            << " with: strata report " << shown(shell_word(written[0])) << "\n";
   return complete;
 }
 
@@ -77,6 +78,7 @@ int cmd_record(const Args& args) {
     print_record_help(std::cout);
     return 0;
   }
+  if (request.version) return print_version();
   std::string lib_dir = find_tool_dir();
   FileTimes before = profile_files(request.out_file, 0);
   RunResult run = run_valgrind(lib_dir, valgrind_command(request));

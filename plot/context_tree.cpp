@@ -44,41 +44,56 @@ std::size_t ContextTree::group_end(SiteId site, std::size_t frame) const {
 }
 
 // Adds the node of the sites_ [begin, end), whose stacks share their frames
-// before `frame`, and its subtree; returns its id.
+// before `frame`, and its subtree, in preorder.  The nodes still to add wait
+// on a stack (no recursion: a stack can be deeper than the call stack); each
+// is given a slot in its parent's list of children, filled when it is added.
+// Returns the id of the node.
 NodeId ContextTree::add_node(NodeId parent, std::uint32_t depth, std::size_t begin, std::size_t end,
                              std::size_t frame) {
-  NodeId id{static_cast<std::uint32_t>(nodes_.size())};
-  nodes_.emplace_back();
-  std::size_t own_end = begin;
-  while (own_end < end && stacks_[index(sites_[own_end])].size() == frame) ++own_end;
-  std::vector<NodeId> children;
-  for (std::size_t first = own_end; first < end;) {
-    const std::vector<FrameId>& stack = stacks_[index(sites_[first])];
-    std::size_t stop = group_end(sites_[first], frame);
-    std::size_t last = first + 1;
-    while (last < end && group_end(sites_[last], frame) == stop &&
-           std::equal(stack.begin() + frame, stack.begin() + stop,
-                      stacks_[index(sites_[last])].begin() + frame)) {
-      ++last;
+  struct Pending {
+    NodeId parent;
+    std::uint32_t depth;
+    std::size_t begin, end, frames_begin, frame;
+    std::size_t slot;  // in children_, or SIZE_MAX for the root
+  };
+  std::vector<Pending> pending = {{parent, depth, begin, end, frame, frame, SIZE_MAX}};
+  std::vector<Pending> children;
+  std::size_t first_id = nodes_.size();
+  while (!pending.empty()) {
+    Pending at = pending.back();
+    pending.pop_back();
+    NodeId id{static_cast<std::uint32_t>(nodes_.size())};
+    if (at.slot != SIZE_MAX) children_[at.slot] = id;
+    ContextNode& node = nodes_.emplace_back();
+    node.parent = index(id) == 0 ? id : at.parent;
+    node.depth = at.depth;
+    node.example = sites_.empty() ? SiteId{0} : sites_[at.begin];
+    node.frames_begin = static_cast<std::uint32_t>(at.frames_begin);
+    node.frames_end = static_cast<std::uint32_t>(at.frame);
+    node.sites_begin = static_cast<std::uint32_t>(at.begin);
+    node.sites_end = static_cast<std::uint32_t>(at.end);
+    std::size_t own_end = at.begin;
+    while (own_end < at.end && stacks_[index(sites_[own_end])].size() == at.frame) ++own_end;
+    node.own_end = static_cast<std::uint32_t>(own_end);
+    children.clear();
+    for (std::size_t first = own_end; first < at.end;) {
+      const std::vector<FrameId>& stack = stacks_[index(sites_[first])];
+      std::size_t stop = group_end(sites_[first], at.frame);
+      std::size_t last = first + 1;
+      while (last < at.end && group_end(sites_[last], at.frame) == stop &&
+             std::equal(stack.begin() + at.frame, stack.begin() + stop,
+                        stacks_[index(sites_[last])].begin() + at.frame)) {
+        ++last;
+      }
+      children.push_back({id, at.depth + 1, first, last, at.frame, stop, children_.size()});
+      children_.emplace_back();
+      first = last;
     }
-    NodeId child = add_node(id, depth + 1, first, last, stop);
-    nodes_[index(child)].frames_begin = static_cast<std::uint32_t>(frame);
-    children.push_back(child);
-    first = last;
+    node.children_begin = static_cast<std::uint32_t>(children_.size() - children.size());
+    node.children_end = static_cast<std::uint32_t>(children_.size());
+    pending.insert(pending.end(), children.rbegin(), children.rend());
   }
-  ContextNode& node = nodes_[index(id)];
-  node.parent = index(id) == 0 ? id : parent;
-  node.depth = depth;
-  node.example = sites_.empty() ? SiteId{0} : sites_[begin];
-  node.frames_begin = static_cast<std::uint32_t>(frame);
-  node.frames_end = static_cast<std::uint32_t>(frame);
-  node.sites_begin = static_cast<std::uint32_t>(begin);
-  node.own_end = static_cast<std::uint32_t>(own_end);
-  node.sites_end = static_cast<std::uint32_t>(end);
-  node.children_begin = static_cast<std::uint32_t>(children_.size());
-  children_.insert(children_.end(), children.begin(), children.end());
-  node.children_end = static_cast<std::uint32_t>(children_.size());
-  return id;
+  return NodeId{static_cast<std::uint32_t>(first_id)};
 }
 
 // ---- queries -------------------------------------------------------------------
@@ -418,37 +433,42 @@ namespace {
 
 double percent(double part, double whole) { return whole > 0 ? 100 * part / whole : 0; }
 
-void add_lines(const ContextTree& tree, NodeId id, double threshold, std::vector<TreeLine>& out) {
+TreeLine line_of(const ContextTree& tree, NodeId node) {
   const ContextNode& root = tree.node(tree.root());
-  auto line_of = [&](NodeId node) {
-    const ContextNode& n = tree.node(node);
-    return TreeLine{.node = node,
-                    .depth = n.depth,
-                    .spacetime_pct = percent(n.spacetime, root.spacetime),
-                    .peak_pct = percent(static_cast<double>(n.peak_bytes),
-                                        static_cast<double>(root.peak_bytes))};
-  };
-  std::size_t at = out.size();
-  out.push_back(line_of(id));
-  for (NodeId child : tree.children(id)) {
-    TreeLine line = line_of(child);
-    if (std::max(line.spacetime_pct, line.peak_pct) >= threshold && threshold > 0) {
-      add_lines(tree, child, threshold, out);
-    } else if (threshold == 0) {
-      add_lines(tree, child, threshold, out);
-    } else {
-      ++out[at].folded;
-      out[at].folded_spacetime_pct += line.spacetime_pct;
-      out[at].folded_peak_pct += line.peak_pct;
-    }
-  }
+  const ContextNode& n = tree.node(node);
+  return TreeLine{
+      .node = node,
+      .depth = n.depth,
+      .spacetime_pct = percent(n.spacetime, root.spacetime),
+      .peak_pct = percent(static_cast<double>(n.peak_bytes), static_cast<double>(root.peak_bytes))};
 }
 
 }  // namespace
 
+// In preorder, from a stack of the nodes still to list (no recursion: a tree
+// can be deeper than the call stack).
 std::vector<TreeLine> tree_lines(const ContextTree& tree, double threshold) {
   std::vector<TreeLine> out;
-  add_lines(tree, tree.root(), threshold, out);
+  std::vector<NodeId> pending = {tree.root()};
+  std::vector<NodeId> shown;
+  while (!pending.empty()) {
+    NodeId id = pending.back();
+    pending.pop_back();
+    std::size_t at = out.size();
+    out.push_back(line_of(tree, id));
+    shown.clear();
+    for (NodeId child : tree.children(id)) {
+      TreeLine line = line_of(tree, child);
+      if (threshold == 0 || std::max(line.spacetime_pct, line.peak_pct) >= threshold) {
+        shown.push_back(child);
+      } else {
+        ++out[at].folded;
+        out[at].folded_spacetime_pct += line.spacetime_pct;
+        out[at].folded_peak_pct += line.peak_pct;
+      }
+    }
+    pending.insert(pending.end(), shown.rbegin(), shown.rend());
+  }
   return out;
 }
 

@@ -84,8 +84,24 @@ int sign(double difference, double tie) {
   return 0;
 }
 
-// Kendall's tau of `y` against its order: the Mann-Kendall S over the pairs.
-double kendall_tau(std::span<const double> y, double tie) {
+// At most kMaxPairwise of `values`, evenly spaced, the first and the last
+// among them: the statistics over all pairs take these, so that their cost
+// stays bounded however many cycles a run has.
+constexpr std::size_t kMaxPairwise = 256;
+
+std::vector<double> evenly_spaced(std::span<const double> values) {
+  std::size_t n = std::min(values.size(), kMaxPairwise);
+  std::vector<double> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back(n == values.size() ? values[i] : values[i * (values.size() - 1) / (n - 1)]);
+  }
+  return out;
+}
+
+// Kendall's tau of `y` against its order: the Mann-Kendall S over the pairs
+// (of at most kMaxPairwise of them).
+double kendall_tau(std::span<const double> all_y, double tie) {
+  std::vector<double> y = evenly_spaced(all_y);
   if (y.size() < 2) return 0;
   long s = 0;
   for (std::size_t i = 0; i < y.size(); ++i) {
@@ -107,7 +123,8 @@ double coefficient_of_variation(std::span<const double> values) {
 
 }  // namespace
 
-double theil_sen_slope(std::span<const double> x, std::span<const double> y) {
+double theil_sen_slope(std::span<const double> all_x, std::span<const double> all_y) {
+  std::vector<double> x = evenly_spaced(all_x), y = evenly_spaced(all_y);
   std::vector<double> slopes;
   for (std::size_t i = 0; i < x.size(); ++i) {
     for (std::size_t j = i + 1; j < x.size(); ++j) {
@@ -520,9 +537,7 @@ std::optional<Leak> rising_trough(const Run& run, std::vector<Trough> troughs) {
   Leak leak;
   leak.kind = LeakKind::rising_trough;
   for (std::size_t k = 1; k < troughs.size(); ++k) {
-    leak.rises +=
-        static_cast<double>(troughs[k].bytes) - static_cast<double>(troughs[k - 1].bytes) >
-        kTie * max;
+    leak.rises += troughs[k].bytes > troughs[k - 1].bytes;
   }
   leak.growth_bytes = trend.slope;
   leak.cycles = troughs.size();

@@ -73,7 +73,8 @@ struct Leak {
   std::uint64_t end_bytes = 0;
   bool freed_before_exit = false;  // near zero at the end, after rising during the run
   double confidence = 0;           // in [0, 1]
-  std::size_t rises = 0;           // troughs higher than the one before (by more than a tie)
+  std::size_t rises = 0;           // troughs higher than the one before (rising trough), or
+                                   // bins in which the floor rose (steady growth)
   std::size_t steps = 0;           // steady growth in a staircase: its steps; else 0
   double step_factor = 0;          // ... and the median factor of the rise at a step
   std::vector<Trough> troughs;     // one per cycle, or the floor at the start of the run and
@@ -118,7 +119,8 @@ Cycles cycles_from_rhythm(std::span<const std::uint64_t> times,
 std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cycles& cycles,
                                  std::uint64_t end_time);
 
-// The Theil-Sen slope of y over x: the median of the pairwise slopes.
+// The Theil-Sen slope of y over x: the median of the pairwise slopes (of at
+// most 256 evenly spaced points, so that its cost stays bounded).
 double theil_sen_slope(std::span<const double> x, std::span<const double> y);
 
 }  // namespace strata

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata: the command of the strata heap profiler.  main only picks the
-// subcommand and prints the one error that stops it.
+// subcommand and prints the one error that stops it, shown() (shown.hpp): an
+// error may quote a file.
 //
 // Layers, each using only the one after it:
 //   render (render_*.cpp) -> analyze (summary.cpp) -> model (model.cpp)
@@ -10,10 +11,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "unknown"
-#endif
+#include "shown.hpp"
 
 namespace {
 
@@ -27,6 +25,8 @@ constexpr Command kCommands[] = {
     {"record", strata::cmd_record, "run a program under Valgrind and record its heap profile"},
     {"report", strata::cmd_report, "report on a strata profile or a massif.out file"},
     {"plot", strata::cmd_plot, "draw the heap over time by call site (SVG, PNG, PDF, HTML)"},
+    {"convert", strata::cmd_convert, "write a profile as a massif.out file or collapsed stacks"},
+    {"diff", strata::cmd_diff, "compare two profiles: contexts and leak suspects"},
 };
 
 void print_usage(std::ostream& out) {
@@ -46,10 +46,7 @@ int dispatch(const strata::Args& args, std::string& context) {
     print_usage(std::cout);
     return 0;
   }
-  if (name == "--version") {
-    std::cout << "strata " << PACKAGE_VERSION << "\n";
-    return 0;
-  }
+  if (name == "--version") return strata::print_version();
   for (const Command& command : kCommands) {
     if (command.name != name) continue;
     context = "strata " + name;
@@ -65,9 +62,10 @@ int main(int argc, char** argv) {
   try {
     return dispatch(strata::Args(argv + 1, argv + argc), context);
   } catch (const strata::Error& error) {
-    std::cerr << (error.file().empty() ? context : "strata") << ": " << describe(error) << "\n";
+    std::string where = error.file().empty() ? context : "strata";
+    std::cerr << where << ": " << strata::shown(describe(error)) << "\n";
   } catch (const std::exception& error) {
-    std::cerr << context << ": " << error.what() << "\n";
+    std::cerr << context << ": " << strata::shown(error.what()) << "\n";
   }
   return 1;
 }

@@ -10,26 +10,38 @@
 //     is the program itself (the object of `main`: cc1plus lives under
 //     /usr/lib/gcc);
 //   - its function is in the C++ standard library's namespaces (std::,
-//     __gnu_cxx::, __cxxabiv1::) or is operator new, operator delete or a
-//     C allocator (malloc, calloc, realloc, ...);
+//     __gnu_cxx::, __cxxabiv1::), is operator new, operator delete or a C
+//     allocator (malloc, calloc, realloc, ...), or a well-known wrapper of
+//     the allocator (allocator_wrapper: xmalloc, strdup, g_malloc, ...);
+//   - its source file is a header of the C++ standard library, known by its
+//     name (stl_vector.h, basic_string.h, *.tcc, vector, ...): inlined
+//     from there, a function is named without its scope (`basic_string<>`,
+//     `operator[]`, `resize`);
 //   - its object, source file or function matches a --library pattern
 //     (* and ? as in --alloc-fn; an object or file matches by its whole path
 //     or its basename);
 //   - it is inlined into a frame in a library (the next frame of the stack):
 //     the inline functions of libstdc++'s headers are named without their
 //     scope (`allocate`, inlined into std::allocator_traits<...>::allocate).
-// Profiles name source files without their directory, so a system header
-// is known by the functions in it.
+// Profiles (and massif.out files) name source files without their
+// directory, so a system header is known by its name or the functions in it.
 #pragma once
 
 #include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model.hpp"
 
 namespace strata {
+
+// Whether `function` is one of the well-known wrappers of the allocator,
+// which only pass an allocation on: libiberty's and gnulib's xmalloc and
+// kin, the C library's string copies, GLib's g_malloc and kin, and the C++
+// standard library's allocators.
+bool allocator_wrapper(std::string_view function);
 
 class OwnCode {
  public:

@@ -21,6 +21,10 @@ double PlotData::max_total() const {
   return most;
 }
 
+std::string PlotData::origin_text() const {
+  return time_origin == 0 ? "" : " after " + std::to_string(time_origin);
+}
+
 std::uint64_t PlotData::below(std::size_t band, std::size_t sample) const {
   std::uint64_t sum = 0;
   for (std::size_t b = 0; b < band && b < bands.size(); ++b) sum += bands[b].bytes[sample];
@@ -28,6 +32,11 @@ std::uint64_t PlotData::below(std::size_t band, std::size_t sample) const {
 }
 
 namespace {
+
+// A time of the profile on the graph's axis, counted from `origin`.
+double axis_time(std::uint64_t time, std::uint64_t origin) {
+  return time >= origin ? static_cast<double>(time - origin) : -static_cast<double>(origin - time);
+}
 
 // ---- the bands ----------------------------------------------------------------
 
@@ -204,7 +213,7 @@ void sample(const std::vector<Source>& sources, PlotData& data,
             std::vector<std::size_t>& sample_of) {
   std::size_t points = sources.empty() ? 0 : sources.front().series.size();
   for (std::size_t k = 0; k < points; ++k) {
-    double time = static_cast<double>(sources.front().series[k].time);
+    double time = axis_time(sources.front().series[k].time, data.time_origin);
     if (k > 0 && has_excursion(sources, k)) {
       double before = data.times.back();
       for (std::size_t b = 0; b < sources.size(); ++b) {
@@ -271,17 +280,32 @@ void add_totals(const Model& model, const Contexts& contexts, PlotData& data) {
   if (model.snapshots.size() == contexts.snapshots.size() && !data.bands.empty()) return;
   for (const Snapshot& snapshot : model.snapshots) {
     data.totals.push_back(
-        {static_cast<double>(snapshot.time), static_cast<double>(snapshot.total())});
+        {axis_time(snapshot.time, data.time_origin), static_cast<double>(snapshot.total())});
   }
+}
+
+// The time of the first record, and of the end.
+std::uint64_t first_time(const Model& model) {
+  std::uint64_t first = model.snapshots.front().time;
+  if (!model.markers.empty()) first = std::min(first, model.markers.front().time);
+  return first;
+}
+
+std::uint64_t end_time(const Model& model) {
+  return std::max(model.end_time, model.snapshots.back().time);
+}
+
+// Where times are counted from (make_plot_data).
+std::uint64_t time_origin(const Model& model) {
+  std::uint64_t first = first_time(model), end = std::max(end_time(model), first);
+  return end - first < end / 1000000 ? first : 0;
 }
 
 // The time axis starts at 0, unless the profile starts late in the run (in
 // ms, Valgrind's start-up comes first): then at its first record.
-double start_time(const Model& model) {
-  std::uint64_t first = model.snapshots.front().time;
-  if (!model.markers.empty()) first = std::min(first, model.markers.front().time);
-  std::uint64_t end = std::max(model.end_time, model.snapshots.back().time);
-  return first > end / 20 ? static_cast<double>(first) : 0.0;
+double start_time(const Model& model, std::uint64_t origin) {
+  std::uint64_t first = first_time(model);
+  return first > end_time(model) / 20 ? axis_time(first, origin) : 0.0;
 }
 
 std::string default_title(const Model& model) {
@@ -345,6 +369,22 @@ void thin_samples(PlotData& data, std::size_t max_samples) {
   for (PlotBand& band : data.bands) keep_only(band.bytes, keep);
 }
 
+void thin_markers(PlotData& data, std::size_t max_markers) {
+  if (data.markers.size() <= max_markers || max_markers == 0) return;
+  double span = std::max(data.end_time - data.start_time, 1.0);
+  std::vector<bool> taken(max_markers, false);
+  std::vector<PlotMarker> kept;
+  for (PlotMarker& marker : data.markers) {
+    double share = std::clamp((marker.time - data.start_time) / span, 0.0, 1.0);
+    std::size_t slice = std::min(static_cast<std::size_t>(share * static_cast<double>(max_markers)),
+                                 max_markers - 1);
+    if (taken[slice]) continue;
+    taken[slice] = true;
+    kept.push_back(std::move(marker));
+  }
+  data.markers = std::move(kept);
+}
+
 PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
                         const PlotOptions& options) {
   if (model.snapshots.empty()) throw Error(model.file, 0, "holds no complete snapshot to plot");
@@ -352,8 +392,9 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   data.title =
       options.title.empty() ? default_title(model) : cut_text(plain_text(options.title), 200);
   data.time_unit = model.header.time_unit;
-  data.end_time = static_cast<double>(std::max(model.end_time, model.snapshots.back().time));
-  data.start_time = start_time(model);
+  data.time_origin = time_origin(model);
+  data.end_time = axis_time(end_time(model), data.time_origin);
+  data.start_time = start_time(model, data.time_origin);
 
   std::vector<Source> sources = context_sources(analysis);
   name_context_bands(model, sources, options.legend_width);
@@ -370,12 +411,14 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   thin_samples(data, options.max_samples);
 
   for (const Marker& marker : model.markers) {
-    data.markers.push_back({static_cast<double>(marker.time), plain_text(marker.label)});
+    data.markers.push_back({axis_time(marker.time, data.time_origin), plain_text(marker.label)});
   }
+  data.marker_count = data.markers.size();
+  thin_markers(data, kMaxMarkersDrawn);
   if (std::optional<std::size_t> peak = peak_snapshot(model)) {
     const Snapshot& snapshot = model.snapshots[*peak];
-    data.peak =
-        PlotPoint{static_cast<double>(snapshot.time), static_cast<double>(snapshot.total())};
+    data.peak = PlotPoint{axis_time(snapshot.time, data.time_origin),
+                          static_cast<double>(snapshot.total())};
   }
   add_totals(model, analysis.contexts, data);
   return data;

@@ -54,19 +54,24 @@ struct PlotMarker {
 struct PlotData {
   std::string title;
   std::string time_unit;             // "i", "ms" or "B"
+  std::uint64_t time_origin = 0;     // every time below is counted from here (make_plot_data)
   double start_time = 0;             // where the time axis starts
   double end_time = 0;               // where the time axis ends
   std::vector<double> times;         // the samples, in time order
   std::vector<bool> between;         // per sample: a point between two snapshots
   std::vector<PlotBand> bands;       // bottom to top
   std::vector<PlotTroughs> troughs;  // one per leak suspect with troughs
-  std::vector<PlotMarker> markers;   // STRATA_MARK markers
+  std::vector<PlotMarker> markers;   // the STRATA_MARK markers drawn (thin_markers)
+  std::size_t marker_count = 0;      // the markers in the profile, drawn or not
   std::optional<PlotPoint> peak;     // the total (heap, extra, stacks) at the peak
   std::vector<PlotPoint> totals;     // the total at every snapshot, when some snapshots
                                      // have no site data (massif.out); else empty
 
   // The largest stacked total at any sample (or in `totals`).
   double max_total() const;
+  // What follows a time to say where it is counted from: "" from 0, else
+  // " after 18446744073709551000".
+  std::string origin_text() const;
   // The bytes of the bands under band `band` at sample `sample`.
   std::uint64_t below(std::size_t band, std::size_t sample) const;
 };
@@ -85,6 +90,19 @@ struct PlotOptions {
 // make gnuplot slower, and these keep every crest and trough that shows.
 void thin_samples(PlotData& data, std::size_t max_samples);
 
+// The most markers a graph draws: more are a grey wall, and each is a label
+// gnuplot places (a million take it minutes).
+constexpr std::size_t kMaxMarkersDrawn = 200;
+
+// Keeps at most `max_markers` of the markers: the first of each of
+// max_markers equal slices of the time axis, in their order.  marker_count
+// stays the count of all.
+void thin_markers(PlotData& data, std::size_t max_markers);
+
+// The graph of a profile.  Its times are counted from 0, unless the run is
+// so short for the times it has (less than a millionth of its end time, as
+// near 2^64) that doubles, and gnuplot, would not tell them apart: then from
+// its first record (time_origin).
 PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
                         const PlotOptions& options);
 

@@ -9,6 +9,7 @@
 
 #include "contexts.hpp"
 #include "frame_names.hpp"
+#include "shown.hpp"
 
 namespace strata {
 
@@ -16,57 +17,18 @@ namespace strata {
 
 namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-constexpr std::string_view kEllipsis = "\xE2\x80\xA6";     // U+2026
-constexpr std::string_view kArrow = " \xE2\x86\x90 ";      // " ← "
+constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
+constexpr std::string_view kArrow = " \xE2\x86\x90 ";   // " ← "
 constexpr std::string_view kZeroWidthSpace = "\xE2\x80\x8B";
-
-// The length of the valid UTF-8 sequence at `at`, or nullopt.
-std::optional<std::size_t> utf8_sequence(std::string_view text, std::size_t at) {
-  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-  unsigned char lead = byte(at);
-  if (lead < 0x80) return 1;
-  std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
-  if (length == 0 || lead > 0xF4 || at + length > text.size()) return std::nullopt;
-  for (std::size_t i = 1; i < length; ++i) {
-    if ((byte(at + i) & 0xC0) != 0x80) return std::nullopt;
-  }
-  unsigned char second = byte(at + 1);
-  if (lead == 0xE0 && second < 0xA0) return std::nullopt;   // overlong
-  if (lead == 0xED && second >= 0xA0) return std::nullopt;  // surrogate
-  if (lead == 0xF0 && second < 0x90) return std::nullopt;   // overlong
-  if (lead == 0xF4 && second >= 0x90) return std::nullopt;  // beyond U+10FFFF
-  return length;
-}
-
-void append_plain_char(std::string& out, char c) {
-  if (c == '\t' || c == '\n' || c == '\r') {
-    out += ' ';
-  } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-    out += kReplacement;
-  } else {
-    out += c;
-  }
-}
 
 }  // namespace
 
 std::string plain_text(std::string_view text) {
   std::string out;
-  for (std::size_t at = 0; at < text.size();) {
-    std::optional<std::size_t> length = utf8_sequence(text, at);
-    if (!length) {
-      out += kReplacement;
-      ++at;
-      continue;
-    }
-    if (*length == 1) {
-      if (text[at] == '>' && out.ends_with("]]")) out += kZeroWidthSpace;
-      append_plain_char(out, text[at]);
-    } else {
-      out += text.substr(at, *length);
-    }
-    at += *length;
+  for (char c : shown(text)) {
+    bool breaks_xml = (c == '>' && out.ends_with("]]")) || (c == '#' && out.ends_with('&'));
+    if (breaks_xml) out += kZeroWidthSpace;
+    out += c;
   }
   return out;
 }
@@ -110,46 +72,6 @@ std::vector<LegendFrame> legend_frames(const Model& model, std::span<const Frame
     out.push_back(std::move(shown));
   }
   return out;
-}
-
-namespace {
-
-// Functions that only pass an allocation on: libiberty and gnulib, GLib, the
-// C library's string copies, and the C++ standard library's allocators.
-constexpr std::array kWrappers = {
-    "xmalloc",
-    "xcalloc",
-    "xzalloc",
-    "xrealloc",
-    "xstrdup",
-    "xstrndup",
-    "xmemdup*",
-    "strdup",
-    "strndup",
-    "__strdup",
-    "__strndup",
-    "g_malloc*",
-    "g_try_malloc*",
-    "g_realloc*",
-    "g_try_realloc*",
-    "g_slice_alloc*",
-    "g_strdup*",
-    "g_strndup",
-    "g_memdup*",
-    "std::allocator<*",
-    "std::__new_allocator<*",
-    "__gnu_cxx::new_allocator<*",
-    "std::allocator_traits<*",
-    "std::_Vector_base<*",
-};
-
-}  // namespace
-
-bool allocator_wrapper(std::string_view function) {
-  for (const char* pattern : kWrappers) {
-    if (wildcard_match(pattern, function)) return true;
-  }
-  return false;
 }
 
 // ---- choosing legends -------------------------------------------------------------

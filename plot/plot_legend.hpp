@@ -20,12 +20,15 @@
 
 #include "frame_names.hpp"
 #include "model.hpp"
+#include "own_code.hpp"
 
 namespace strata {
 
-// `text` made fit to show anywhere: invalid UTF-8 becomes U+FFFD, tabs and
-// newlines spaces, other control characters U+FFFD; "]]>" gets a zero-width
-// space after its "]]" (it may not appear in XML text).  Nothing else changes.
+// `text` made fit to show anywhere, in a graph of any format: shown()
+// (shown.hpp), then a zero-width space put into "]]>" after its "]]" (it may
+// not appear in XML text) and into "&#" after its "&" (gnuplot's SVG passes
+// "&#x1b;" on as a character reference, one that XML 1.0 does not allow).
+// Nothing else changes.
 std::string plain_text(std::string_view text);
 
 // The number of characters (code points) of UTF-8 `text`.
@@ -44,9 +47,6 @@ struct LegendFrame {
 
 // The frames of a stack, innermost first.
 std::vector<LegendFrame> legend_frames(const Model& model, std::span<const FrameId> frames);
-
-// Whether `function` is one of the well-known wrappers of the allocator.
-bool allocator_wrapper(std::string_view function);
 
 // The legend of each stack: the frames that tell it apart from the other
 // stacks, in at most `width` characters (callers are added while they fit).

@@ -14,9 +14,11 @@ namespace {
 
 enum class Kind { strata, massif, unknown };
 
+// From the first bytes only (the file may have no newline, or no end).
 Kind detect(std::istream& in) {
-  std::string first;
-  std::getline(in, first);
+  std::string first(16, '\0');
+  in.read(first.data(), static_cast<std::streamsize>(first.size()));
+  first.resize(static_cast<std::size_t>(in.gcount()));
   in.clear();
   in.seekg(0);
   if (first.starts_with("strata-profile")) return Kind::strata;

@@ -20,11 +20,14 @@
 // Every snapshot gives its totals.  The tree of a detailed or peak snapshot
 // gives the sites: a site is a path from a child of the root down to a leaf,
 // innermost frame first; an entry below massif's threshold becomes a frame
-// named kBelowThreshold.  The detailed snapshots form the chain of the model,
-// each stored as its changes from the detailed snapshot before it; massif
-// gives no block counts (0) and no lows and highs between snapshots (min =
-// max = bytes).
+// named kBelowThreshold.  The tree is read with a stack of its open entries,
+// not by recursion, so that no depth of tree can overflow the call stack; an
+// entry costs its line of input and the stack one element, so the tree's
+// depth needs no limit of its own (the lines do: read_text.hpp).  The detailed snapshots form the
+// chain of the model, each stored as its changes from the detailed snapshot before it; massif gives
+// no block counts (0) and no lows and highs between snapshots (min = max = bytes).
 #include <map>
+#include <optional>
 
 #include "error.hpp"
 #include "read.hpp"
@@ -191,10 +194,7 @@ class MassifReader {
     }
     if (tree == "peak") snapshot.kind = SnapshotKind::peak;
     snapshot.site_data = SiteData::changes;
-    std::map<SiteId, std::uint64_t> bytes;  // SiteId -> bytes in this tree
-    std::vector<Frame> path;
-    read_node(0, path, bytes);
-    snapshot.sites = changes(bytes);
+    snapshot.sites = changes(read_tree());
   }
 
   // ---- trees ---------------------------------------------------------------
@@ -230,20 +230,48 @@ class MassifReader {
     return parse_frame(*address, text.substr(colon + 2));
   }
 
-  // Reads the entry at `depth` and its children, and returns its bytes.  A leaf
-  // is a site; bytes of an inner entry not in its children stay with its path.
-  std::uint64_t read_node(std::size_t depth, std::vector<Frame>& path,
-                          std::map<SiteId, std::uint64_t>& bytes) {
-    TreeLine entry = tree_line(depth);
-    if (depth > 0) path.push_back(entry_frame(entry.text));
-    std::uint64_t below = 0;
-    for (std::uint64_t i = 0; i < entry.children; ++i) below += read_node(depth + 1, path, bytes);
-    if (below > entry.bytes) {
-      throw Error(lines_.name(), entry.line, "the entries below this one hold more bytes than it");
+  // An entry of the tree whose children are being read.
+  struct OpenEntry {
+    TreeLine entry;
+    std::uint64_t unread = 0;  // children still to read
+    std::uint64_t below = 0;   // the bytes of those read
+  };
+
+  // Reads a tree, each entry after its parent, children in order, and returns
+  // the bytes of each site in it.  A leaf is a site; bytes of an inner entry
+  // not in its children stay with its path.
+  std::map<SiteId, std::uint64_t> read_tree() {
+    std::map<SiteId, std::uint64_t> bytes;  // SiteId -> bytes in this tree
+    std::vector<OpenEntry> open;            // open[d]: the entry at depth d
+    path_.clear();
+    TreeLine root = tree_line(0);
+    open.push_back({root, root.children});
+    while (!open.empty()) {
+      if (open.back().unread > 0) {
+        --open.back().unread;
+        TreeLine child = tree_line(open.size());
+        push_frame(entry_frame(child.text));
+        open.push_back({child, child.children});
+        continue;
+      }
+      const OpenEntry& done = open.back();
+      if (done.below > done.entry.bytes) {
+        throw Error(lines_.name(), done.entry.line,
+                    "the entries below this one hold more bytes than it");
+      }
+      if (done.entry.bytes > done.below) bytes[intern_site()] += done.entry.bytes - done.below;
+      std::uint64_t held = done.entry.bytes;
+      open.pop_back();
+      if (open.empty()) break;
+      path_.pop_back();
+      OpenEntry& parent = open.back();
+      if (held > UINT64_MAX - parent.below) {
+        throw Error(lines_.name(), parent.entry.line,
+                    "the entries below this one hold too many bytes");
+      }
+      parent.below += held;
     }
-    if (entry.bytes > below) bytes[intern_site(path)] += entry.bytes - below;
-    if (depth > 0) path.pop_back();
-    return entry.bytes;
+    return bytes;
   }
 
   FrameId intern_frame(const Frame& frame) {
@@ -252,14 +280,39 @@ class MassifReader {
     return it->second;
   }
 
-  // The site of a path (outermost frame last).  A frame with the same address
-  // as the frame after it, but another name or line, was inlined into it.
-  SiteId intern_site(std::vector<Frame> path) {
+  // A frame of the path from the root's child to the entry being read: the
+  // frame, and its ids as interned, as it is and flagged inlined.
+  struct PathFrame {
+    Frame frame;
+    std::optional<FrameId> ids[2];  // [inlined]
+    bool inlined = false;           // inlined into the frame after it on the path
+  };
+
+  // A frame with the same address as the frame after it (its caller), but
+  // another name or line, was inlined into it.
+  void push_frame(Frame frame) {
+    if (!path_.empty()) {
+      const Frame& before = path_.back().frame;
+      path_.back().inlined = frame.address == before.address && frame != before;
+    }
+    path_.push_back({std::move(frame), {}, false});
+  }
+
+  FrameId path_frame_id(PathFrame& at, bool inlined) {
+    std::optional<FrameId>& id = at.ids[inlined];
+    if (!id) {
+      Frame frame = at.frame;
+      frame.inlined = inlined;
+      id = intern_frame(frame);
+    }
+    return *id;
+  }
+
+  // The site of the path (its last frame is not inlined into anything).
+  SiteId intern_site() {
     std::vector<FrameId> frames;
-    for (std::size_t i = 0; i < path.size(); ++i) {
-      const Frame* next = i + 1 < path.size() ? &path[i + 1] : nullptr;
-      path[i].inlined = next && next->address == path[i].address && *next != path[i];
-      frames.push_back(intern_frame(path[i]));
+    for (std::size_t i = 0; i < path_.size(); ++i) {
+      frames.push_back(path_frame_id(path_[i], i + 1 < path_.size() && path_[i].inlined));
     }
     auto [it, added] = site_ids_.try_emplace(frames, static_cast<SiteId>(model_.sites.size()));
     if (added) model_.sites.push_back({std::move(frames)});
@@ -267,12 +320,13 @@ class MassifReader {
   }
 
   // The sites whose bytes differ from the previous tree, and the state updated.
+  // Only the sites of this tree and of the one before are looked at, so the
+  // cost is that of reading them.
   std::vector<SiteSample> changes(const std::map<SiteId, std::uint64_t>& bytes) {
     current_.resize(model_.sites.size(), 0);
     std::map<SiteId, std::uint64_t> changed;
-    for (std::size_t i = 0; i < current_.size(); ++i) {
-      SiteId site = static_cast<SiteId>(i);
-      if (current_[i] != 0 && !bytes.contains(site)) changed[site] = 0;
+    for (SiteId site : held_) {
+      if (!bytes.contains(site)) changed[site] = 0;
     }
     for (auto [site, held] : bytes) {
       if (current_[index(site)] != held) changed[site] = held;
@@ -282,6 +336,8 @@ class MassifReader {
       current_[index(site)] = held;
       samples.push_back({site, held, 0, held, held});
     }
+    held_.clear();
+    for (auto [site, held] : bytes) held_.push_back(site);
     return samples;
   }
 
@@ -290,6 +346,8 @@ class MassifReader {
   std::map<Frame, FrameId> frame_ids_;
   std::map<std::vector<FrameId>, SiteId> site_ids_;
   std::vector<std::uint64_t> current_;  // SiteId -> bytes at the last detailed snapshot
+  std::vector<SiteId> held_;            // the sites holding bytes there
+  std::vector<PathFrame> path_;         // the frames down to the entry being read
 };
 
 }  // namespace

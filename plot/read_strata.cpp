@@ -223,9 +223,8 @@ class StrataReader {
     lines_.fail("bad snapshot kind " + quote(field) + ": expected regular, user, peak or final");
   }
 
-  std::uint64_t last_time() const {
-    return model_.snapshots.empty() ? 0 : model_.snapshots.back().time;
-  }
+  // The time of the latest snapshot read (peaks included).
+  std::uint64_t last_time() const { return last_time_; }
 
   // Snapshots come in time order, except that a peak is written once the heap
   // has fallen from it: it may be older than the snapshot before it, never
@@ -294,22 +293,26 @@ class StrataReader {
     samples_.push_back(sample);
   }
 
-  // A peak goes to its place in time (peaks are outside the chain, so this
-  // changes nothing else); any other snapshot is the newest.
+  // A peak older than the snapshot before it goes to its place in time when
+  // the file has been read (peaks are outside the chain, so this changes
+  // nothing else), by one sort rather than an insertion each.
   void end_snapshot(const Fields& fields) {
     expect_fields(fields, 1);
     sort_by_site(samples_, scratch_);
     open_->sites.assign(samples_.begin(), samples_.end());  // no spare capacity
     samples_.clear();
-    std::vector<Snapshot>& snapshots = model_.snapshots;
-    auto place = snapshots.end();
-    if (open_->kind == SnapshotKind::peak) {
-      last_peak_time_ = open_->time;
-      place = std::upper_bound(snapshots.begin(), snapshots.end(), open_->time,
-                               [](std::uint64_t time, const Snapshot& s) { return time < s.time; });
-    }
-    snapshots.insert(place, std::move(*open_));
+    if (open_->kind == SnapshotKind::peak) last_peak_time_ = open_->time;
+    out_of_order_ = out_of_order_ || open_->time < last_time_;
+    last_time_ = std::max(last_time_, open_->time);
+    model_.snapshots.push_back(std::move(*open_));
     open_.reset();
+  }
+
+  // Snapshots in time order; of the same time, in file order.
+  void put_peaks_in_place() {
+    if (!out_of_order_) return;
+    std::stable_sort(model_.snapshots.begin(), model_.snapshots.end(),
+                     [](const Snapshot& a, const Snapshot& b) { return a.time < b.time; });
   }
 
   void read_end(const Fields& fields) {
@@ -341,6 +344,7 @@ class StrataReader {
   // At the end of the file: a profile without X or Q was cut short; the
   // snapshot it was writing, if any, is dropped.
   void finish() {
+    put_peaks_in_place();
     if (ended_) return;
     model_.cut_short = true;
     model_.end_time = last_time();
@@ -353,10 +357,12 @@ class StrataReader {
   std::vector<SiteSample> scratch_;     // for sorting samples_
   std::vector<std::size_t> listed_in_;  // SiteId -> snapshots read + 1 when it was last listed
   std::uint64_t last_peak_time_ = 0;
-  std::uint64_t version_ = 0;  // of the format, from the first line
-  bool body_started_ = false;  // a record other than opt was read
-  bool ended_ = false;         // X or Q was read
-  bool stopped_ = false;       // Q was read
+  std::uint64_t last_time_ = 0;  // of the latest snapshot read
+  bool out_of_order_ = false;    // a peak is older than a snapshot before it
+  std::uint64_t version_ = 0;    // of the format, from the first line
+  bool body_started_ = false;    // a record other than opt was read
+  bool ended_ = false;           // X or Q was read
+  bool stopped_ = false;         // Q was read
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "error.hpp"
+#include "shown.hpp"
 
 namespace strata {
 
@@ -15,6 +16,11 @@ bool LineReader::next() {
   while ((end = std::string_view(block_.data(), filled_).find('\n', scanned_)) ==
          std::string_view::npos) {
     scanned_ = filled_;
+    if (scanned_ - start_ > kMaxLine) {
+      throw Error(name_, number_ + 1,
+                  "a line longer than " + std::to_string(kMaxLine >> 20) +
+                      " MiB: not a strata profile or massif.out file (docs/format.md, limits)");
+    }
     if (refill()) continue;
     if (start_ == filled_) return false;
     end = filled_;  // the last line, without its newline
@@ -149,8 +155,8 @@ std::optional<std::string> unescape(std::string_view text) {
 
 std::string quote(std::string_view text) {
   constexpr std::size_t kLongest = 60;
-  if (text.size() <= kLongest) return "'" + std::string(text) + "'";
-  return "'" + std::string(text.substr(0, kLongest)) + "...'";
+  if (text.size() <= kLongest) return "'" + shown(text) + "'";
+  return "'" + shown(text.substr(0, kLongest)) + "...'";
 }
 
 }  // namespace strata

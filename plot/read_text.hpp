@@ -13,9 +13,15 @@
 
 namespace strata {
 
+// The longest line a reader takes: no strata profile or massif.out file
+// comes near (a line is one frame, one site of at most a few thousand frame
+// ids, one snapshot's totals), and a file without newlines (/dev/zero) is
+// an error once this much of it is read, not a memory grown without end.
+constexpr std::size_t kMaxLine = 16 << 20;
+
 // Reads a text file line by line and names the line in errors.  The file is
 // read in large blocks and a line is a view into the block: it stays valid
-// until the next call to next().
+// until the next call to next().  A line longer than kMaxLine is an error.
 class LineReader {
  public:
   LineReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {}
@@ -77,7 +83,7 @@ std::optional<std::uint64_t> parse_hex(std::string_view text);
 // `text` with the escapes \\ \t \n \r replaced; nullopt for any other escape.
 std::optional<std::string> unescape(std::string_view text);
 
-// "'text'", with the text cut short when long, for error messages.
+// "'text'", shown() and cut short when long, for error messages.
 std::string quote(std::string_view text);
 
 }  // namespace strata

@@ -17,6 +17,7 @@ namespace strata {
 
 struct RecordRequest {
   bool help = false;
+  bool version = false;  // --version
   std::vector<std::string> valgrind_args;  // the options for valgrind, after --tool=strata
   std::vector<std::string> program;        // PROGRAM and its arguments, as given
   std::string out_file;                    // the --out-file pattern

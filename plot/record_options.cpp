@@ -71,6 +71,7 @@ po::options_description record_options() {
       ("max-snapshots", setting("N", "100"),
        "massif's, accepted for its command lines: no effect (no snapshot is thrown away)")  //
       ("stats", setting("yes|no", "no"), "print the tool's own statistics at exit")         //
+      ("version", "show the version")                                                       //
       ("help,h", "show this help");
   return options;
 }
@@ -95,9 +96,16 @@ Check one_of(std::vector<std::string> choices, std::string described) {
   };
 }
 
+// What Valgrind reads as a number (VG_(strtod)): digits with at most one
+// decimal point, no exponent, no "inf" or hexadecimal; the tool then takes
+// any that is not negative.
 std::string percentage_problem(const std::string& value) {
-  std::optional<double> percent = parse_decimal(value);
-  return percent && *percent >= 0 ? "" : "must be a number of percent, 0 or more";
+  bool digits = value.find_first_not_of("0123456789.") == std::string::npos &&
+                std::count(value.begin(), value.end(), '.') <= 1 &&
+                value.find_first_of("0123456789") != std::string::npos;
+  if (digits && parse_decimal(value)) return "";
+  return "must be a number of percent, 0 or more, in digits with at most one decimal point "
+         "(no exponent)";
 }
 
 std::string threshold_problem(const std::string& value) {
@@ -208,6 +216,16 @@ std::string out_file_synonym(const std::string& arg) {
   return "--out-file" + arg.substr(equals);
 }
 
+// The word after -o: a file name, not "--" or an option (-o -- prog would
+// write the profile to a file named "--").
+const std::string& out_file_word(const std::string& word) {
+  if (word.starts_with("-")) {
+    throw Error("-o: needs a file name, not " + quote(word) +
+                " (--out-file=FILE names a file that begins with -)");
+  }
+  return word;
+}
+
 Split split_args(const Args& args, const po::options_description& ours) {
   Split split;
   std::size_t i = 0;
@@ -219,7 +237,7 @@ Split split_args(const Args& args, const po::options_description& ours) {
     }
     if (is_ours(ours, name)) {
       split.ours.push_back(args[i]);
-      if (args[i] == "-o" && i + 1 < args.size()) split.ours.push_back(args[++i]);
+      if (args[i] == "-o" && i + 1 < args.size()) split.ours.push_back(out_file_word(args[++i]));
       continue;
     }
     reject_misplaced(name);
@@ -260,7 +278,8 @@ RecordRequest parse_record_args(const Args& args) {
   po::variables_map values = parse_ours(split.ours, options);
   RecordRequest request;
   request.help = values.count("help") > 0;
-  if (request.help) return request;
+  request.version = values.count("version") > 0;
+  if (request.help || request.version) return request;
   request.valgrind_args = split.core;
   for (std::string& arg : tool_args(values)) request.valgrind_args.push_back(std::move(arg));
   check_combinations(values);

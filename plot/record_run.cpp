@@ -65,10 +65,11 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
   return pointers;
 }
 
-// In the child: exec, or send errno through `report` and exit.
-[[noreturn]] void exec_child(std::vector<char*>& argv, std::vector<char*>& envp, int report) {
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGQUIT, SIG_DFL);
+// In the child: exec with the signal mask strata was given, or send errno
+// through `report` and exit.
+[[noreturn]] void exec_child(std::vector<char*>& argv, std::vector<char*>& envp, int report,
+                             const sigset_t& mask) {
+  sigprocmask(SIG_SETMASK, &mask, nullptr);
   execve(argv[0], argv.data(), envp.data());
   int error = errno;
   ssize_t written = write(report, &error, sizeof error);
@@ -86,28 +87,68 @@ int exec_error(int report) {
   return got == sizeof error ? error : 0;
 }
 
-int wait_for(pid_t pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw Error(std::string("waiting for valgrind: ") + std::strerror(errno));
-  }
+int exit_status(int status) {
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WEXITSTATUS(status);
 }
 
-// Like system(3): while the child runs, a ^C or ^\ is the child's to handle.
-class IgnoreTerminalSignals {
+// The signals that ask strata record to stop: while Valgrind runs they are
+// passed on to it (Valgrind passes them to the program), and strata waits for
+// it to end, so that nothing is left running.  A signal ignored when strata
+// started stays ignored, by both.
+constexpr int kStopSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+// While it lives, the stop signals that are not ignored, and SIGCHLD, are
+// blocked (they wait to be taken by wait_passing_signals()), and SIGCHLD is
+// not ignored (so that the child can be waited for).
+class PassSignals {
  public:
-  IgnoreTerminalSignals()
-      : interrupt_(std::signal(SIGINT, SIG_IGN)), quit_(std::signal(SIGQUIT, SIG_IGN)) {}
-  ~IgnoreTerminalSignals() {
-    std::signal(SIGINT, interrupt_);
-    std::signal(SIGQUIT, quit_);
+  PassSignals() {
+    sigemptyset(&waited_);
+    for (int signal : kStopSignals) {
+      struct sigaction action {};
+      if (sigaction(signal, nullptr, &action) == 0 && action.sa_handler != SIG_IGN) {
+        sigaddset(&waited_, signal);
+      }
+    }
+    sigaddset(&waited_, SIGCHLD);
+    struct sigaction child {};
+    child.sa_handler = SIG_DFL;
+    sigemptyset(&child.sa_mask);
+    sigaction(SIGCHLD, &child, &child_);
+    sigprocmask(SIG_BLOCK, &waited_, &original_);
+  }
+  ~PassSignals() {
+    sigprocmask(SIG_SETMASK, &original_, nullptr);
+    sigaction(SIGCHLD, &child_, nullptr);
+  }
+  PassSignals(const PassSignals&) = delete;
+  PassSignals& operator=(const PassSignals&) = delete;
+
+  const sigset_t& original() const { return original_; }
+
+  // Waits for `pid` to end, passing on each stop signal sent to strata; one
+  // from the terminal (^C, ^\) is not passed on: the terminal sent it to
+  // Valgrind too.  Returns its exit status.
+  int wait_for(pid_t pid) const {
+    for (;;) {
+      int status = 0;
+      pid_t ended = waitpid(pid, &status, WNOHANG);
+      if (ended == pid) return exit_status(status);
+      if (ended < 0 && errno != EINTR) {
+        throw Error(std::string("waiting for valgrind: ") + std::strerror(errno));
+      }
+      siginfo_t info;
+      timespec second{1, 0};  // and look again, whatever happens
+      int signal = sigtimedwait(&waited_, &info, &second);
+      if (signal > 0 && signal != SIGCHLD && info.si_code != SI_KERNEL) kill(pid, signal);
+    }
   }
 
  private:
-  void (*interrupt_)(int);
-  void (*quit_)(int);
+  sigset_t waited_;
+  sigset_t original_;
+  struct sigaction child_ {};
 };
 
 }  // namespace
@@ -139,16 +180,16 @@ RunResult run_valgrind(const std::string& lib_dir, const std::vector<std::string
   if (pipe2(report, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
   std::cout.flush();
   std::cerr.flush();
-  IgnoreTerminalSignals ignore;
+  PassSignals signals;
   pid_t pid = fork();
   if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) exec_child(argv, envp, report[1]);
+  if (pid == 0) exec_child(argv, envp, report[1], signals.original());
   close(report[1]);
   if (int error = exec_error(report[0])) {
-    wait_for(pid);
+    signals.wait_for(pid);
     throw Error("cannot run " + args[0] + ": " + std::strerror(error));
   }
-  return {pid, wait_for(pid)};
+  return {pid, signals.wait_for(pid)};
 }
 
 }  // namespace strata

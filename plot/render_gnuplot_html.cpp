@@ -9,7 +9,7 @@
 // <, > and & are written \u003c, \u003e and \u0026 so that no text can close
 // the script element.  The script shows texts with textContent only.
 #include <nlohmann/json.hpp>
-#include <regex>
+#include <string_view>
 
 #include "render_gnuplot.hpp"
 
@@ -100,11 +100,27 @@ nlohmann::json page_data(const PlotData& data, const AxisMap& axes) {
 
 // gnuplot's SVG without its XML prolog and without its <title> elements
 // ("Gnuplot", "gnuplot_plot_1", ...), which browsers would show on hover.
+// (Not with std::regex: its matcher recurses once per character.)
 std::string inline_svg(const std::string& svg) {
+  constexpr std::string_view kOpen = "<title>", kClose = "</title>";
   std::size_t start = svg.find("<svg");
-  std::string body = start == std::string::npos ? svg : svg.substr(start);
-  static const std::regex titles("<title>[^<]*</title>");
-  return std::regex_replace(body, titles, "");
+  std::string_view body = std::string_view(svg).substr(start == std::string::npos ? 0 : start);
+  std::string out;
+  for (std::size_t at = 0;;) {
+    std::size_t open = body.find(kOpen, at);
+    std::size_t close = open == body.npos ? body.npos : body.find(kClose, open);
+    bool text_only =
+        close != body.npos &&
+        body.substr(open + kOpen.size(), close - open - kOpen.size()).find('<') == body.npos;
+    if (!text_only) {
+      out += body.substr(at, open == body.npos ? body.npos : open + kOpen.size() - at);
+      if (open == body.npos) return out;
+      at = open + kOpen.size();
+      continue;
+    }
+    out += body.substr(at, open - at);
+    at = close + kClose.size();
+  }
 }
 
 constexpr const char* kStyle = R"CSS(

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "frame_names.hpp"
+#include "json_writer.hpp"
 #include "report.hpp"
+#include "report_json.hpp"
 
 namespace strata {
 
@@ -199,7 +201,12 @@ void render_report_json(const Report& r, std::ostream& out) {
   json["leaks"] = Json::array();
   for (const ReportLeak& l : r.leaks) json["leaks"].push_back(leak_json(l));
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
-  out << json.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+  write_json(json, out);  // as json.dump(2), without recursion (json_writer.hpp)
+  out << "\n";
+}
+
+nlohmann::ordered_json report_frames_json(const std::vector<Frame>& frames) {
+  return frames_json(frames);
 }
 
 }  // namespace strata

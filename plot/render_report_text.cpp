@@ -44,32 +44,11 @@
 
 #include "frame_names.hpp"
 #include "report.hpp"
+#include "shown.hpp"
 
 namespace strata {
 
 namespace {
-
-// `text` with its control characters shown as escapes (\t, \n, \r, \xNN),
-// so that a name read from a profile cannot break the report's lines.
-std::string visible(std::string_view text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (c == '\t')
-      out += "\\t";
-    else if (c == '\n')
-      out += "\\n";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c < 0x20 || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
 
 // 1234567 as "1,234,567".
 std::string grouped(std::uint64_t n) {
@@ -114,7 +93,7 @@ std::string recorded(const std::vector<Option>& options) {
     for (char& c : name) c = c == '_' ? '-' : c;
     text += (text.empty() ? "--" : " --") + name + (option.value.empty() ? "" : "=" + option.value);
   }
-  return text;
+  return shown(text);
 }
 
 std::string totals_text(const std::optional<Totals>& t) {
@@ -139,7 +118,7 @@ std::string cycles_text(const Cycles& cycles) {
   std::string apart = grouped(static_cast<std::uint64_t>(std::llround(cycles.period)));
   switch (cycles.source) {
     case CycleSource::markers:
-      return grouped(cycles.count()) + ", each begun by the marker \"" + visible(cycles.label) +
+      return grouped(cycles.count()) + ", each begun by the marker \"" + shown(cycles.label) +
              "\", " + apart + " apart (median)";
     case CycleSource::rhythm:
       return grouped(cycles.count()) + ", from the rhythm of the total heap, " + apart + " apart";
@@ -188,8 +167,8 @@ std::string duration_text(const Report& r) {
 
 void header(const Report& r, std::ostream& out) {
   const Summary& s = r.summary;
-  out << "profile:    " << s.file << " (" << origin(s) << ")\n"
-      << "command:    " << visible(s.command) << "\n"
+  out << "profile:    " << shown(s.file) << " (" << origin(s) << ")\n"
+      << "command:    " << shown(s.command) << "\n"
       << "recorded:   " << recorded(r.recording) << "\n"
       << "time unit:  " << s.time_unit << " (" << unit_meaning(s.time_unit) << ")\n"
       << "duration:   " << duration_text(r) << "\n"
@@ -218,7 +197,7 @@ std::string frame_text(const Frame& f) {
   } else if (!f.object.empty()) {
     text += " (in " + f.object + ")";
   }
-  return visible(text) + (f.inlined ? " [inlined]" : "");
+  return shown(text) + (f.inlined ? " [inlined]" : "");
 }
 
 void stack(const std::vector<Frame>& frames, std::ostream& out) {
@@ -301,9 +280,7 @@ void parts(const ReportLeak& l, std::ostream& out) {
 
 void leak(const ReportLeak& l, std::size_t rank, std::ostream& out) {
   bool rising = l.kind == LeakKind::rising_trough;
-  std::string where = l.frames.empty() ? "(no stack)" : frame_text(l.frames[l.headline]);
-  out << "\n#" << rank << " " << (rising ? "Leak" : "Growth") << " at " << where << ", context #"
-      << l.context_rank << " (confidence " << fixed(l.confidence, 2) << ")\n";
+  out << "\n#" << rank << " " << leak_heading(l) << "\n";
   if (!rising) out << wrapped(l.words, "   ");
   out << wrapped(l.why, "   ") << "   " << held(l.peak_bytes, l.end_bytes) << "\n";
   if (rising && l.freed_before_exit) {
@@ -331,7 +308,7 @@ std::string shares(double spacetime_pct, double peak_pct) {
 std::string tree_frame_text(const Frame& f) {
   std::string text = frame_name(f);
   if (!f.file.empty()) text += " (" + f.file + ":" + std::to_string(f.line) + ")";
-  return visible(text) + (f.inlined ? " [inlined]" : "");
+  return shown(text) + (f.inlined ? " [inlined]" : "");
 }
 
 // A node's frames on one line: "f (a.c:3) [inlined] <- g (a.c:9)".
@@ -341,9 +318,14 @@ std::string node_text(const ReportTreeNode& node) {
   return text;
 }
 
+// "| " for each level above `depth`; past kMaxIndentLevels the bars stop and
+// the depth is written ("[500] "), so that a line stays short however deep
+// the tree.
 std::string indent(std::size_t depth) {
+  constexpr std::size_t kMaxIndentLevels = 64;
   std::string text;
-  for (std::size_t i = 1; i < depth; ++i) text += "| ";
+  for (std::size_t i = 1; i < depth && i <= kMaxIndentLevels; ++i) text += "| ";
+  if (depth > kMaxIndentLevels + 1) text += "[" + std::to_string(depth) + "] ";
   return text;
 }
 
@@ -382,6 +364,17 @@ void tree(const Report& r, std::ostream& out) {
 }
 
 }  // namespace
+
+std::string report_frame_text(const Frame& frame) { return frame_text(frame); }
+
+std::string report_grouped(std::uint64_t n) { return grouped(n); }
+
+std::string leak_heading(const ReportLeak& l) {
+  std::string where = l.frames.empty() ? "(no stack)" : frame_text(l.frames[l.headline]);
+  return std::string(l.kind == LeakKind::rising_trough ? "Leak" : "Growth") + " at " + where +
+         ", context #" + std::to_string(l.context_rank) + " (confidence " +
+         fixed(l.confidence, 2) + ")";
+}
 
 void render_report_text(const Report& report, std::ostream& out) {
   header(report, out);

@@ -29,13 +29,15 @@ const std::string& last(const po::variables_map& values, const char* name) {
   return values[name].as<Values>().back();
 }
 
-// "all" or a number from 1 up; "all" is 0.
+// "all" or a number from 1 to 2^32 - 1 (frames and sites are counted in 32
+// bits: no stack and no list of contexts is longer); "all" is 0.
 std::size_t count_value(const po::variables_map& values, const char* name) {
   const std::string& value = last(values, name);
   if (value == "all") return 0;
   auto n = parse_number(value);
-  if (!n || *n == 0) {
-    throw Error("--" + std::string(name) + "=" + value + ": must be a number, 1 or more, or all");
+  if (!n || *n == 0 || *n > UINT32_MAX) {
+    throw Error("--" + std::string(name) + "=" + value + ": must be a number from 1 to " +
+                std::to_string(UINT32_MAX) + ", or all");
   }
   return static_cast<std::size_t>(*n);
 }
@@ -55,22 +57,20 @@ double percent_value(const po::variables_map& values, const char* name) {
   return *percent;
 }
 
-// --threshold: the one given, else the one a strata profile was recorded
-// with (strata record --threshold), else the default.
-double threshold_value(const po::variables_map& values, const Model& model) {
-  if (!values["threshold"].defaulted() || model.format != Format::strata) {
-    return percent_value(values, "threshold");
-  }
+// The threshold a strata profile was recorded with (strata record
+// --threshold), if any.
+std::optional<double> recorded_threshold(const Model& model) {
+  if (model.format != Format::strata) return std::nullopt;
   auto recorded = std::find_if(model.header.options.rbegin(), model.header.options.rend(),
                                [](const Option& option) { return option.name == "threshold"; });
-  if (recorded == model.header.options.rend()) return percent_value(values, "threshold");
+  if (recorded == model.header.options.rend()) return std::nullopt;
   std::optional<double> percent = percentage(recorded->value);
   if (!percent) {
     throw Error(
         model.file, 0,
         "recorded threshold " + quote(recorded->value) + ": must be a percentage, 0 to 100");
   }
-  return *percent;
+  return percent;
 }
 
 }  // namespace
@@ -93,13 +93,20 @@ void add_context_options(po::options_description& options, const char* default_t
        "(repeatable; system libraries and headers always are library code)");
 }
 
-ContextOptions read_context_options(const po::variables_map& values, const Model& model) {
+ContextOptions read_context_options(const po::variables_map& values) {
   ContextOptions options;
   if (values.count("depth")) options.depth = count_value(values, "depth");
-  options.threshold = threshold_value(values, model);
+  options.threshold = percent_value(values, "threshold");
   options.top = count_value(values, "top");
   if (values.count("alloc-fn")) options.alloc_fns = values["alloc-fn"].as<Values>();
   if (values.count("library")) options.libraries = values["library"].as<Values>();
+  return options;
+}
+
+ContextOptions for_profile(ContextOptions options, const po::variables_map& values,
+                           const Model& model) {
+  if (!values["threshold"].defaulted()) return options;
+  if (std::optional<double> recorded = recorded_threshold(model)) options.threshold = *recorded;
   return options;
 }
 

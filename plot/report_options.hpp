@@ -17,10 +17,14 @@ namespace strata {
 void add_context_options(boost::program_options::options_description& options,
                          const char* default_top = "all");
 
-// The values of those options (defaults for those not given) for `model`:
-// the threshold a strata profile was recorded with (strata record
-// --threshold) is its default --threshold.  A value out of range is an Error.
-ContextOptions read_context_options(const boost::program_options::variables_map& values,
-                                    const Model& model);
+// The values of those options (defaults for those not given); a value out of
+// range is an Error.
+ContextOptions read_context_options(const boost::program_options::variables_map& values);
+
+// `options` for `model`: when --threshold was not given, the threshold a
+// strata profile was recorded with (strata record --threshold) takes the
+// default's place.  A recorded threshold out of range is an Error.
+ContextOptions for_profile(ContextOptions options,
+                           const boost::program_options::variables_map& values, const Model& model);
 
 }  // namespace strata

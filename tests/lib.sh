@@ -12,7 +12,9 @@ set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$(pwd)}
-STRATA=$top_builddir/strata
+# STRATA_BIN: another strata to test (the sanitized build of make
+# check-sanitize, or an older one to see a test fail).
+STRATA=${STRATA_BIN:-$top_builddir/strata}
 PROGS=$top_builddir/tests/programs
 EXAMPLES=$top_builddir/examples
 if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi

@@ -37,15 +37,15 @@ has_line() {
    fi
 }
 
-# The texts as they must be drawn: as written, tabs and newlines as spaces,
-# "]]>" with a zero-width space before its ">".
+# The texts as they must be drawn: as written, tabs and newlines as \t and
+# \n (shown.hpp), "]]>" with a zero-width space before its ">".
 zwsp=$(printf '\342\200\213')
 legends=(
    "LEAK: evil\"quote'single\`touch /tmp/strata-PWNED-1\` (q\"uote.c:10) ← main"
    '$(touch /tmp/strata-PWNED-2) (<b>bold&amp;.c:20) ← main'
    'system("touch /tmp/strata-PWNED-3") (sys.c:30) ← back\slash\n\"\\ ← main'
    "@PWNED %s {x} ^_ &amp; <script>x</script> ]]$zwsp> y (amp&.c:50) ← main"
-   'tab here newline !touch /tmp/strata-PWNED-4 ← main'
+   'tab\there\nnewline\n!touch /tmp/strata-PWNED-4 ← main'
 )
 marker='close "; system("touch /tmp/strata-PWNED-6"); " <script>alert('"'m'"')</script> \'
 command='./hostile "$(touch /tmp/strata-PWNED-cmd)" `touch /tmp/strata-PWNED-cmd2` <script>alert(0)</script> (hostile.strata)'
@@ -88,6 +88,38 @@ expect_in "HTML: < in the data is \\u003c" "$WORK/out/$odd.html" '\\u003cscript\
 
 expect "PNG: decodes" opens png "$WORK/out/$odd.png"
 expect_eq "PDF: opens" "$(pc pdf "$WORK/out/$odd.pdf")" "pages 1"
+
+# Names that XML 1.0 does not allow once gnuplot has drawn them: the text
+# "&#x1b;" (gnuplot's SVG passes "&#x" on as a character reference) and
+# U+FFFE and U+FFFF.  The SVG, and the SVG in the HTML page, must parse.
+{
+   printf 'strata-profile\t2\ncmd\t./xml &#x1b; &#X1B; &#0; \xef\xbf\xbe\ntime_unit\tB\n'
+   printf 'F\t1\t0x401010\t0\tesc&#x1b;ape\tx&#x0;.c\t1\t/tmp/x\t\n'
+   printf 'F\t2\t0x401020\t0\tnon\xef\xbf\xbechar\xef\xbf\xbf\tx.c\t2\t/tmp/x\t\n'
+   printf 'F\t3\t0x401030\t0\tamp&&#x26;#x1b;\tx.c\t3\t/tmp/x\t\n'
+   printf 'S\t1\t1\nS\t2\t2\nS\t3\t3\nM\t1\tlabel &#x1b;\xef\xbf\xbf\n'
+   printf 'T\tregular\t10\t300\t0\t0\ns\t1\t100\t1\t0\t100\ns\t2\t100\t1\t0\t100\n'
+   printf 's\t3\t100\t1\t0\t100\nE\nX\t20\n'
+} | sed 's/^time_unit/pid\t1\nppid\t0\ntime_unit/' >"$WORK/xml.strata"
+zwsp_amp="&${zwsp}#"
+for format in svg html png pdf; do
+   "$STRATA" plot "$WORK/xml.strata" -o "$WORK/out/xml.$format" >"$WORK/xml.out" 2>"$WORK/xml.err"
+   expect_eq "XML names, $format: exit status" "$?" 0
+done
+pc svg "$WORK/out/xml.svg" >"$WORK/xml.texts" 2>"$WORK/xml.check"
+parsed=$?
+expect_eq "XML names: the SVG parses as XML ($(cat "$WORK/xml.check"))" "$parsed" 0
+has_line "XML names: &#x1b; drawn as it is" "$WORK/xml.texts" \
+   "esc${zwsp_amp}x1b;ape (x${zwsp_amp}x0;.c:1)"
+has_line "XML names: & before &#" "$WORK/xml.texts" "amp&${zwsp_amp}x26;#x1b; (x.c:3)"
+has_line "XML names: U+FFFE and U+FFFF shown escaped" "$WORK/xml.texts" \
+   "non\ufffechar\uffff (x.c:2)"
+has_line "XML names: the marker" "$WORK/xml.texts" "label ${zwsp_amp}x1b;\uffff"
+pc html "$WORK/out/xml.html" >"$WORK/xml.facts" 2>"$WORK/xml-html.check"
+parsed=$?
+expect_eq "XML names: the HTML page's SVG parses ($(cat "$WORK/xml-html.check"))" "$parsed" 0
+expect "XML names: PNG decodes" opens png "$WORK/out/xml.png"
+expect_eq "XML names: PDF opens" "$(pc pdf "$WORK/out/xml.pdf")" "pages 1"
 
 # A hostile title, and the kept script, run by gnuplot itself.
 for format in svg html png; do

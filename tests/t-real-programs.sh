@@ -14,30 +14,6 @@ if [ -z "$CC1PLUS" ] && [ ! -x "$PYTHON3" ] && [ ! -x /usr/bin/awk ]; then
    exit 77
 fi
 
-# coverage REPORT.json GRAPH.html: "contexts N report P graph B G labels L"
-coverage() {
-   "$PYTHON" - "$1" "$2" <<'PY'
-import json, re, sys
-report = json.load(open(sys.argv[1]))
-peak = report["peak"]["heap_bytes"]
-listed = [c for c in report["contexts"] if c["other_places"] == 0]
-report_pct = 100.0 * sum(c["peak_bytes"] for c in listed) / peak
-page = open(sys.argv[2]).read()
-data = json.loads(re.search(r'<script type="application/json" id="strata-data">([\s\S]*?)</script>',
-                            page).group(1))
-bands = [b for b in data["bands"] if b["kind"] in ("leak", "context")]
-heap = [b for b in data["bands"] if b["kind"] in ("leak", "context", "other")]
-at = max(range(len(data["times"])), key=lambda s: sum(b["bytes"][s] for b in heap))
-graph_pct = 100.0 * sum(b["bytes"][at] for b in bands) / sum(b["bytes"][at] for b in heap)
-labels = [b["legend"] for b in data["bands"]]
-bare = [l for l in labels if re.search(r"(^|[ :←])0x[0-9a-f]+($| ←)", l)]
-texts = [f["name"] for c in listed for f in c["frames"]]
-bare += [t for t in texts if re.fullmatch(r"0x[0-9a-f]+", t)]
-print("contexts %d report %.0f graph %d %.0f labels %d bare %d" %
-      (len(listed), report_pct, len(bands), graph_pct, len(set(labels)) - len(labels), len(bare)))
-PY
-}
-
 # check NAME PROFILE: the figures of the default report and graph.
 check() {
    "$STRATA" report --json "$2" >"$WORK/$1.json" 2>"$WORK/$1.report.err"
@@ -45,7 +21,7 @@ check() {
    "$STRATA" plot "$2" -o "$WORK/$1.html" >"$WORK/$1.plot.out" 2>&1
    expect_eq "$1: plot exits 0" "$?" 0
    local figures
-   figures=$(coverage "$WORK/$1.json" "$WORK/$1.html")
+   figures=$("$PYTHON" "$top_srcdir/tests/coverage" "$WORK/$1.json" "$WORK/$1.html")
    echo "$1: $figures"
    set -- "$1" $figures
    expect_le "$1: the report's contexts are at most 20" "$3" 20

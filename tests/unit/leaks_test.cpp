@@ -75,6 +75,13 @@ TEST(TheilSen, IgnoresAnOutlier) {
   EXPECT_DOUBLE_EQ(theil_sen_slope(x, flat), 0.0);
 }
 
+// Over many points it takes 256 of them, evenly spaced: a line's slope stays exact.
+TEST(TheilSen, ManyPoints) {
+  std::vector<double> x, y;
+  for (int i = 0; i < 100000; ++i) x.push_back(i), y.push_back(3.0 * i + (i % 2));
+  EXPECT_NEAR(theil_sen_slope(x, y), 3.0, 0.01);
+}
+
 // ---- cycles ----------------------------------------------------------------------
 
 Model with_markers(std::initializer_list<std::string> labels) {

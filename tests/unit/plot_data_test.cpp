@@ -151,7 +151,7 @@ TEST(PlotData, PeakMarkersAndTitle) {
   ASSERT_EQ(data.markers.size(), 1u);
   EXPECT_EQ(data.markers[0].time, 50);
   EXPECT_EQ(data.markers[0].label, "start \"here\"");
-  EXPECT_EQ(data.title, "my title \"x\"");
+  EXPECT_EQ(data.title, "my\\ttitle \"x\"");  // shown(): escaped
   EXPECT_TRUE(data.totals.empty());
 }
 
@@ -255,6 +255,25 @@ TEST(ThinSamples, LeavesFewSamplesAlone) {
   EXPECT_EQ(data.times.size(), 3u);
   thin_samples(data, 0);
   EXPECT_EQ(data.times.size(), 3u);
+}
+
+// thin_markers keeps the first marker of each slice of the time axis, in
+// order, and leaves the count of all.
+TEST(ThinMarkers, TheFirstOfEachSlice) {
+  PlotData data;
+  data.start_time = 0;
+  data.end_time = 1000;
+  for (int k = 0; k < 100000; ++k) data.markers.push_back({k / 100.0, std::to_string(k)});
+  data.marker_count = data.markers.size();
+  thin_markers(data, 200);
+  ASSERT_EQ(data.markers.size(), 200u);
+  EXPECT_EQ(data.markers.front().label, "0");
+  EXPECT_EQ(data.markers[1].label, "500");  // 5 time units a slice
+  EXPECT_EQ(data.marker_count, 100000u);
+  PlotData few;
+  few.markers = {{1, "a"}, {1, "b"}};
+  thin_markers(few, 200);
+  EXPECT_EQ(few.markers.size(), 2u);
 }
 
 }  // namespace

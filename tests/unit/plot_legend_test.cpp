@@ -22,33 +22,24 @@ TEST(PlainText, KeepsEveryPrintableCharacter) {
             "caf\xC3\xA9 \xE2\x86\x90 \xF0\x9F\x98\x80");
 }
 
-TEST(PlainText, WhitespaceBecomesSpacesAndControlsU_FFFD) {
-  EXPECT_EQ(plain_text("a\tb\nc\rd"), "a b c d");
-  EXPECT_EQ(plain_text(std::string("a\x01"
-                                   "b\x7F"
-                                   "c",
-                                   5)),
-            "a\xEF\xBF\xBD"
-            "b\xEF\xBF\xBD"
-            "c");
-  EXPECT_EQ(plain_text(std::string("a\0b", 3)),
-            "a\xEF\xBF\xBD"
-            "b");
-}
-
-TEST(PlainText, InvalidUtf8BecomesU_FFFD) {
+TEST(PlainText, ShowsControlsAndInvalidUtf8Escaped) {
+  EXPECT_EQ(plain_text("a\tb\nc\rd"), "a\\tb\\nc\\rd");
+  EXPECT_EQ(plain_text(std::string("a\0b\x1b", 4)), "a\\x00b\\x1b");
   EXPECT_EQ(plain_text("a\xFF"
                        "b"),
-            "a\xEF\xBF\xBD"
-            "b");
-  EXPECT_EQ(plain_text("\xC3"), "\xEF\xBF\xBD");                                  // cut short
-  EXPECT_EQ(plain_text("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong
-  EXPECT_EQ(plain_text("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // surrogate
+            "a\\xffb");
+  EXPECT_EQ(plain_text("non\xEF\xBF\xBE"), "non\\ufffe");  // not a character in XML
 }
 
 TEST(PlainText, BreaksTheEndOfCdata) {
   EXPECT_EQ(plain_text("a]]>b"), "a]]\xE2\x80\x8B>b");
   EXPECT_EQ(plain_text("a]>b ]] >"), "a]>b ]] >");
+}
+
+TEST(PlainText, BreaksCharacterReferences) {
+  EXPECT_EQ(plain_text("a&#x1b;b"), "a&\xE2\x80\x8B#x1b;b");
+  EXPECT_EQ(plain_text("&&#"), "&&\xE2\x80\x8B#");
+  EXPECT_EQ(plain_text("a & #b &amp;"), "a & #b &amp;");
 }
 
 TEST(PlainText, WidthAndCuts) {
@@ -79,7 +70,7 @@ TEST(AllocatorWrapper, KnownWrappers) {
 using Stack = std::vector<LegendFrame>;
 
 LegendFrame at(const std::string& function, const std::string& location = "") {
-  return {function, location};
+  return {function, location, true, ""};
 }
 
 TEST(Legends, TheFirstFrameTellsThemApartAndCallersFollowWhileTheyFit) {
@@ -168,12 +159,12 @@ TEST(Legends, FramesOfAModel) {
   EXPECT_EQ(frames[0].function, "prog+0x4005d2");  // object+0xOFFSET: no symbol
   EXPECT_FALSE(frames[0].named);
   EXPECT_EQ(frames[0].location, "");
-  EXPECT_EQ(frames[1].function, "tab here");
+  EXPECT_EQ(frames[1].function, "tab\\there");  // shown(): escaped
   EXPECT_EQ(frames[1].location, "a.c:7");
 }
 
 LegendFrame unnamed(const std::string& name) {
-  return {.function = name, .location = "", .named = false};
+  return {.function = name, .location = "", .named = false, .place = ""};
 }
 
 TEST(Legends, UnnamedFramesBetweenNamedOnesAreSkipped) {

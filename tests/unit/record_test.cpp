@@ -98,6 +98,12 @@ TEST(RecordArgs, BadOptionsNameTheOption) {
       {{"--time-unit=x", "x"}, "--time-unit=x: must be i, ms or B"},
       {{"--peak-inaccuracy=-1", "x"}, "--peak-inaccuracy=-1: must be a number of percent"},
       {{"--peak-inaccuracy=nan", "x"}, "--peak-inaccuracy=nan: must be a number of percent"},
+      {{"--peak-inaccuracy=1e3", "x"}, "--peak-inaccuracy=1e3: must be a number of percent"},
+      {{"--peak-inaccuracy=0x10", "x"}, "--peak-inaccuracy=0x10: must be a number of percent"},
+      {{"--peak-inaccuracy=1.2.3", "x"}, "--peak-inaccuracy=1.2.3: must be a number of percent"},
+      {{"--peak-inaccuracy=.", "x"}, "--peak-inaccuracy=.: must be a number of percent"},
+      {{"-o", "--", "x"}, "-o: needs a file name, not '--'"},
+      {{"-o", "-v", "x"}, "-o: needs a file name, not '-v'"},
       {{"--stacks=maybe", "x"}, "--stacks=maybe: must be yes or no"},
       {{"--pages-as-heap=1", "x"}, "--pages-as-heap=1: must be yes or no"},
       {{"--stats=", "x"}, "--stats: needs a value"},
@@ -128,6 +134,14 @@ TEST(RecordArgs, BadOptionsNameTheOption) {
     std::string error = record_error(c.args);
     EXPECT_TRUE(contains(error, c.error)) << error << "\n  does not hold: " << c.error;
     EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+}
+
+// What Valgrind reads as a number: digits with at most one decimal point.
+TEST(RecordArgs, PeakInaccuracyAsValgrindReadsIt) {
+  for (const char* value : {"0", "1.5", ".5", "5.", "00001.2500", "1000000"}) {
+    RecordRequest request = parse_record_args({std::string("--peak-inaccuracy=") + value, "x"});
+    EXPECT_EQ(request.program, Args{"x"}) << value;
   }
 }
 

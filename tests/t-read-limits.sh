@@ -1,0 +1,118 @@
+#!/bin/bash
+# Hostile sizes (docs/format.md, "Limits"): a file without newlines
+# (/dev/zero) and a line longer than 16 MiB are one-line errors naming the
+# file and the line; many markers with one label, and peaks written long
+# after the snapshots they come before, are read and judged in linear time
+# and memory; a graph draws at most 200 markers and counts the rest.  Hang
+# and memory guards (ulimit -t, -v) stand for "linear": the inputs are sized
+# so that the quadratic code they replace runs for minutes or takes GiBs.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+# guarded NAME SECONDS ARGS...: strata ARGS with SECONDS of CPU time and,
+# unless the build is sanitized (its shadow memory needs the address
+# space), 2 GiB of address space; output in $WORK/NAME.out, .err, the exit
+# status in $status, the most memory it held in $rss (MiB).
+guarded() {
+   local name=$1 seconds=$2
+   shift 2
+   read -r status rss < <("$PYTHON" - "$seconds" "${STRATA_SANITIZED:-}" "$WORK/$name" \
+      "$STRATA" "$@" <<'PY'
+import resource, subprocess, sys
+seconds, sanitized, out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+def limits():
+    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
+    if not sanitized:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+with open(out + ".out", "wb") as o, open(out + ".err", "wb") as e:
+    status = subprocess.run(sys.argv[4:], stdout=o, stderr=e, preexec_fn=limits).returncode
+print(status if status >= 0 else 128 - status,
+      resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+PY
+   )
+}
+
+# one_line_error WHAT NAME PATTERN: exit status 1 and one line on stderr.
+one_line_error() {
+   expect_eq "$1: exit status" "$status" 1
+   expect_eq "$1: one line on stderr" "$(wc -l <"$WORK/$2.err")" 1
+   expect_in "$1: the error" "$WORK/$2.err" "$3"
+}
+
+guarded zero 10 report /dev/zero
+one_line_error "/dev/zero" zero '^strata: /dev/zero: not a strata profile or massif.out file$'
+[ -n "${STRATA_SANITIZED:-}" ] || expect_le "/dev/zero: memory held (MiB)" "$rss" 64
+
+{
+   printf 'strata-profile\t2\ncmd\t'
+   head -c $((17 << 20)) /dev/zero | tr '\0' x
+} >"$WORK/long.strata"
+guarded long 10 report "$WORK/long.strata"
+one_line_error "a 17 MiB line" long \
+   '^strata: .*/long.strata:2: a line longer than 16 MiB: not a strata profile or massif.out file'
+[ -n "${STRATA_SANITIZED:-}" ] || expect_le "a 17 MiB line: memory held (MiB)" "$rss" 128
+{
+   printf 'desc: '
+   head -c $((17 << 20)) /dev/zero | tr '\0' x
+} >"$WORK/long.massif"
+guarded long-massif 10 report "$WORK/long.massif"
+one_line_error "a 17 MiB massif line" long-massif '/long.massif:1: a line longer than 16 MiB'
+
+"$PYTHON" - "$WORK" <<'PY'
+import sys
+work = sys.argv[1]
+head = ["strata-profile\t2", "cmd\t./many", "pid\t1", "ppid\t0", "time_unit\ti",
+        "F\t1\t0x401000\t0\tgrow\tg.c\t1\t/bin/g\t", "F\t2\t0x402000\t0\tcycle\tc.c\t2\t/bin/g\t",
+        "S\t1\t1", "S\t2\t2"]
+
+# 20,000 markers with one label over 40,000 snapshots: 20,000 cycles.
+lines, t = list(head), 0
+for i in range(40000):
+    t += 10
+    if i % 2 == 0:
+        lines.append("M\t%d\tframe" % t)
+    lines += ["T\tregular\t%d\t%d\t0\t0" % (t, 100 * (i % 2) + i), "s\t1\t%d\t1\t%d\t%d" % (i, i, i),
+              "s\t2\t%d\t1\t0\t%d" % (100 * (i % 2), 100), "E"]
+lines.append("X\t%d" % (t + 1))
+open(work + "/markers.strata", "w").write("\n".join(lines) + "\n")
+
+# 300,000 snapshots, each followed by a peak at time 0, written late.
+lines = list(head)
+for i in range(1, 300001):
+    lines += ["T\tregular\t%d\t100\t0\t0" % i, "E", "T\tpeak\t0\t100\t0\t0",
+              "s\t1\t100\t1\t100\t100", "E"]
+lines.append("X\t300001")
+open(work + "/peaks.strata", "w").write("\n".join(lines) + "\n")
+
+# 100,000 markers for the graph.
+lines, t = list(head), 0
+for i in range(100000):
+    t += 10
+    lines.append("M\t%d\tm%d" % (t, i % 7))
+    if i % 100 == 0:
+        lines += ["T\tregular\t%d\t%d\t0\t0" % (t, i), "s\t1\t%d\t1\t0\t%d" % (i, i), "E"]
+lines.append("X\t%d" % (t + 1))
+open(work + "/graph.strata", "w").write("\n".join(lines) + "\n")
+PY
+
+guarded markers 60 report "$WORK/markers.strata"
+expect_eq "20,000 markers with one label: exit status ($(head -c 200 "$WORK/markers.err"))" \
+   "$status" 0
+expect_in "20,000 markers: 20,000 cycles" "$WORK/markers.out" \
+   '^cycles:     20,000, each begun by the marker "frame"'
+expect_in "20,000 markers: the leak is found" "$WORK/markers.out" '^#1 Leak at grow'
+[ -n "${STRATA_SANITIZED:-}" ] || expect_le "20,000 markers: memory held (MiB)" "$rss" 256
+
+guarded peaks 60 report "$WORK/peaks.strata"
+expect_eq "300,000 late peaks: exit status ($(head -c 200 "$WORK/peaks.err"))" "$status" 0
+expect_in "300,000 late peaks: all read" "$WORK/peaks.out" '^snapshots:  600,000,'
+expect_in "300,000 late peaks: the peak" "$WORK/peaks.out" '^peak:       100 bytes at time 0 '
+
+guarded graph 60 plot "$WORK/graph.strata" -o "$WORK/graph.svg" --keep-script
+expect_eq "100,000 markers drawn: exit status ($(head -c 200 "$WORK/graph.err"))" "$status" 0
+expect_le "100,000 markers: at most 200 labelled (and the peak)" \
+   "$(grep -c '^set label' "$WORK/graph.gp")" 201
+expect_in "100,000 markers: the rest counted" "$WORK/graph.dat" \
+   $'^[0-9]+\tmarkers: 200 of 100000 drawn'
+"$PYTHON" "$top_srcdir/tests/plot-check" svg "$WORK/graph.svg" >"$WORK/graph.texts"
+expect_in "100,000 markers: the count in the legend" "$WORK/graph.texts" '^markers: 200 of 100000 drawn'
+finish
