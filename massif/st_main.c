@@ -1745,7 +1745,9 @@ static SizeT st_malloc_usable_size(ThreadId tid, void* p)
 /*------------------------------------------------------------*/
 
 /* With --pages-as-heap=yes each mapped page is a block, allocated by the
-   stack that mapped it.  Pages mapped before the client ran have no stack. */
+   stack that mapped it.  Pages mapped before the client ran have no stack.
+   A page of the data segment counts while any byte below the break is in
+   it, as in massif: a break moved to the middle of a page keeps that page. */
 
 static void record_pages(ThreadId tid, Addr a, SizeT len)
 {
@@ -1790,9 +1792,18 @@ static void st_new_mem_brk(Addr a, SizeT len, ThreadId tid)
    record_pages(tid, a, len);
 }
 
-static void st_die_mem(Addr a, SizeT len)
+static void st_die_mem_munmap(Addr a, SizeT len)
 {
    unrecord_pages(a, len);
+}
+
+/* The break moved down to a: the page that holds a still holds the bytes
+   below it, so only the pages wholly above a are given back. */
+static void st_die_mem_brk(Addr a, SizeT len)
+{
+   Addr first = VG_PGROUNDUP(a);
+   if (first < a + len)
+      unrecord_pages(first, a + len - first);
 }
 
 static void st_copy_mem_remap(Addr from, Addr to, SizeT len)
@@ -2235,8 +2246,8 @@ static void st_post_clo_init(void)
       VG_(track_new_mem_brk)(st_new_mem_brk);
       VG_(track_new_mem_mmap)(st_new_mem_mmap);
       VG_(track_copy_mem_remap)(st_copy_mem_remap);
-      VG_(track_die_mem_brk)(st_die_mem);
-      VG_(track_die_mem_munmap)(st_die_mem);
+      VG_(track_die_mem_brk)(st_die_mem_brk);
+      VG_(track_die_mem_munmap)(st_die_mem_munmap);
    }
    if (clo_stacks) {
       VG_(track_new_mem_stack)(st_new_mem_stack);
