@@ -92,6 +92,7 @@ static ULong stats_ignored_allocs  = 0;   // blocks not recorded: --ignore-fn
 static ULong stats_frees           = 0;   // blocks unrecorded
 static ULong stats_bad_frees       = 0;   // frees of no live block
 static ULong stats_reallocs        = 0;
+static ULong stats_ignored_reallocs = 0;  // kept at their site: --ignore-fn
 static ULong stats_stacks_unwound  = 0;
 static ULong stats_sites           = 0;
 static ULong stats_frames_written  = 0;
@@ -113,9 +114,13 @@ static UInt     clo_depth            = 30;
 static SizeT    clo_heap_admin       = 8;
 static TimeUnit clo_time_unit        = TimeI;
 static Double   clo_peak_inaccuracy  = 1.0;   // percent
+static Bool     clo_heap             = True;
 static Bool     clo_stacks           = False;
 static Bool     clo_pages_as_heap    = False;
 static const HChar* clo_out_file     = "strata.out.%p";
+static Double   clo_threshold        = -1.0;  // for the report; -1: not given
+static UInt     clo_detailed_freq    = 10;    // massif's; no effect
+static UInt     clo_max_snapshots    = 100;   // massif's; no effect
 static Bool     clo_check_unwind_cache = False;   // a debugging option
 static Bool     clo_fast_client_calls  = True;    // a debugging option
 static UInt     clo_after_exec = 0;   // set by strata itself: see Exec
@@ -134,18 +139,12 @@ static const HChar* default_alloc_fns[] = {
    "__libc_realloc", "__libc_memalign",
 };
 
-/* With --pages-as-heap=yes the system calls and their libc wrappers. */
-static const HChar* default_page_fns[] = {
-   "mmap", "mmap64", "__mmap", "__mmap64", "__GI___mmap64", "mremap",
-   "__mremap", "__GI___mremap", "brk", "__brk", "__GI___brk", "sbrk",
-   "__sbrk", "__GI___sbrk", "syscall",
-};
-
 static Bool st_process_cmd_line_option(const HChar* arg)
 {
    const HChar* tmp_str;
 
    if      VG_BINT_CLO(arg, "--depth", clo_depth, 1, MAX_DEPTH) {}
+   else if VG_BOOL_CLO(arg, "--heap", clo_heap) {}
    else if VG_BINT_CLO(arg, "--heap-admin", clo_heap_admin, 0, 1024) {}
    else if VG_BOOL_CLO(arg, "--stacks", clo_stacks) {}
    else if VG_BOOL_CLO(arg, "--pages-as-heap", clo_pages_as_heap) {}
@@ -165,6 +164,13 @@ static Bool st_process_cmd_line_option(const HChar* arg)
    else if VG_STR_CLO(arg, "--ignore-fn", tmp_str)
       VG_(addToXA)(ignore_fns, &tmp_str);
    else if VG_STR_CLO(arg, "--out-file", clo_out_file) {}
+   else if VG_STR_CLO(arg, "--massif-out-file", clo_out_file) {}
+   else if VG_DBL_CLO(arg, "--threshold", clo_threshold) {
+      if (clo_threshold < 0.0 || clo_threshold > 100.0)
+         VG_(fmsg_bad_option)(arg, "must be a percentage, 0 to 100\n");
+   }
+   else if VG_BINT_CLO(arg, "--detailed-freq", clo_detailed_freq, 1, 1000000) {}
+   else if VG_BINT_CLO(arg, "--max-snapshots", clo_max_snapshots, 10, 1000) {}
    else if VG_BOOL_CLO(arg, "--check-unwind-cache", clo_check_unwind_cache) {}
    else if VG_BOOL_CLO(arg, "--fast-client-calls", clo_fast_client_calls) {}
    else if VG_BINT_CLO(arg, "--after-exec", clo_after_exec, 0, 1000000) {}
@@ -185,6 +191,8 @@ static void st_print_usage(void)
 "                              stacks (repeatable)\n"
 "    --ignore-fn=PATTERN       ignore the allocations made directly by\n"
 "                              functions matching PATTERN (repeatable)\n"
+"    --heap=yes|no             profile the blocks of malloc and new (no: a\n"
+"                              profile of the stacks alone) [yes]\n"
 "    --heap-admin=N            count N bytes of allocator overhead per\n"
 "                              block in the extra heap (0 to 1024) [8]\n"
 "    --time-unit=U             the time axis: i (instructions executed),\n"
@@ -199,6 +207,15 @@ static void st_print_usage(void)
 "    --out-file=FILE           write the profile to FILE; %%p is the\n"
 "                              process id, %%q{VAR} the value of $VAR, %%n\n"
 "                              a sequence number, %%%% a %% [strata.out.%%p]\n"
+"    --massif-out-file=FILE    the same as --out-file\n"
+"    --threshold=PCT           the significance threshold (0 to 100) that\n"
+"                              strata report and strata plot take for this\n"
+"                              profile when not given their own [1.0]\n"
+"    --detailed-freq=N         massif's, accepted for its command lines: no\n"
+"                              effect (every snapshot has the sites that\n"
+"                              changed) [10]\n"
+"    --max-snapshots=N         massif's, accepted for its command lines: no\n"
+"                              effect (no snapshot is thrown away) [100]\n"
    );
 }
 
@@ -283,9 +300,15 @@ typedef struct _Block {
    Site*  site;
 } Block;
 
-/* What a code address is to the allocator, cached. */
-typedef enum { IpPlain = 0, IpUnknown, IpAlloc, IpIgnore, IpMain,
-               IpBelowMain } IpClass;
+/* What a code address is to the allocator, cached: a set of these flags.
+   main and the frames below it may match --alloc-fn and --ignore-fn too. */
+typedef UChar IpClass;
+#define IpNamed      0x01   // it has a function name
+#define IpAlloc      0x02   // an allocator frame: strata's preload library,
+                            // a built-in allocator name or --alloc-fn
+#define IpIgnore     0x04   // its name matches --ignore-fn
+#define IpMain       0x08   // main
+#define IpBelowMain  0x10   // below main: __libc_start_main, a thread's start
 typedef struct _IpNode {
    struct _IpNode* next;
    UWord  ip;             // key
@@ -359,7 +382,11 @@ static SizeT peak_blocks_of_Site(const Site* s)
    return s->peak_gen == peak_gen ? s->peak_blocks : s->n_blocks;
 }
 
-/* After the total grew: is this a new peak (within --peak-inaccuracy)? */
+/* Is the measure now a new peak (more than --peak-inaccuracy percent above
+   the last)?  Asked, as massif asks it, just before the measure falls: a
+   free, a realloc that shrinks, pages unmapped, a stack that shrinks; and at
+   the end.  So the peak is the top of a climb, and a climb made on the
+   stack alone counts. */
 static void update_peak(void)
 {
    SizeT total = peak_measure_szB();
@@ -553,10 +580,15 @@ static void write_header(void)
    put_str("opt\theap_admin"); put_field_u64(clo_heap_admin); put_nl();
    VG_(sprintf)(num, "%.3f", clo_peak_inaccuracy);
    put_str("opt\tpeak_inaccuracy"); put_field_text(num); put_nl();
+   put_str("opt\theap\t");     put_str(clo_heap ? "yes" : "no");   put_nl();
    put_str("opt\tstacks\t");   put_str(clo_stacks ? "yes" : "no"); put_nl();
    put_str("opt\tpages_as_heap\t");
    put_str(clo_pages_as_heap ? "yes" : "no");
    put_nl();
+   if (clo_threshold >= 0.0) {
+      VG_(sprintf)(num, "%.3f", clo_threshold);
+      put_str("opt\tthreshold"); put_field_text(num); put_nl();
+   }
    for (i = 0; i < VG_(sizeXA)(user_alloc_fns); i++) {
       put_str("opt\talloc_fn");
       put_field_text(*(HChar**)VG_(indexXA)(user_alloc_fns, i));
@@ -703,7 +735,8 @@ static void take_snapshot_at(SnapshotKind kind, ULong time, Bool provisional)
 {
    if (!is_open_Writer())
       return;
-   update_peak();        // stacks change between heap operations too
+   if (kind == SnapFinal)
+      update_peak();     // the end of the last climb
    if (!peak_written
        && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB()))
       write_peak_snapshot();
@@ -841,22 +874,21 @@ static IpClass classify_ip(Addr ip)
       return node->cls;
    node = VG_(malloc)("st.ipclass", sizeof(IpNode));
    node->ip  = ip;
-   node->cls = IpPlain;
+   node->cls = 0;
    if (VG_(get_objname)(ep, ip, &name)
        && VG_(strstr)(name, "/vgpreload_strata-") != NULL)
-      node->cls = IpAlloc;
-   else if (!VG_(get_fnname)(ep, ip, &name))
-      node->cls = IpUnknown;
-   else {
+      node->cls |= IpAlloc;
+   if (VG_(get_fnname)(ep, ip, &name)) {
       Vg_FnNameKind kind = VG_(get_fnname_kind_from_IP)(ep, ip);
+      node->cls |= IpNamed;
       if (kind == Vg_FnNameMain)
-         node->cls = IpMain;
+         node->cls |= IpMain;
       else if (kind == Vg_FnNameBelowMain)
-         node->cls = IpBelowMain;
-      else if (matches_any(alloc_fns, name))
-         node->cls = IpAlloc;
-      else if (matches_any(ignore_fns, name))
-         node->cls = IpIgnore;
+         node->cls |= IpBelowMain;
+      if (matches_any(alloc_fns, name))
+         node->cls |= IpAlloc;
+      if (matches_any(ignore_fns, name))
+         node->cls |= IpIgnore;
    }
    VG_(HT_add_node)(ip_classes, node);
    return node->cls;
@@ -1033,7 +1065,7 @@ static UInt checkable_frames(const UnwindEntry* e)
    first_bad = j;
    for (; j < e->n; j++) {
       IpClass cls = classify_ip(e->ips[j]);
-      if (cls != IpUnknown && cls != IpBelowMain)
+      if ((cls & IpNamed) && !(cls & IpBelowMain))
          return (UInt)-1;
    }
    return first_bad;
@@ -1119,26 +1151,50 @@ static void remember_top_site(UnwindEntry* e, const Addr* ips,
 static Site deeper_site;
 #define NEED_DEEPER (&deeper_site)
 
-/* Which frames of a raw stack make its site: the allocator's frames are
-   stripped from the top ('*first' is the first frame left), and the stack
-   is cut below main (the frames under main or a thread's start function
-   are the C library's, and beyond them the unwinder reads garbage) and to
-   --depth ('*end' is the first frame cut).  False if the allocation is
-   ignored (--ignore-fn), decided by frame '*first'. */
-static Bool site_bounds(const Addr* ips, UInt n_ips, UInt* first,
-                        UInt* end)
+/* The first frame from frame 'i' on that has a name; n_ips if none. */
+static UInt first_named_frame(const Addr* ips, UInt n_ips, UInt i)
 {
-   UInt i = 0, j;
-   while (i < n_ips && classify_ip(ips[i]) == IpAlloc)
+   while (i < n_ips && !(classify_ip(ips[i]) & IpNamed))
       i++;
-   *first = *end = i;
-   if (i < n_ips && classify_ip(ips[i]) == IpIgnore)
-      return False;
+   return i;
+}
+
+/* Which frames of a raw stack make its site, as massif chooses them: the
+   allocator's frames are stripped from the top ('*first' is the first frame
+   left), and the stack is cut below main (the frames under main or a
+   thread's start function are the C library's, and beyond them the
+   unwinder reads garbage) and to --depth ('*end' is the first frame cut).
+   When main itself was stripped (--alloc-fn=main), the site is the one
+   frame left below it.  False if the allocation is ignored: its first frame
+   with a name (the first frame left, unless that has no symbol) matches
+   --ignore-fn.  '*named' is that frame, n_ips if none has a name; without
+   --ignore-fn it is not looked for ('*named' is '*first'). */
+static Bool site_bounds(const Addr* ips, UInt n_ips, UInt* first,
+                        UInt* end, UInt* named)
+{
+   UInt    i = 0, j;
+   IpClass cls;
+   Bool    main_stripped = False;
+
+   while (i < n_ips && ((cls = classify_ip(ips[i])) & IpAlloc)) {
+      main_stripped |= (cls & (IpMain | IpBelowMain)) != 0;
+      i++;
+   }
+   *first = *end = *named = i;
+   if (VG_(sizeXA)(ignore_fns) > 0) {
+      *named = first_named_frame(ips, n_ips, i);
+      if (*named < n_ips && (classify_ip(ips[*named]) & IpIgnore))
+         return False;
+   }
+   if (main_stripped) {
+      *end = i < n_ips ? i + 1 : i;
+      return True;
+   }
    for (j = i; j < n_ips && j - i < clo_depth; j++) {
-      IpClass cls = classify_ip(ips[j]);
-      if (cls == IpBelowMain)
+      cls = classify_ip(ips[j]);
+      if (cls & IpBelowMain)
          break;
-      if (cls == IpMain) {
+      if (cls & IpMain) {
          j++;
          break;
       }
@@ -1148,18 +1204,26 @@ static Bool site_bounds(const Addr* ips, UInt n_ips, UInt* first,
 }
 
 /* The site of a raw stack (as unwound, allocator frames included), NULL if
-   the allocation is ignored; '*end' is the first frame it did not use.  If
-   the unwind was cut short ('truncated') before --depth frames were left,
-   says NEED_DEEPER.  (Classifying a frame is a look-up in ip_classes.) */
+   the allocation is ignored; frames 0 .. '*end' (or the last frame, if
+   '*end' is n_ips) are those that decided it: the site's frames and the
+   first frame cut, or the frame --ignore-fn looked at.  If the unwind was
+   cut short ('truncated') before --depth frames were left, or before a
+   frame with a name was found for --ignore-fn, says NEED_DEEPER.
+   (Classifying a frame is a look-up in ip_classes.) */
 static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated,
                                UInt* end)
 {
-   UInt first;
-   if (!site_bounds(ips, n_ips, &first, end))
-      return NULL;
-   if (*end == n_ips && *end - first < clo_depth && truncated)
+   UInt first, site_end, named;
+   Bool recorded = site_bounds(ips, n_ips, &first, &site_end, &named);
+
+   *end = site_end > named ? site_end : named;
+   if (truncated && named == n_ips)
       return NEED_DEEPER;
-   return get_Site_of_stack(ips + first, *end - first);
+   if (!recorded)
+      return NULL;
+   if (site_end == n_ips && site_end - first < clo_depth && truncated)
+      return NEED_DEEPER;
+   return get_Site_of_stack(ips + first, site_end - first);
 }
 
 /* The stack cache, in front of the unwind cache.  Most allocations are made
@@ -1168,9 +1232,10 @@ static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated,
    and the same return addresses above it.  Keyed by that code address and
    stack pointer, read from the registers, an entry holds the stack slots
    where the return addresses of frames 1 .. n were found, those return
-   addresses, and the site they made, frame n being the first frame that
-   did not count (cut by --depth, below main, or the frame an --ignore-fn
-   matched).  While every slot holds its return address, the site is the
+   addresses, and the site they made, frame n being the last frame that
+   decided it (the first frame cut by --depth or below main, or the frame
+   with a name that --ignore-fn looked at, whichever is deeper).  While
+   every slot holds its return address, the site is the
    same, and no frame is unwound.  The check is the unwind cache's, applied
    from frame 1. */
 #define SCACHE_ENTRIES 2048   // two ways per set
@@ -1242,7 +1307,7 @@ static Bool lookup_stack_cache(ThreadId tid, Site** site)
 }
 
 /* Remembers 'site', made by the frames 'ips' found at stack pointers
-   'sps' up to frame 'end' (the first it did not use), in the stack cache,
+   'sps' up to frame 'end' (the last that decided it), in the stack cache,
    if the return addresses of those frames can be checked.  (A stack that
    ends before the frame after its site either was cut by --depth there,
    or ended where the unwinder found no caller: the same frames in the same
@@ -1361,7 +1426,6 @@ static void add_to_totals(SizeT req_szB, SizeT extra_szB)
    heap_extra_szB += extra_szB;
    total_allocs_deallocs_szB += req_szB;
    stats_allocs++;
-   update_peak();
 }
 
 static void take_from_totals(SizeT req_szB, SizeT extra_szB)
@@ -1381,6 +1445,7 @@ static void count_alloc(Site* site, SizeT req_szB, SizeT extra_szB)
 
 static void count_free(Site* site, SizeT req_szB, SizeT extra_szB)
 {
+   update_peak();
    change_Site(site, 0, req_szB, -1);
    take_from_totals(req_szB, extra_szB);
 }
@@ -1429,11 +1494,12 @@ static void resize_Block(Addr p, SizeT new_szB)
    Block* b = VG_(HT_lookup)(blocks, p);
    if (b == NULL)
       return;
+   if (new_szB < b->req_szB)
+      update_peak();
    change_Site(b->site, new_szB, b->req_szB, 0);
    total_allocs_deallocs_szB += b->req_szB + new_szB;
    heap_szB   = heap_szB - b->req_szB + new_szB;
    b->req_szB = new_szB;
-   update_peak();
 }
 
 /*------------------------------------------------------------*/
@@ -1476,14 +1542,12 @@ static void unrecord_Chunk_quietly(ChunkHdr* h)
 static void recount_Chunk(ChunkHdr* to, Site* old_site, SizeT old_szB,
                           Site* site)
 {
-   if (site == NULL)
-      stats_ignored_allocs++;
-   if (old_site != NULL && old_site != site)
-      change_Site(old_site, 0, old_szB, -1);
+   tl_assert((site == NULL) == (old_site == NULL));   // realloc_Site
    to->site = site;
    if (site == NULL)
       return;
    if (site != old_site) {
+      change_Site(old_site, 0, old_szB, -1);
       count_alloc(site, req_szB_of_Chunk(to), extra_szB_of_Chunk(to));
       return;
    }
@@ -1536,7 +1600,25 @@ static void die_block(void* p)
    clock_after_op();
 }
 
-/* Like massif, the block moves to the site of the realloc. */
+/* The site of a block that 'tid' reallocs now, as massif decides it:
+   whether a block is recorded is decided once, by the allocation that made
+   it.  A recorded block moves to the site of the realloc, unless the
+   realloc is ignored (--ignore-fn): then it stays at its site, with its new
+   size, and is never lost while it lives.  An ignored block stays ignored
+   whoever reallocs it (no stack is unwound for it). */
+static Site* realloc_Site(ThreadId tid, Site* old_site)
+{
+   Site* site;
+   if (old_site == NULL)
+      return NULL;
+   site = get_Site(tid);
+   if (site == NULL) {
+      stats_ignored_reallocs++;
+      return old_site;
+   }
+   return site;
+}
+
 static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
 {
    ChunkHdr* h = live_Chunk(p_old);
@@ -1549,6 +1631,8 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
    clock_before_op();
    old_req_szB = req_szB_of_Chunk(h);
    old_site    = h->site;
+   if (new_req_szB < old_req_szB)
+      update_peak();
    unrecord_Chunk_quietly(h);
    if (!resize_Chunk_in_place(h, new_req_szB)) {
       p_new = alloc_Chunk(new_req_szB, VG_(clo_alignment));
@@ -1560,7 +1644,8 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
                   old_req_szB < new_req_szB ? old_req_szB : new_req_szB);
       free_Chunk(p_old);
    }
-   recount_Chunk((ChunkHdr*)p_new - 1, old_site, old_req_szB, get_Site(tid));
+   recount_Chunk((ChunkHdr*)p_new - 1, old_site, old_req_szB,
+                 realloc_Site(tid, old_site));
    stats_reallocs++;
    clock_after_op();
    return p_new;
@@ -1660,7 +1745,9 @@ static SizeT st_malloc_usable_size(ThreadId tid, void* p)
 /*------------------------------------------------------------*/
 
 /* With --pages-as-heap=yes each mapped page is a block, allocated by the
-   stack that mapped it.  Pages mapped before the client ran have no stack. */
+   stack that mapped it.  Pages mapped before the client ran have no stack.
+   A page of the data segment counts while any byte below the break is in
+   it, as in massif: a break moved to the middle of a page keeps that page. */
 
 static void record_pages(ThreadId tid, Addr a, SizeT len)
 {
@@ -1705,9 +1792,18 @@ static void st_new_mem_brk(Addr a, SizeT len, ThreadId tid)
    record_pages(tid, a, len);
 }
 
-static void st_die_mem(Addr a, SizeT len)
+static void st_die_mem_munmap(Addr a, SizeT len)
 {
    unrecord_pages(a, len);
+}
+
+/* The break moved down to a: the page that holds a still holds the bytes
+   below it, so only the pages wholly above a are given back. */
+static void st_die_mem_brk(Addr a, SizeT len)
+{
+   Addr first = VG_PGROUNDUP(a);
+   if (first < a + len)
+      unrecord_pages(first, a + len - first);
 }
 
 static void st_copy_mem_remap(Addr from, Addr to, SizeT len)
@@ -1716,8 +1812,9 @@ static void st_copy_mem_remap(Addr from, Addr to, SizeT len)
    record_pages(VG_(get_running_tid)(), to, len);
 }
 
-/* The preload library must not replace malloc then: the client's own
-   allocator must map its pages.  Blank its name out of LD_PRELOAD. */
+/* With --pages-as-heap=yes the client's own allocator must map its pages;
+   with --heap=no its blocks are not recorded.  Either way the preload
+   library must not replace malloc: blank its name out of LD_PRELOAD. */
 static void disable_malloc_replacement(void)
 {
    HChar** env;
@@ -1749,6 +1846,7 @@ static void st_new_mem_stack(Addr a, SizeT len)
 
 static void st_die_mem_stack(Addr a, SizeT len)
 {
+   update_peak();
    stacks_szB = stacks_szB > len ? stacks_szB - len : 0;
 }
 
@@ -1782,6 +1880,8 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
 {
    switch (argv[0]) {
    case VG_USERREQ__MALLOCLIKE_BLOCK:
+      if (!clo_heap)
+         break;
       clock_before_op();
       record_Block(tid, argv[1], argv[2], clo_heap_admin);
       clock_after_op();
@@ -2070,7 +2170,8 @@ static void st_print_stats(void)
    VG_(umsg)("strata: blocks recorded:     %'llu\n", stats_allocs);
    VG_(umsg)("strata: blocks ignored:      %'llu\n", stats_ignored_allocs);
    VG_(umsg)("strata: blocks freed:        %'llu\n", stats_frees);
-   VG_(umsg)("strata: reallocs:            %'llu\n", stats_reallocs);
+   VG_(umsg)("strata: reallocs:            %'llu (%'llu ignored: the block "
+             "kept its site)\n", stats_reallocs, stats_ignored_reallocs);
    VG_(umsg)("strata: stacks unwound:      %'llu\n", stats_stacks_unwound);
    VG_(umsg)("strata: unwind cache:        %'llu hits, %'llu misses\n",
              stats_ucache_hits, stats_ucache_misses);
@@ -2129,23 +2230,24 @@ static void add_patterns(XArray* xa, const HChar** names, Int n)
 
 static void st_post_clo_init(void)
 {
-   if (clo_pages_as_heap) {
-      if (clo_stacks) {
-         // (VG_(fmsg_bad_option) does not stop the run after option parsing.)
-         VG_(fmsg)("Bad option: --pages-as-heap=yes cannot be used together "
-                   "with --stacks=yes\n");
-         VG_(exit)(1);
-      }
-      clo_heap_admin = 0;
-      add_patterns(alloc_fns, default_page_fns,
-                   sizeof(default_page_fns) / sizeof(default_page_fns[0]));
+   if (clo_pages_as_heap && clo_stacks) {
+      // (VG_(fmsg_bad_option) does not stop the run after option parsing.)
+      VG_(fmsg)("Bad option: --pages-as-heap=yes cannot be used together "
+                "with --stacks=yes\n");
+      VG_(exit)(1);
+   }
+   if (!clo_heap)
+      clo_pages_as_heap = False;   // as in massif: no heap of either kind
+   if (!clo_heap || clo_pages_as_heap)
       disable_malloc_replacement();
+   if (clo_pages_as_heap) {
+      clo_heap_admin = 0;
       VG_(track_new_mem_startup)(st_new_mem_startup);
       VG_(track_new_mem_brk)(st_new_mem_brk);
       VG_(track_new_mem_mmap)(st_new_mem_mmap);
       VG_(track_copy_mem_remap)(st_copy_mem_remap);
-      VG_(track_die_mem_brk)(st_die_mem);
-      VG_(track_die_mem_munmap)(st_die_mem);
+      VG_(track_die_mem_brk)(st_die_mem_brk);
+      VG_(track_die_mem_munmap)(st_die_mem_munmap);
    }
    if (clo_stacks) {
       VG_(track_new_mem_stack)(st_new_mem_stack);

@@ -121,8 +121,9 @@ int cmd_plot(const Args& args) {
   if (values.count("version")) return print_version();
   if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
   GraphOptions graph = graph_options(values);
-  ContextOptions contexts = read_context_options(values);
+  ContextOptions options = read_context_options(values);
   Model model = load_profile(values["file"].as<std::string>());
+  ContextOptions contexts = for_profile(options, values, model);
   PlotData data = make_plot_data(model, analyze_heap(model, contexts), plot_options(values, graph));
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {
     std::cout << "strata plot: the gnuplot script is " << kept->script << ", its data "

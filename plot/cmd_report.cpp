@@ -53,8 +53,8 @@ int cmd_report(const Args& args) {
   ContextOptions options = read_context_options(values);
   std::optional<FailOn> fail_on;
   if (values.count("fail-on")) fail_on = parse_fail_on(values["fail-on"].as<std::string>());
-  Report report = make_report(load_profile(values["file"].as<std::string>()), options,
-                              values.count("tree") > 0);
+  Model model = load_profile(values["file"].as<std::string>());
+  Report report = make_report(model, for_profile(options, values, model), values.count("tree") > 0);
   if (values.count("json")) {
     render_report_json(report, std::cout);
   } else {

@@ -45,6 +45,8 @@ po::options_description record_options() {
        "(repeatable)")  //
       ("ignore-fn", patterns(),
        "ignore the allocations made directly by functions matching PATTERN (repeatable)")  //
+      ("heap", setting("yes|no", "yes"),
+       "profile the blocks of malloc and new (no: a profile of the stacks alone)")  //
       ("heap-admin", setting("N", "8"),
        "count N bytes of allocator overhead per block in the extra heap (0 to 1024)")  //
       ("time-unit", setting("U", "i"),
@@ -58,9 +60,18 @@ po::options_description record_options() {
        "profile pages mapped (mmap, brk) instead of the blocks of malloc and new")  //
       ("out-file,o", setting("FILE", "strata.out.%p"),
        "write the profile to FILE; %p is the process id, %q{VAR} the value of $VAR, %n a "
-       "sequence number, %% a %")                                                    //
-      ("stats", setting("yes|no", "no"), "print the tool's own statistics at exit")  //
-      ("version", "show the version")  //
+       "sequence number, %% a %")                                                           //
+      ("massif-out-file", po::value<Args>()->value_name("FILE"), "the same as --out-file")  //
+      ("threshold", setting("PCT", "1.0"),
+       "the significance threshold (0 to 100) that strata report and strata plot take for this "
+       "profile when not given their own")  //
+      ("detailed-freq", setting("N", "10"),
+       "massif's, accepted for its command lines: no effect (every snapshot has the sites that "
+       "changed)")  //
+      ("max-snapshots", setting("N", "100"),
+       "massif's, accepted for its command lines: no effect (no snapshot is thrown away)")  //
+      ("stats", setting("yes|no", "no"), "print the tool's own statistics at exit")         //
+      ("version", "show the version")                                                       //
       ("help,h", "show this help");
   return options;
 }
@@ -97,6 +108,11 @@ std::string percentage_problem(const std::string& value) {
          "(no exponent)";
 }
 
+std::string threshold_problem(const std::string& value) {
+  bool ok = percentage_problem(value).empty() && *parse_decimal(value) <= 100;
+  return ok ? "" : "must be a percentage, 0 to 100";
+}
+
 std::string out_file_problem(const std::string& value) {
   try {
     check_out_file(value);
@@ -114,12 +130,16 @@ const std::vector<std::pair<std::string, Check>>& checks() {
       {"depth", between(1, 200)},
       {"alloc-fn", anything},
       {"ignore-fn", anything},
+      {"heap", one_of({"yes", "no"}, "yes or no")},
       {"heap-admin", between(0, 1024)},
       {"time-unit", one_of({"i", "ms", "B"}, "i, ms or B")},
       {"peak-inaccuracy", percentage_problem},
       {"stacks", one_of({"yes", "no"}, "yes or no")},
       {"pages-as-heap", one_of({"yes", "no"}, "yes or no")},
       {"out-file", out_file_problem},
+      {"threshold", threshold_problem},
+      {"detailed-freq", between(1, 1000000)},
+      {"max-snapshots", between(10, 1000)},
       {"stats", one_of({"yes", "no"}, "yes or no")},
   };
   return table;
@@ -183,12 +203,17 @@ bool is_ours(const po::options_description& ours, const std::string& name) {
 }
 
 void reject_misplaced(const std::string& name) {
-  if (name == "--threshold") {
-    throw Error(
-        "--threshold: nothing is dropped while recording; give the threshold to strata report "
-        "or strata plot");
-  }
   if (name == "--tool") throw Error("--tool: strata record always runs the strata tool");
+}
+
+// --massif-out-file=FILE, massif's name for --out-file, as --out-file=FILE;
+// a problem with FILE is named as given.
+std::string out_file_synonym(const std::string& arg) {
+  std::size_t equals = arg.find('=');
+  if (equals == std::string::npos) throw Error(arg + ": needs a value (" + arg + "=...)");
+  std::string problem = out_file_problem(arg.substr(equals + 1));
+  if (!problem.empty()) throw Error(arg + ": " + problem);
+  return "--out-file" + arg.substr(equals);
 }
 
 // The word after -o: a file name, not "--" or an option (-o -- prog would
@@ -206,6 +231,10 @@ Split split_args(const Args& args, const po::options_description& ours) {
   std::size_t i = 0;
   for (; i < args.size() && is_option(args[i]); ++i) {
     std::string name = option_name(args[i]);
+    if (name == "--massif-out-file") {
+      split.ours.push_back(out_file_synonym(args[i]));
+      continue;
+    }
     if (is_ours(ours, name)) {
       split.ours.push_back(args[i]);
       if (args[i] == "-o" && i + 1 < args.size()) split.ours.push_back(out_file_word(args[++i]));
@@ -271,8 +300,8 @@ void print_record_help(std::ostream& out) {
     out << " " << name;
     column += name.size() + 1;
   }
-  out << "\n\nThe significance threshold is an option of strata report and strata plot:\n"
-         "nothing is dropped while recording.\n";
+  out << "\n\nA massif command line runs with `valgrind --tool=massif` replaced by\n"
+         "`strata record`: nothing is dropped while recording, whatever --threshold says.\n";
 }
 
 }  // namespace strata

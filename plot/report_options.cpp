@@ -4,6 +4,8 @@
 // option; given twice, the last value counts.
 #include "report_options.hpp"
 
+#include <algorithm>
+
 #include "error.hpp"
 #include "read_text.hpp"
 
@@ -40,13 +42,35 @@ std::size_t count_value(const po::variables_map& values, const char* name) {
   return static_cast<std::size_t>(*n);
 }
 
+std::optional<double> percentage(const std::string& value) {
+  std::optional<double> percent = parse_decimal(value);
+  if (!percent || *percent < 0 || *percent > 100) return std::nullopt;
+  return percent;
+}
+
 double percent_value(const po::variables_map& values, const char* name) {
   const std::string& value = last(values, name);
-  std::optional<double> percent = parse_decimal(value);
-  if (!percent || *percent < 0 || *percent > 100) {
+  std::optional<double> percent = percentage(value);
+  if (!percent) {
     throw Error("--" + std::string(name) + "=" + value + ": must be a percentage, 0 to 100");
   }
   return *percent;
+}
+
+// The threshold a strata profile was recorded with (strata record
+// --threshold), if any.
+std::optional<double> recorded_threshold(const Model& model) {
+  if (model.format != Format::strata) return std::nullopt;
+  auto recorded = std::find_if(model.header.options.rbegin(), model.header.options.rend(),
+                               [](const Option& option) { return option.name == "threshold"; });
+  if (recorded == model.header.options.rend()) return std::nullopt;
+  std::optional<double> percent = percentage(recorded->value);
+  if (!percent) {
+    throw Error(
+        model.file, 0,
+        "recorded threshold " + quote(recorded->value) + ": must be a percentage, 0 to 100");
+  }
+  return percent;
 }
 
 }  // namespace
@@ -76,6 +100,13 @@ ContextOptions read_context_options(const po::variables_map& values) {
   options.top = count_value(values, "top");
   if (values.count("alloc-fn")) options.alloc_fns = values["alloc-fn"].as<Values>();
   if (values.count("library")) options.libraries = values["library"].as<Values>();
+  return options;
+}
+
+ContextOptions for_profile(ContextOptions options, const po::variables_map& values,
+                           const Model& model) {
+  if (!values["threshold"].defaulted()) return options;
+  if (std::optional<double> recorded = recorded_threshold(model)) options.threshold = *recorded;
   return options;
 }
 

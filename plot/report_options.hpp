@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 
 #include "contexts.hpp"
+#include "model.hpp"
 
 namespace strata {
 
@@ -19,5 +20,11 @@ void add_context_options(boost::program_options::options_description& options,
 // The values of those options (defaults for those not given); a value out of
 // range is an Error.
 ContextOptions read_context_options(const boost::program_options::variables_map& values);
+
+// `options` for `model`: when --threshold was not given, the threshold a
+// strata profile was recorded with (strata record --threshold) takes the
+// default's place.  A recorded threshold out of range is an Error.
+ContextOptions for_profile(ContextOptions options,
+                           const boost::program_options::variables_map& values, const Model& model);
 
 }  // namespace strata

@@ -37,8 +37,15 @@ bad_option --peak-inaccuracy --peak-inaccuracy=-1
 bad_option --stacks --stacks=maybe
 bad_option --pages-as-heap --pages-as-heap=maybe
 bad_option --stats --stats=maybe
-bad_option --threshold --threshold=1.0
+bad_option --threshold --threshold=101
+bad_option --threshold --threshold=-1
+bad_option --threshold --threshold=abc
 bad_option --threshold --threshold
+bad_option --heap --heap=maybe
+bad_option --detailed-freq --detailed-freq=0
+bad_option --max-snapshots --max-snapshots=9
+bad_option --max-snapshots --max-snapshots=1001
+bad_option --massif-out-file --massif-out-file=/nonexistent-strata-dir/profile
 bad_option --no-such-option --no-such-option
 bad_option --trace-children --trace-children=perhaps
 # the profile's directory must exist and be writable
@@ -90,8 +97,11 @@ has_option --pages-as-heap no
 has_option --stats no
 has_option --out-file strata.out.%p
 has_option -o
-checks=$((checks + 1))
-if grep -q -- '--threshold' "$WORK/help"; then fail "--help lists --threshold"; else pass "no --threshold in --help"; fi
+has_option --heap yes
+has_option --massif-out-file
+has_option --threshold 1.0
+has_option --detailed-freq 10
+has_option --max-snapshots 100
 
 # The default name is strata.out.PID in the current directory, and record
 # says at the end where the profile is and how to read it.

@@ -62,12 +62,28 @@ TEST(RecordArgs, Help) {
   EXPECT_TRUE(parse_record_args({"-h"}).help);
   std::ostringstream out;
   print_record_help(out);
-  for (const char* text : {"--depth N (=30)", "--heap-admin N (=8)", "--time-unit U (=i)",
-                           "--peak-inaccuracy P (=1.0)", "--stacks yes|no (=no)",
-                           "--out-file ] FILE (=strata.out.%p)", "--trace-children"}) {
+  for (const char* text :
+       {"--depth N (=30)", "--heap-admin N (=8)", "--time-unit U (=i)",
+        "--peak-inaccuracy P (=1.0)", "--stacks yes|no (=no)", "--out-file ] FILE (=strata.out.%p)",
+        "--trace-children", "--heap yes|no (=yes)", "--threshold PCT (=1.0)",
+        "--massif-out-file FILE", "--detailed-freq N (=10)", "--max-snapshots N (=100)"}) {
     EXPECT_TRUE(contains(out.str(), text)) << text << "\n" << out.str();
   }
-  EXPECT_FALSE(contains(out.str(), "--threshold"));
+}
+
+// A massif command line with `valgrind --tool=massif` replaced by `strata record`.
+TEST(RecordArgs, MassifOptions) {
+  RecordRequest request =
+      parse_record_args({"--heap=no", "--stacks=yes", "--threshold=5", "--detailed-freq=1",
+                         "--max-snapshots=10", "--massif-out-file=massif.out", "prog"});
+  EXPECT_EQ(request.valgrind_args,
+            (Args{"--heap=no", "--stacks=yes", "--threshold=5", "--detailed-freq=1",
+                  "--max-snapshots=10", "--out-file=massif.out"}));
+  EXPECT_EQ(request.out_file, "massif.out");
+  request = parse_record_args({"--massif-out-file=a", "-o", "b", "prog"});
+  EXPECT_EQ(request.out_file, "b");  // one option under two names: the last counts
+  request = parse_record_args({"-o", "b", "--massif-out-file=a", "prog"});
+  EXPECT_EQ(request.out_file, "a");
 }
 
 TEST(RecordArgs, BadOptionsNameTheOption) {
@@ -94,8 +110,13 @@ TEST(RecordArgs, BadOptionsNameTheOption) {
       {{"--alloc-fn=", "x"}, "--alloc-fn: needs a value"},
       {{"--depth=3", "--depth=0", "x"}, "--depth=0: must be between 1 and 200"},
       {{"--out-file=a.%x", "x"}, "--out-file=a.%x: %x is not one of"},
-      {{"--threshold=1.0", "x"}, "--threshold: nothing is dropped while recording"},
-      {{"--threshold", "x"}, "--threshold: nothing is dropped while recording"},
+      {{"--threshold=101", "x"}, "--threshold=101: must be a percentage, 0 to 100"},
+      {{"--threshold", "x"}, "--threshold: needs a value"},
+      {{"--heap=1", "x"}, "--heap=1: must be yes or no"},
+      {{"--detailed-freq=0", "x"}, "--detailed-freq=0: must be between 1 and 1000000"},
+      {{"--max-snapshots=9", "x"}, "--max-snapshots=9: must be between 10 and 1000"},
+      {{"--massif-out-file", "x"}, "--massif-out-file: needs a value"},
+      {{"--massif-out-file=a.%x", "x"}, "--massif-out-file=a.%x: %x is not one of"},
       {{"--tool=memcheck", "x"}, "--tool: strata record always runs the strata tool"},
       {{"--no-such-option", "x"}, "--no-such-option: not an option of strata record"},
       {{"--trace-children=perhaps", "x"}, "--trace-children=perhaps: must be yes or no"},
