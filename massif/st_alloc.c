@@ -15,7 +15,9 @@
    Layout of a chunk:  [ ChunkHdr (16 bytes) ][ client bytes ... ]
    The client pointer is 16 bytes past the chunk's start and is 16-aligned.
    A free chunk keeps its header (magic FREE) and links the free list
-   through its first client word. */
+   through its first client word, so the smallest chunk, the one of
+   malloc(0), has room for that word: a chunk that were all header would
+   have the link written over the next chunk's header. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -26,8 +28,11 @@
 #include "st_alloc.h"
 
 #define HDR_SZB          16
+#define MIN_CHUNK_SZB    32             // a header and a free-list link
+#define FINE_MAX_SZB     1024           // classes 16 bytes apart up to here
+#define N_FINE ((FINE_MAX_SZB - MIN_CHUNK_SZB) / 16 + 1)   // 63
 #define SMALL_MAX_SZB    65536          // largest class, header included
-#define N_CLASSES        88             // 64 of 16 bytes, then 4 per octave
+#define N_CLASSES        (N_FINE + 24)  // then 4 per octave, 6 octaves
 #define MIN_SLAB_SZB     (256 * 1024)
 #define MAGIC_LIVE       0xA5
 #define MAGIC_FREE       0x5A
@@ -39,29 +44,36 @@ static Addr  bump_next[N_CLASSES];      // next unused chunk in the slab
 static Addr  bump_end[N_CLASSES];
 static ULong slab_szB = 0;
 
+/* The class of a chunk of 'szB' bytes, header included. */
 static UInt class_of_szB(SizeT szB)
 {
    UInt p, step, idx;
-   if (szB <= 1024)
-      return szB <= 16 ? 0 : (UInt)((szB + 15) / 16) - 1;
+   if (szB <= FINE_MAX_SZB)
+      return szB <= MIN_CHUNK_SZB
+                ? 0 : (UInt)((szB - MIN_CHUNK_SZB + 15) / 16);
    p    = 63 - __builtin_clzll((ULong)(szB - 1));   // 1025..2048 -> 10
    step = 1u << (p - 2);
    idx  = (UInt)((szB - 1 - (1ull << p)) / step);
-   return 64 + (p - 10) * 4 + idx;
+   return N_FINE + (p - 10) * 4 + idx;
 }
 
 void init_Chunks(void)
 {
    UInt c;
-   for (c = 0; c < 64; c++)
-      class_szB[c] = (c + 1) * 16;
-   for (c = 64; c < N_CLASSES; c++) {
-      UInt p = 10 + (c - 64) / 4, idx = (c - 64) % 4;
+   tl_assert(MIN_CHUNK_SZB >= HDR_SZB + sizeof(void*));
+   tl_assert(MIN_CHUNK_SZB % HDR_SZB == 0);
+   for (c = 0; c < N_FINE; c++)
+      class_szB[c] = MIN_CHUNK_SZB + c * 16;
+   tl_assert(class_szB[N_FINE - 1] == FINE_MAX_SZB);
+   for (c = N_FINE; c < N_CLASSES; c++) {
+      UInt p = 10 + (c - N_FINE) / 4, idx = (c - N_FINE) % 4;
       class_szB[c] = (1u << p) + (idx + 1) * (1u << (p - 2));
    }
    tl_assert(class_szB[N_CLASSES - 1] == SMALL_MAX_SZB);
-   for (c = 0; c < N_CLASSES; c++)
+   for (c = 0; c < N_CLASSES; c++) {
       tl_assert(class_of_szB(class_szB[c]) == c);
+      tl_assert(class_of_szB(class_szB[c] - 15) == c);
+   }
 }
 
 static ULong make_word(SizeT req_szB, UInt magic, UInt cls)
@@ -128,8 +140,8 @@ void* alloc_Chunk(SizeT req_szB, SizeT align)
       cls = class_of_szB(req_szB + HDR_SZB);
       h   = alloc_small(cls);
    } else {
-      if (align & (align - 1))
-         return NULL;                 // not a power of two
+      if ((align & (align - 1)) || align > MAX_ALIGN_SZB)
+         return NULL;                 // not a power of two, or too large
       h = alloc_big(req_szB, align, &cls);
       if (h == NULL)
          return NULL;

@@ -27,7 +27,12 @@ typedef struct {
 /* Sets up the size classes; before the first alloc_Chunk. */
 void init_Chunks(void);
 
-/* A new chunk of 'req_szB' client bytes aligned to 'align', or NULL. */
+/* The largest alignment served: Valgrind's client allocator panics beyond
+   it (VG_(arena_memalign), "bad alignment value"). */
+#define MAX_ALIGN_SZB  (16 * 1024 * 1024)
+
+/* A new chunk of 'req_szB' client bytes aligned to 'align', or NULL (no
+   memory, or 'align' is not a power of two or is above MAX_ALIGN_SZB). */
 void* alloc_Chunk(SizeT req_szB, SizeT align);
 
 /* The header of the live chunk at client address 'p'; NULL if 'p' is not

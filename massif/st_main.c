@@ -47,10 +47,12 @@
    A peak snapshot, listing every site's bytes at the peak, is written once
    the heap has fallen from it, and at the end.
 
-   The profile is written as the program runs, to one file per process,
-   in the line format of docs/format.md, and flushed after every complete
-   snapshot: a program killed by SIGKILL leaves a profile readable up to
-   its last snapshot. */
+   The profile is written as the program runs, to one file per process
+   (and one per program a process execs), in the line format of
+   docs/format.md, and flushed after every complete snapshot: a program
+   killed by SIGKILL leaves a profile readable up to its last snapshot.
+   The writer (st_write.c) keeps the file out of the program's reach and
+   its limits, and ends a profile it cannot finish with the reason. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_vki.h"
@@ -79,6 +81,7 @@
 #include "valgrind.h"
 #include "strata.h"
 #include "st_alloc.h"
+#include "st_write.h"
 
 /*------------------------------------------------------------*/
 /*--- Statistics                                           ---*/
@@ -93,9 +96,8 @@ static ULong stats_stacks_unwound  = 0;
 static ULong stats_sites           = 0;
 static ULong stats_frames_written  = 0;
 static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
-static ULong stats_bytes_written   = 0;
-static ULong stats_flushes         = 0;
 static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
+static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -116,6 +118,7 @@ static Bool     clo_pages_as_heap    = False;
 static const HChar* clo_out_file     = "strata.out.%p";
 static Bool     clo_check_unwind_cache = False;   // a debugging option
 static Bool     clo_fast_client_calls  = True;    // a debugging option
+static UInt     clo_after_exec = 0;   // set by strata itself: see Exec
 
 static XArray* alloc_fns  = NULL;   /* XArray* of const HChar*: patterns */
 static XArray* ignore_fns = NULL;   /* XArray* of const HChar*: patterns */
@@ -164,6 +167,7 @@ static Bool st_process_cmd_line_option(const HChar* arg)
    else if VG_STR_CLO(arg, "--out-file", clo_out_file) {}
    else if VG_BOOL_CLO(arg, "--check-unwind-cache", clo_check_unwind_cache) {}
    else if VG_BOOL_CLO(arg, "--fast-client-calls", clo_fast_client_calls) {}
+   else if VG_BINT_CLO(arg, "--after-exec", clo_after_exec, 0, 1000000) {}
    else if VG_STR_CLO(arg, "-o", clo_out_file) {}
    else
       return VG_(replacement_malloc_process_cmd_line_option)(arg);
@@ -204,7 +208,10 @@ static void st_print_debug_usage(void)
 "    --check-unwind-cache=no|yes  unwind in full at every unwind-cache hit\n"
 "                                 and count the hits that differ [no]\n"
 "    --fast-client-calls=no|yes   call the malloc replacements from the\n"
-"                                 generated code, not the scheduler [yes]\n");
+"                                 generated code, not the scheduler [yes]\n"
+"    --after-exec=N               (given by strata to the program a process\n"
+"                                 execs) the process has exec'd N times: the\n"
+"                                 profile's name gets .execN [0]\n");
 }
 
 /*------------------------------------------------------------*/
@@ -375,9 +382,10 @@ static void update_peak(void)
 /*------------------------------------------------------------*/
 
 /* Sample of the output (docs/format.md has the grammar; fields are separated
-   by one TAB):
+   by one TAB).  st_write.c writes it, and ends a profile it cannot finish
+   with a Q record saying why.
 
-      strata-profile  1
+      strata-profile  2
       cmd     ./leaky-player --cycles 3
       pid     4242
       ppid    4241
@@ -391,87 +399,6 @@ static void update_peak(void)
       E
       X       152000
 */
-
-#define OUT_BUF_SZB  (1 << 16)
-
-static Int   out_fd = -1;
-static HChar out_buf[OUT_BUF_SZB];
-static UInt  out_used = 0;
-
-static void flush_Output(void)
-{
-   UInt done = 0;
-   while (done < out_used) {
-      Int n = VG_(write)(out_fd, out_buf + done, out_used - done);
-      if (n <= 0) {
-         VG_(umsg)("strata: error writing the profile; output stopped\n");
-         out_fd = -1;
-         break;
-      }
-      done += n;
-   }
-   stats_bytes_written += done;
-   stats_flushes++;
-   out_used = 0;
-}
-
-static void put_char(HChar c)
-{
-   if (out_used == OUT_BUF_SZB)
-      flush_Output();
-   out_buf[out_used++] = c;
-}
-
-static void put_str(const HChar* s)
-{
-   for (; *s; s++)
-      put_char(*s);
-}
-
-/* A text field: escapes backslash, TAB, newline and carriage return. */
-static void put_text(const HChar* s)
-{
-   for (; s && *s; s++) {
-      switch (*s) {
-      case '\\': put_str("\\\\"); break;
-      case '\t': put_str("\\t");  break;
-      case '\n': put_str("\\n");  break;
-      case '\r': put_str("\\r");  break;
-      default:   put_char(*s);
-      }
-   }
-}
-
-static void put_u64(ULong n)
-{
-   HChar tmp[24];
-   Int   i = 0;
-   do {
-      tmp[i++] = '0' + (HChar)(n % 10);
-      n /= 10;
-   } while (n > 0);
-   while (i > 0)
-      put_char(tmp[--i]);
-}
-
-static void put_hex(Addr a)
-{
-   HChar tmp[24];
-   Int   i = 0;
-   do {
-      tmp[i++] = "0123456789abcdef"[a & 0xf];
-      a >>= 4;
-   } while (a > 0);
-   put_str("0x");
-   while (i > 0)
-      put_char(tmp[--i]);
-}
-
-static void put_tab(void) { put_char('\t'); }
-static void put_nl(void)  { put_char('\n'); }
-
-static void put_field_u64(ULong n) { put_tab(); put_u64(n); }
-static void put_field_text(const HChar* s) { put_tab(); put_text(s); }
 
 /*------------------------------------------------------------*/
 /*--- Output: frames and sites                             ---*/
@@ -642,21 +569,18 @@ static void write_header(void)
    }
 }
 
+/* The file name: --out-file expanded, and after an exec (Exec) .execN. */
 static void open_Output(void)
 {
    HChar* name = VG_(expand_file_name)("--out-file", clo_out_file);
-   SysRes sres = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
-                           | VKI_S_IROTH);
-   if (sr_isError(sres)) {
-      VG_(fmsg)("strata: cannot create the profile file '%s'\n", name);
-      VG_(exit)(1);
-   }
-   out_fd   = sr_Res(sres);
-   out_used = 0;
+   HChar* full = VG_(malloc)("st.out.name", VG_(strlen)(name) + 32);
+   VG_(sprintf)(full, clo_after_exec > 0 ? "%s.exec%u" : "%s", name,
+                clo_after_exec);
+   open_Writer(full, get_time);
+   VG_(free)(full);
    VG_(free)(name);
    write_header();
-   flush_Output();
+   flush_Writer();
 }
 
 /*------------------------------------------------------------*/
@@ -719,8 +643,7 @@ static void put_site_line(const Site* s, SizeT szB, SizeT n_blocks, SizeT min,
 static void end_snapshot(void)
 {
    put_str("E\n");
-   if (out_fd >= 0)
-      flush_Output();
+   flush_Writer();
 }
 
 /* The peak snapshot: every site that held bytes at the peak. */
@@ -747,7 +670,7 @@ static void write_peak_snapshot(void)
 
 /* Where the end written before an execve starts in the file, -1 if none:
    should the execve fail, the file is cut back to there (Exec). */
-static Off64T provisional_end = -1;
+static Long provisional_end = -1;
 
 /* Regular, user and final snapshots: the sites changed since the last.  A
    'provisional' snapshot, the end written before an execve, changes
@@ -758,8 +681,8 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
    for (s = dirty_sites; s != NULL; s = s->next_dirty)
       ensure_Site_written(s);
    if (provisional) {
-      flush_Output();
-      provisional_end = VG_(lseek)(out_fd, 0, VKI_SEEK_CUR);
+      flush_Writer();
+      provisional_end = (Long)size_Writer();
    }
    put_snapshot_header(kind, time, heap_szB, heap_extra_szB, stacks_szB);
    for (s = dirty_sites; s != NULL; s = s->next_dirty) {
@@ -778,7 +701,7 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
    if the heap has fallen from a peak not yet written. */
 static void take_snapshot_at(SnapshotKind kind, ULong time, Bool provisional)
 {
-   if (out_fd < 0)
+   if (!is_open_Writer())
       return;
    update_peak();        // stacks change between heap operations too
    if (!peak_written
@@ -1568,11 +1491,26 @@ static void recount_Chunk(ChunkHdr* to, Site* old_site, SizeT old_szB,
    add_to_totals(req_szB_of_Chunk(to), extra_szB_of_Chunk(to));
 }
 
+/* An alignment above MAX_ALIGN_SZB gets NULL, as a block the allocator
+   has no memory for; the first such call is reported. */
+static void refuse_alignment(SizeT align, SizeT req_szB)
+{
+   if (stats_aligns_refused++ == 0)
+      VG_(umsg)("strata: an allocation of %lu bytes aligned to %lu returns "
+                "NULL: Valgrind's allocator aligns to at most %d bytes "
+                "(16 MiB); further ones are not reported\n",
+                req_szB, align, MAX_ALIGN_SZB);
+}
+
 static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
 {
    void* p;
    if ((SSizeT)req_szB < 0)
       return NULL;
+   if (align > MAX_ALIGN_SZB) {
+      refuse_alignment(align, req_szB);
+      return NULL;
+   }
    clock_before_op();
    p = alloc_Chunk(req_szB, align);
    if (p == NULL)
@@ -1826,7 +1764,7 @@ static void st_new_mem_stack_signal(Addr a, SizeT len, ThreadId tid)
 static void write_marker(const HChar* label)
 {
    HChar copy[256];
-   if (out_fd < 0)
+   if (!is_open_Writer())
       return;
    clock_before_op();    // the ticks passed come first in the file
    refresh_ms_clock();
@@ -2044,10 +1982,9 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 static void st_atfork_child(ThreadId tid)
 {
    Word i;
-   if (out_fd < 0)
+   if (!is_open_Writer())
       return;
-   out_used = 0;                 // the parent writes what it had buffered
-   VG_(close)(out_fd);
+   drop_Writer();                // the parent writes what it had buffered
    VG_(HT_destruct)(frame_runs, VG_(free));
    frame_runs    = VG_(HT_construct)("st.frame_runs");
    next_frame_id = 1;
@@ -2064,6 +2001,7 @@ static void st_atfork_child(ThreadId tid)
    peak_extra_szB = heap_extra_szB;
    peak_stacks_szB = stacks_szB;
    peak_written = False;      // the inherited heap is the child's first peak
+   clo_after_exec = 0;        // a new process, named by its own pid
    open_Output();
    take_snapshot(SnapRegular);
 }
@@ -2074,33 +2012,51 @@ static void st_atfork_child(ThreadId tid)
 
 static void end_profile(Bool provisional);
 
-/* Not in the tool API, but in the core this tool links with (Valgrind
-   3.19's signature): the API has no ftruncate. */
-extern SysRes VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
-                              RegWord, RegWord, RegWord, RegWord, RegWord);
-
 /* execve replaces the process and the tool with it, without finalisation:
-   end the profile first.  (With --trace-children=yes the new program is
-   profiled anew, into its own file.)  An execve may fail, and programs try
-   several (execvp walks the PATH; g++ does so for each of its passes): then
-   the end is taken back, the file cut to where it began, and the profile
-   goes on as if the execve had not been tried.  The end changed nothing
-   but the file. */
+   end the profile first.  An execve may fail, and programs try several
+   (execvp walks the PATH; g++ does so for each of its passes): then the end
+   is taken back, the file cut to where it began, and the profile goes on as
+   if the execve had not been tried.  The end changed nothing but the file.
+
+   With --trace-children=yes the new program is profiled anew by a new
+   strata, with the options in VG_(args_for_valgrind).  Its --out-file name
+   is this one's (the same pid for %p; %n counts afresh), so it would write
+   over this profile: each execve adds --after-exec=N to those options, N
+   counting the execs of the process, and the new strata writes to its
+   name with .execN after it.  A failed execve puts the count back. */
+
+static Word  after_exec_arg = -1;     // its index in VG_(args_for_valgrind)
+static HChar after_exec_text[32];     // the option passed on
+
+static void pass_exec_count(UInt n)
+{
+   VG_(sprintf)(after_exec_text, "--after-exec=%u", n);
+   if (after_exec_arg < 0) {
+      const HChar* text = after_exec_text;
+      after_exec_arg = VG_(addToXA)(VG_(args_for_valgrind), &text);
+   }
+}
+
 static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
                            UInt nArgs)
 {
-   if (syscallno == __NR_execve || syscallno == __NR_execveat)
+   if (syscallno == __NR_execve || syscallno == __NR_execveat) {
       end_profile(True);
+      pass_exec_count(clo_after_exec + 1);
+   }
 }
 
 static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
                             UInt nArgs, SysRes res)
 {
-   if ((syscallno != __NR_execve && syscallno != __NR_execveat)
-       || provisional_end < 0 || out_fd < 0)
+   if (syscallno == __NR_setrlimit || syscallno == __NR_prlimit64)
+      check_limit_Writer();   // RLIMIT_FSIZE must not stop the profile
+   if (syscallno != __NR_execve && syscallno != __NR_execveat)
       return;
-   VG_(do_syscall)(__NR_ftruncate, out_fd, provisional_end, 0, 0, 0, 0, 0, 0);
-   VG_(lseek)(out_fd, provisional_end, VKI_SEEK_SET);
+   pass_exec_count(clo_after_exec);
+   if (provisional_end < 0 || !is_open_Writer())
+      return;
+   cut_Writer((ULong)provisional_end);
    provisional_end = -1;
    stats_snapshots[SnapFinal]--;
 }
@@ -2130,8 +2086,9 @@ static void st_print_stats(void)
              stats_snapshots[SnapUser], stats_snapshots[SnapPeak],
              stats_snapshots[SnapFinal]);
    VG_(umsg)("strata: bytes written:       %'llu in %'llu writes\n",
-             stats_bytes_written, stats_flushes);
+             bytes_written_Writer(), writes_Writer());
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
+   VG_(umsg)("strata: alignments refused:  %'llu\n", stats_aligns_refused);
    VG_(umsg)("strata: live blocks at end:  %'llu\n",
              stats_allocs - stats_frees);
    VG_(umsg)("strata: slabs for blocks:    %'llu bytes\n", slab_szB_Chunks());
@@ -2140,7 +2097,7 @@ static void st_print_stats(void)
 /* The final snapshot (with the peak, if not yet written) and the end. */
 static void end_profile(Bool provisional)
 {
-   if (out_fd < 0)
+   if (!is_open_Writer())
       return;
    clock_before_op();    // an idle stretch before the end is held
    refresh_ms_clock();
@@ -2148,7 +2105,7 @@ static void end_profile(Bool provisional)
    put_str("X");
    put_field_u64(get_time());
    put_nl();
-   flush_Output();
+   finish_Writer();
 }
 
 static void st_fini(Int exitcode)
@@ -2156,9 +2113,7 @@ static void st_fini(Int exitcode)
    end_profile(False);
    if (VG_(clo_stats))
       st_print_stats();
-   if (out_fd >= 0)
-      VG_(close)(out_fd);
-   out_fd = -1;
+   close_Writer();
 }
 
 /*------------------------------------------------------------*/

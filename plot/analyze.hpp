@@ -31,6 +31,7 @@ struct Summary {
   std::size_t sites = 0;
   std::size_t markers = 0;
   bool cut_short = false;
+  std::string stop_reason;  // why strata stopped writing the profile, if it said
   std::uint64_t end_time = 0;
   std::optional<Totals> peak;   // see peak_snapshot()
   std::optional<Totals> final;  // the last snapshot

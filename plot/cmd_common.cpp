@@ -10,11 +10,24 @@ namespace po = boost::program_options;
 
 namespace strata {
 
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+int print_version() {
+  std::cout << "strata " << PACKAGE_VERSION << "\n";
+  return 0;
+}
+
 Model load_profile(const std::string& path) {
   Model model = read_profile(path);
   if (!model.cut_short) return model;
-  std::cerr << "strata: warning: " << shown(path)
-            << ": profile ends early (the program was killed?); ";
+  std::cerr << "strata: warning: " << shown(path) << ": profile ends early ";
+  if (model.stop_reason.empty()) {
+    std::cerr << "(the program was killed?); ";
+  } else {
+    std::cerr << "(strata stopped writing it: " << model.stop_reason << "); ";
+  }
   if (model.snapshots.empty()) {
     std::cerr << "it holds no complete snapshot\n";
   } else {

@@ -3,6 +3,11 @@
 // stacked-area graph by call site, with the leak suspects drawn out, written
 // by gnuplot as SVG, PNG, PDF or an HTML page (plot_data.hpp,
 // render_gnuplot.hpp).
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include "commands.hpp"
@@ -28,7 +33,7 @@ po::options_description visible_options() {
   options.add_options()  //
       ("output,o", po::value<std::string>()->value_name("OUT"),
        "write the graph to OUT; its extension picks the format: .svg, .png, .pdf, or .html (a "
-       "page that names the band under the pointer)")  //
+       "page that names the band under the pointer); - draws it in the terminal")  //
       ("title", po::value<std::string>()->value_name("TEXT"),
        "the graph's title (the command and the file)")  //
       ("width", po::value<int>()->value_name("PX")->default_value(1200),
@@ -39,7 +44,7 @@ po::options_description visible_options() {
        "leave the gnuplot script and its data beside OUT (OUT's name with .gp and .dat), to "
        "restyle the graph");
   add_context_options(options, kPlotTop);
-  options.add_options()("help,h", "show this help");
+  options.add_options()("version", "show the version")("help,h", "show this help");
   return options;
 }
 
@@ -52,6 +57,25 @@ int pixels(const po::variables_map& values, const char* name) {
   return value;
 }
 
+// -o -: the terminal's size ($COLUMNS and $LINES, else the terminal's own,
+// else 100 by 30), in colour when the output is a terminal and $NO_COLOR is
+// not set.
+GraphOptions terminal_options(GraphOptions options) {
+  if (options.keep_script) throw Error("--keep-script: give an output file, not -");
+  struct winsize size = {};
+  bool tty = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0;
+  auto dimension = [](const char* name, int found, int otherwise) {
+    const char* text = std::getenv(name);
+    int value = text ? std::atoi(text) : found;
+    return std::clamp(value > 0 ? value : otherwise, 20, 1000);
+  };
+  options.width = dimension("COLUMNS", tty ? size.ws_col : 0, 100);
+  options.height = dimension("LINES", tty ? size.ws_row : 0, 30);
+  const char* no_colour = std::getenv("NO_COLOR");
+  options.colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+  return options;
+}
+
 GraphOptions graph_options(const po::variables_map& values) {
   if (!values.count("output")) throw Error(std::string("no output given (") + kUsage + ")");
   GraphOptions options;
@@ -62,17 +86,20 @@ GraphOptions graph_options(const po::variables_map& values) {
                 "unknown graph format: name the output .svg, .png, .pdf or .html");
   }
   options.format = *format;
+  options.keep_script = values.count("keep-script") > 0;
+  if (options.format == GraphFormat::terminal) return terminal_options(options);
   options.width = pixels(values, "width");
   options.height = pixels(values, "height");
-  options.keep_script = values.count("keep-script") > 0;
   return options;
 }
 
 PlotOptions plot_options(const po::variables_map& values, const GraphOptions& graph) {
   PlotOptions options;
   if (values.count("title")) options.title = values["title"].as<std::string>();
-  // About 7 pixels a character, less the key's sample.
-  options.legend_width = static_cast<std::size_t>((graph.width - 100) / 7);
+  // About 7 pixels a character, less the key's sample; in a terminal, characters.
+  bool terminal = graph.format == GraphFormat::terminal;
+  options.legend_width =
+      static_cast<std::size_t>(terminal ? graph.width - 12 : (graph.width - 100) / 7);
   // Three samples a pixel column: more would not show.
   options.max_samples = 3 * static_cast<std::size_t>(graph.width);
   return options;
@@ -91,6 +118,7 @@ int cmd_plot(const Args& args) {
               << visible;
     return 0;
   }
+  if (values.count("version")) return print_version();
   if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
   GraphOptions graph = graph_options(values);
   ContextOptions contexts = read_context_options(values);

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "gate.hpp"
 #include "report.hpp"
 #include "report_options.hpp"
 
@@ -28,6 +29,11 @@ po::options_description visible_options() {
        "print the calling-context tree, each node with its share of the spacetime and of the "
        "peak, the callers under the threshold folded")     //
       ("json", "print one JSON document instead of text")  //
+      ("fail-on", po::value<std::string>()->value_name("KINDS"),
+       "a CI gate: exit with status 3 when a leak suspect of one of KINDS is found (leak: a "
+       "rising trough; growth: steady growth; leak,growth or any: both), naming each on "
+       "stderr")  //
+      ("version", "show the version")  //
       ("help,h", "show this help");
   return options;
 }
@@ -42,8 +48,11 @@ int cmd_report(const Args& args) {
               << visible;
     return 0;
   }
+  if (values.count("version")) return print_version();
   if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
   ContextOptions options = read_context_options(values);
+  std::optional<FailOn> fail_on;
+  if (values.count("fail-on")) fail_on = parse_fail_on(values["fail-on"].as<std::string>());
   Report report = make_report(load_profile(values["file"].as<std::string>()), options,
                               values.count("tree") > 0);
   if (values.count("json")) {
@@ -51,7 +60,8 @@ int cmd_report(const Args& args) {
   } else {
     render_report_text(report, std::cout);
   }
-  return 0;
+  std::cout.flush();
+  return fail_on ? run_gate(report, *fail_on, std::cerr) : 0;
 }
 
 }  // namespace strata

@@ -16,8 +16,13 @@ using Args = std::vector<std::string>;
 int cmd_record(const Args& args);
 int cmd_report(const Args& args);
 int cmd_plot(const Args& args);
+int cmd_convert(const Args& args);
+int cmd_diff(const Args& args);
 
 // ---- shared by the subcommands (cmd_common.cpp) ----------------------------
+
+// Prints "strata VERSION" (the same for every subcommand) and returns 0.
+int print_version();
 
 // Reads a profile; warns on stderr when it was cut short.
 Model load_profile(const std::string& path);

@@ -128,6 +128,12 @@ std::vector<FrameId> ContextTree::frames(NodeId id) const {
   return {stack.begin(), stack.begin() + n.frames_end};
 }
 
+NodeId ContextTree::subtree_end(NodeId id) const {
+  std::size_t end = index(id) + 1;
+  while (end < nodes_.size() && nodes_[end].depth > node(id).depth) ++end;
+  return NodeId{static_cast<std::uint32_t>(end)};
+}
+
 namespace {
 
 std::vector<SiteId> sorted(std::span<const SiteId> sites) {
@@ -214,7 +220,7 @@ class Chooser {
   Chooser(const ContextTree& tree, const ContextOptions& options, const std::vector<NodeId>& kept)
       : tree_(tree),
         threshold_(options.threshold),
-        budget_(options.top),
+        budget_(options.top == 0 ? 0 : std::max<std::size_t>(options.top, kept.size() + 1) - kept.size()),
         amounts_(tree.size()),
         state_(tree.size(), State::hidden),
         split_(tree.size(), 0) {
@@ -258,7 +264,7 @@ class Chooser {
   double threshold_;
   std::size_t budget_;  // 0: none
   Amount total_;
-  std::vector<Amount> amounts_;     // NodeId -> its sites' amount, less the kept stacks
+  std::vector<Amount> amounts_;     // NodeId -> its sites' amount, less the kept nodes'
   std::vector<State> state_;        // NodeId -> state
   std::vector<std::size_t> split_;  // NodeId -> children split off (the first of the ranked)
   std::size_t count_ = 0;           // contexts chosen so far
@@ -276,14 +282,16 @@ bool Chooser::significant(const Amount& a) const {
   return a.sites > 0 && (threshold_ == 0 || share(a) >= threshold_);
 }
 
-// Takes a kept stack's amount out of its node and every node above it.
+// Takes a kept node's amount out of every node above it, and its own and its
+// descendants' to nothing.
 void Chooser::leave_out(NodeId id) {
-  const ContextNode& n = tree_.node(id);
-  Amount own{n.own_spacetime, static_cast<double>(n.own_peak_bytes), n.own_end - n.sites_begin};
-  for (NodeId at = id;; at = tree_.node(at).parent) {
-    amounts_[index(at)] -= own;
-    if (at == tree_.root()) break;
+  Amount whole = amounts_[index(id)];
+  for (NodeId at = id; at != tree_.root();) {
+    at = tree_.node(at).parent;
+    amounts_[index(at)] -= whole;
   }
+  std::fill(amounts_.begin() + static_cast<std::ptrdiff_t>(index(id)),
+            amounts_.begin() + static_cast<std::ptrdiff_t>(index(tree_.subtree_end(id))), Amount{});
 }
 
 // The children that hold at least the threshold, the largest first.
@@ -385,7 +393,10 @@ Assignment assign_all(const ContextTree& tree, const Chooser& chooser,
   if (chooser.significant(unstacked) && std::find(kept.begin(), kept.end(), root) == kept.end()) {
     assign(tree, out, root, ContextShape::stacks, tree.own_sites(root));
   }
-  for (NodeId id : kept) assign(tree, out, id, ContextShape::stacks, tree.own_sites(id));
+  for (NodeId id : kept) {
+    bool callers = !tree.children(id).empty();
+    assign(tree, out, id, callers ? ContextShape::callers : ContextShape::stacks, tree.sites(id));
+  }
   return out;
 }
 

@@ -29,9 +29,10 @@
 // larger of its share of the heap's spacetime and of the useful heap at the
 // peak.  So the contexts are disjoint and add up to the heap by construction.
 //
-// The whole stacks a KeepContext keeps (the leak suspects) are contexts of
-// their own, outside the budget, and their bytes are left out of their
-// ancestors' when choosing.
+// The nodes a Keep keeps (the leak suspects) are contexts of their own, each
+// with all the sites under it, taken out of the budget first (at least one
+// other context is chosen); their bytes are left out of their ancestors'
+// when choosing, and their descendants are not chosen.
 #pragma once
 
 #include <cstddef>
@@ -88,6 +89,8 @@ class ContextTree {
   std::span<const FrameId> own_frames(NodeId id) const;
   // Its frames from the innermost, down to its own: the context it stands for.
   std::vector<FrameId> frames(NodeId id) const;
+  // The end of its subtree: the nodes under it are those after it, before this.
+  NodeId subtree_end(NodeId id) const;
   // A site's stack once the --alloc-fn frames are taken off.
   const std::vector<FrameId>& stack(SiteId site) const { return stacks_[index(site)]; }
 
@@ -117,8 +120,8 @@ class ContextTree {
 };
 
 // The contexts chosen from a measured tree (see above): the threshold and the
-// budget (`top`, 0 for none) of `options`; `kept` the nodes whose own sites
-// are kept.  Returns the contexts with their series and measures, the kept
+// budget (`top`, 0 for none) of `options`; `kept` the nodes kept whole
+// (disjoint: none under another).  Returns the contexts with their series and measures, the kept
 // ones flagged in `kept_out` (same order); the sites under no context are not
 // in any (the caller folds them into "N other places").
 std::vector<Context> tree_contexts(const ContextTree& tree, const ContextOptions& options,

@@ -218,7 +218,7 @@ bool ranks_before(const Context& a, const Context& b) {
 // those it keeps only, so that one context's series is built at a time (in
 // the same storage).
 void measure_all(std::vector<Context>& contexts, const SeriesBuilder& builder,
-                 const SeriesMeasure& measure, const KeepContext& keep, std::vector<bool>& kept) {
+                 const SeriesMeasure& measure, const Keep& keep, std::vector<bool>& kept) {
   double total = 0;
   std::vector<ContextPoint> series;
   for (std::size_t i = 0; i < contexts.size(); ++i) {
@@ -227,7 +227,7 @@ void measure_all(std::vector<Context>& contexts, const SeriesBuilder& builder,
     context.series.swap(series);
     measure.apply(context);
     total += context.spacetime;
-    kept[i] = keep && keep(context);
+    kept[i] = keep.context && keep.context(context, builder);
     if (!kept[i]) context.series.swap(series);  // takes the storage back
   }
   for (Context& context : contexts) {
@@ -284,12 +284,11 @@ void rank(std::vector<Context>& contexts, std::vector<bool>& kept) {
 // different stacks).  Sets `spacetime` to the heap's.
 std::vector<Context> choose_from_tree(const Model& model, const ContextOptions& options,
                                       const SeriesBuilder& builder, const SeriesMeasure& measure,
-                                      const KeepContext& keep, double& spacetime) {
+                                      const Keep& keep, double& spacetime) {
   ContextTree tree(model, options.alloc_fns);
+  tree.measure(builder, measure);
   std::vector<NodeId> kept;
-  tree.measure(builder, measure, [&](NodeId node, const Context& stack) {
-    if (keep && keep(stack)) kept.push_back(node);
-  });
+  if (keep.nodes) kept = keep.nodes(tree, builder, measure);
   std::vector<bool> ranked_kept;
   std::vector<Context> ranked = tree_contexts(tree, options, builder, measure, kept, ranked_kept);
   spacetime = tree.node(tree.root()).spacetime;
@@ -322,8 +321,7 @@ std::vector<Context> choose_from_tree(const Model& model, const ContextOptions& 
 
 }  // namespace
 
-Contexts group_contexts(const Model& model, const ContextOptions& options,
-                        const KeepContext& keep) {
+Contexts group_contexts(const Model& model, const ContextOptions& options, const Keep& keep) {
   SeriesBuilder builder(model);
   SeriesMeasure measure(model, builder);
   Contexts result;

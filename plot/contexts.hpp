@@ -41,6 +41,7 @@ struct ContextOptions {
   double threshold = 1.0;                   // fold contexts under this percent of spacetime
   std::vector<std::string> alloc_fns = {};  // patterns (* and ?) of frames to remove from the top
   std::size_t top = 0;                      // list at most N contexts, fold the rest; 0: no limit
+  std::vector<std::string> libraries = {};  // patterns of code not the program's (own_code.hpp)
 };
 
 // A context at one snapshot: its bytes then, and the lowest and highest bytes
@@ -85,14 +86,25 @@ struct Contexts {
   std::vector<Context> contexts;       // ranked by spacetime; "N other places" last, if any
 };
 
-// Decides whether a context must stay listed whatever its rank.  It is asked
-// once the context's series and measures are known, but not yet its share.
-// With the tree, it is asked about the sites of each whole stack.
-using KeepContext = std::function<bool(const Context&)>;
+class SeriesBuilder;
+class SeriesMeasure;
+class ContextTree;
+enum class NodeId : std::uint32_t;
+
+// What must stay listed whatever its rank (strata keeps the leak suspects,
+// leaks.hpp).
+struct Keep {
+  // With --depth: asked about each context once its series and measures are
+  // known, but not yet its share (with the builder of the series, for others).
+  std::function<bool(const Context&, const SeriesBuilder&)> context;
+  // With the tree: asked once the tree is measured; returns disjoint nodes,
+  // each kept whole (all the sites under it) as a context of its own.
+  std::function<std::vector<NodeId>(const ContextTree&, const SeriesBuilder&, const SeriesMeasure&)>
+      nodes;
+};
 
 // Groups the sites of `model` into contexts, measures, ranks and folds them.
-Contexts group_contexts(const Model& model, const ContextOptions& options,
-                        const KeepContext& keep = nullptr);
+Contexts group_contexts(const Model& model, const ContextOptions& options, const Keep& keep = {});
 
 // True when `name` matches `pattern`, in which * stands for any characters
 // and ? for one character (the patterns of --alloc-fn).

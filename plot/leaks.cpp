@@ -9,6 +9,9 @@
 #include <map>
 #include <numeric>
 
+#include "context_tree.hpp"
+#include "own_code.hpp"
+
 namespace strata {
 
 namespace {
@@ -34,14 +37,18 @@ constexpr double kMinTau = 0.5;  // Kendall's tau of the troughs
 constexpr double kMinTroughRise = 0.02;  // the troughs' rise, as a share of the context's max
 constexpr double kMinLateSlope = 0.25;   // the last half's slope, as a share of the whole's
 constexpr double kTransferShare = 0.5;   // siblings losing this share of a gain: a transfer
-constexpr double kMaxStepSpread = 1.0;   // the troughs' steps' coefficient of variation
-constexpr double kMaxGiveBack = 0.25;    // the most the troughs fall back, as a share of their rise
-constexpr double kReleaseLevel = 0.1;    // "freed": at most this share of the last trough left
-constexpr double kReleaseTail = 0.3;     // a release at exit starts within this share of the run
+constexpr double kNearlyAll = 0.8;       // a caller with this share of a node's growth names it
+constexpr double kMinNodeShare =
+    0.001;                              // a node with callers is judged from this share of the heap
+constexpr double kMaxStepSpread = 1.0;  // the troughs' steps' coefficient of variation
+constexpr double kMaxGiveBack = 0.25;   // the most the troughs fall back, as a share of their rise
+constexpr double kReleaseLevel = 0.1;   // "freed": at most this share of the last trough left
+constexpr double kReleaseTail = 0.3;    // a release at exit starts within this share of the run
 constexpr double kReleaseWindow = 0.25;  // ... below the least held in this share before it
 constexpr double kReleaseHigh = 0.9;     // ... from the last point this near the tail's most
 constexpr std::size_t kBins = 10;        // steady growth: the run in equal bins of time
 constexpr double kMinGrowthSpan = 0.3;   // ... or from a late start, so long at least
+constexpr double kMaxBeforeOnset = 0.5;  // ... to heights not held before: this share at most
 constexpr std::size_t kMinBinsWithData = 5;
 constexpr double kMinRisingBins = 0.6;     // share of the bins in which the floor rises
 constexpr double kLateShare = 0.75;        // the floor still rises after this share of the run
@@ -49,6 +56,13 @@ constexpr double kMinLateRise = 0.1;       // ... by this share of its whole ris
 constexpr double kMinFloorRise = 0.05;     // the floor's rise, as a share of the context's max
 constexpr double kMaxUnevenness = 0.5;     // the coefficient of variation of its rises by bin
 constexpr double kSteadyConfidence = 0.8;  // steady growth is weaker evidence than cycles
+constexpr std::size_t kMinStairs = 3;      // a staircase: the floor rises in this many steps
+constexpr double kStairStep = 0.1;         // ... each by this share of its rise before it
+constexpr double kStairShare = 0.8;        // ... which make this share of its rise at least
+constexpr double kStairSlack = 1.25;       // ... and its next step is not this overdue
+constexpr double kStairGiveBack = 0.1;     // ... and its lows give back at most this share
+constexpr double kMinStairPower = 0.5;     // ... and its level grows as a power of time, from
+constexpr double kMaxStairPower = 2.0;     // ... this to this (1: a steady rate)
 constexpr double kManyCycles = 5;          // confidence: full from this many cycles (plus one)
 constexpr double kLargeRise = 0.25;        // ... and from a rise of this share of the most held
 
@@ -522,6 +536,9 @@ std::optional<Leak> rising_trough(const Run& run, std::vector<Trough> troughs) {
   double many = clamp01(static_cast<double>(troughs.size() - 1) / kManyCycles);
   Leak leak;
   leak.kind = LeakKind::rising_trough;
+  for (std::size_t k = 1; k < troughs.size(); ++k) {
+    leak.rises += troughs[k].bytes > troughs[k - 1].bytes;
+  }
   leak.growth_bytes = trend.slope;
   leak.cycles = troughs.size();
   leak.confidence = trend.tau * (0.5 + 0.5 * many) * size_weight(trend.rise, max);
@@ -623,12 +640,120 @@ std::optional<Run> from_onset(const Run& run) {
   std::size_t onset = 0;
   while (onset + 1 < floor.size() && floor[onset + 1] == floor.front()) ++onset;
   if (onset == 0 || onset + 1 >= floor.size()) return std::nullopt;
+  std::uint64_t before = 0;
+  for (std::size_t k = 0; k <= onset; ++k) before = std::max(before, run.points[k].max);
+  if (static_cast<double>(before) > kMaxBeforeOnset * static_cast<double>(floor.back())) {
+    return std::nullopt;
+  }
   double span = static_cast<double>(run.points.back().time - run.points.front().time);
   double rest = static_cast<double>(run.points.back().time - run.points[onset].time);
   if (rest < kMinGrowthSpan * span) return std::nullopt;
   Run late = run;
   late.points = run.points.subspan(onset);
   return late;
+}
+
+// ---- a staircase ---------------------------------------------------------------
+
+// The lowest the run held in each of kBins equal bins of its time (the least
+// `min` of the points whose interval ends in it); a bin without a point is
+// left out.
+std::vector<double> bin_lows(const Run& run) {
+  double first = static_cast<double>(run.points.front().time);
+  double span = static_cast<double>(run.points.back().time) - first;
+  std::vector<double> lows;
+  std::size_t k = 0;
+  for (std::size_t b = 0; b < kBins; ++b) {
+    double end = first + span * static_cast<double>(b + 1) / kBins;
+    std::size_t next = b + 1 == kBins ? run.points.size() : std::max(k, points_until(run, end));
+    if (next == k) continue;
+    std::uint64_t low = UINT64_MAX;
+    for (; k < next; ++k) low = std::min(low, run.points[k].min);
+    lows.push_back(static_cast<double>(low));
+  }
+  return lows;
+}
+
+struct Stairs {
+  std::size_t steps = 0;
+  double factor = 0;  // the median factor of the rise at a step
+};
+
+// One step of a staircase: at point `at` of the run, the rise from the start
+// went from `before` to `before + step`.
+struct Stair {
+  std::size_t at = 0;
+  double before = 0;
+  double step = 0;
+};
+
+// The steps of a floor: rises by more than the tie and by kStairStep of the
+// rise before them.
+std::vector<Stair> stairs_of(const std::vector<std::uint64_t>& floor, double tie) {
+  std::vector<Stair> stairs;
+  for (std::size_t k = 1; k < floor.size(); ++k) {
+    double step = static_cast<double>(floor[k] - floor[k - 1]);
+    double before = static_cast<double>(floor[k - 1] - floor.front());
+    if (step > tie && step >= kStairStep * before) stairs.push_back({k, before, step});
+  }
+  return stairs;
+}
+
+// Whether the steps keep to a line: from the middle step to the last, the
+// level before them grew as a power of the time since `start` (the time of
+// each step) between kMinStairPower and kMaxStairPower: 1 for contents that
+// grow at a steady rate.  The floor of a random walk that catches up with
+// the walk at the end of the run rises far faster than its time.
+bool keeps_to_a_line(const Run& run, std::span<const Stair> stairs, std::uint64_t start) {
+  const Stair &middle = stairs[stairs.size() / 2], &last = stairs.back();
+  double from = static_cast<double>(run.points[middle.at].time - start);
+  double to = static_cast<double>(run.points[last.at].time - start);
+  if (middle.before <= 0 || from <= 0 || to <= from) return false;
+  double power = std::log(last.before / middle.before) / std::log(to / from);
+  return power >= kMinStairPower && power <= kMaxStairPower;
+}
+
+// Whether the floor climbs as a staircase whose steps get longer as they get
+// higher (a buffer grown by a factor: realloc by a quarter, a vector that
+// doubles).  The floor is taken no higher than the lowest the run held in its
+// last bin (what a run holds at its last point is not yet a level it kept).
+// It must rise in kMinStairs steps at least, which make kStairShare of its
+// rise and keep to a line (keeps_to_a_line); its next step must not be
+// overdue: a buffer grown by a factor r at time t (from when the context
+// first held bytes) is full again, at the rate its contents grew so far, at
+// about r t, so the run may stay flat after the last step for kStairSlack
+// (r - 1) t at most.  And the run must hold its steps: the lowest point of
+// each bin goes up (Kendall's tau at least kMinTau) and never falls back by
+// more than kStairGiveBack of the rise.  A cache that fills and then
+// plateaus is overdue (its last step is one entry: r is about 1), and so is a
+// pool that keeps its high-water mark (records get rarer and smaller); a
+// random walk does not hold its steps, and most of its rise is in small ones.
+std::optional<Stairs> climbs_in_stairs(const Run& run, std::vector<std::uint64_t> floor,
+                                       double tie) {
+  std::vector<double> lows = bin_lows(run);
+  if (lows.size() < kMinBinsWithData) return std::nullopt;
+  for (std::uint64_t& level : floor) {
+    level = std::min(level, static_cast<std::uint64_t>(lows.back()));
+  }
+  std::vector<Stair> stairs = stairs_of(floor, tie);
+  if (stairs.size() < kMinStairs) return std::nullopt;
+  const Stair& last = stairs.back();
+  double rise = last.before + last.step, in_stairs = 0;
+  std::vector<double> factors;
+  for (const Stair& stair : stairs) {
+    in_stairs += stair.step;
+    if (stair.before > 0) factors.push_back((stair.before + stair.step) / stair.before);
+  }
+  std::uint64_t start = first_held(run.points);
+  double climb = static_cast<double>(run.points[last.at].time - start);
+  double flat = static_cast<double>(run.points.back().time - run.points[last.at].time);
+  if (in_stairs < kStairShare * rise || last.before <= 0 || climb <= 0) return std::nullopt;
+  if (flat > kStairSlack * (rise / last.before - 1) * climb) return std::nullopt;
+  if (!keeps_to_a_line(run, stairs, start) || kendall_tau(lows, tie) < kMinTau ||
+      give_back(lows) > kStairGiveBack * rise) {
+    return std::nullopt;
+  }
+  return Stairs{stairs.size(), median(std::move(factors))};
 }
 
 std::optional<Leak> steady_growth_of(const Run& run) {
@@ -638,13 +763,21 @@ std::optional<Leak> steady_growth_of(const Run& run) {
   std::vector<Trough> bins = floor_by_bin(run, floor);
   if (bins.size() < kMinBinsWithData) return std::nullopt;
   FloorTrend trend = floor_trend(run, floor, bins, kTie * max);
-  if (!climbs(trend, max)) return std::nullopt;
+  bool enough = trend.rise >= kMinFloorRise * max && trend.rise > kTie * max;
+  if (!enough) return std::nullopt;
+  std::optional<Stairs> stairs;
+  if (!climbs(trend, max) && !(stairs = climbs_in_stairs(run, floor, kTie * max))) {
+    return std::nullopt;
+  }
   const ContextPoint& first = run.points.front();
   bins.insert(bins.begin(), Trough{0, first.snapshot, first.time, floor.front()});
   Leak leak;
   leak.kind = LeakKind::steady_growth;
+  leak.rises =
+      static_cast<std::size_t>(std::lround(trend.rising * static_cast<double>(bins.size() - 1)));
+  if (stairs) leak.steps = stairs->steps, leak.step_factor = stairs->factor;
   leak.growth_bytes = slope_of(bins, false);
-  leak.confidence = kSteadyConfidence * trend.rising * size_weight(trend.rise, max);
+  leak.confidence = kSteadyConfidence * std::max(trend.rising, 0.5) * size_weight(trend.rise, max);
   leak.troughs = std::move(bins);
   return leak;
 }
@@ -693,7 +826,7 @@ bool more_suspicious(const Leak& a, const Leak& b) {
 }
 
 // The sites allocated by the same function as `context` (its innermost
-// frame's), other than its own: the siblings of its node in the call tree.
+// frame's), other than its own.
 std::vector<SiteId> sibling_sites(const Model& model, const Context& context) {
   std::vector<SiteId> siblings;
   if (context.frames.empty()) return siblings;
@@ -702,8 +835,7 @@ std::vector<SiteId> sibling_sites(const Model& model, const Context& context) {
   for (std::size_t i = 0; i < model.sites.size(); ++i) {
     SiteId id = static_cast<SiteId>(i);
     const Site& site = model.site(id);
-    if (site.frames.empty() ||
-        std::find(context.sites.begin(), context.sites.end(), id) != context.sites.end()) {
+    if (site.frames.empty() || std::binary_search(context.sites.begin(), context.sites.end(), id)) {
       continue;
     }
     const Frame& frame = model.frame(site.frames.front());
@@ -714,14 +846,18 @@ std::vector<SiteId> sibling_sites(const Model& model, const Context& context) {
   return siblings;
 }
 
+// The point of `series` at model snapshot `snapshot`, or the last before it.
+const ContextPoint* point_at(std::span<const ContextPoint> series, std::size_t snapshot) {
+  auto after = std::partition_point(series.begin(), series.end(),
+                                    [&](const ContextPoint& p) { return p.snapshot <= snapshot; });
+  return after == series.begin() ? nullptr : &*(after - 1);
+}
+
 // The bytes of `series` at `time`: its last point at or before it.
 std::uint64_t bytes_at(std::span<const ContextPoint> series, std::uint64_t time) {
-  std::uint64_t bytes = 0;
-  for (const ContextPoint& p : series) {
-    if (p.time > time) break;
-    bytes = p.bytes;
-  }
-  return bytes;
+  auto after = std::partition_point(series.begin(), series.end(),
+                                    [&](const ContextPoint& p) { return p.time <= time; });
+  return after == series.begin() ? 0 : (after - 1)->bytes;
 }
 
 // Whether the growth of a suspect is memory moving between the callers of
@@ -729,12 +865,11 @@ std::uint64_t bytes_at(std::span<const ContextPoint> series, std::uint64_t time)
 // kTransferShare of what it gains (a cache that evicts entries allocated on
 // one path and allocates new ones on another), so their function's node in
 // the call tree does not grow.
-bool is_transfer(const Model& model, std::optional<SeriesBuilder>& builder, const Context& context,
+bool is_transfer(const Model& model, const SeriesBuilder& builder, const Context& context,
                  const Leak& leak) {
   std::vector<SiteId> siblings = sibling_sites(model, context);
   if (siblings.empty() || leak.troughs.size() < 2) return false;
-  if (!builder) builder.emplace(model);  // only once there is a suspect to check
-  std::vector<ContextPoint> series = builder->of(siblings);
+  std::vector<ContextPoint> series = builder.of(siblings);
   const Trough &first = leak.troughs.front(), &last = leak.troughs.back();
   double gain = static_cast<double>(last.bytes) - static_cast<double>(first.bytes);
   double loss = static_cast<double>(bytes_at(series, first.time)) -
@@ -742,21 +877,148 @@ bool is_transfer(const Model& model, std::optional<SeriesBuilder>& builder, cons
   return gain > 0 && loss >= kTransferShare * gain;
 }
 
+// The verdict on a context: a suspect, unless its growth is a transfer.
+std::optional<Leak> judge_context(const Model& model, const Cycles& cycles,
+                                  const SeriesBuilder& builder, const Context& context) {
+  std::optional<Leak> leak = judge_series(context.series, cycles, model.end_time);
+  if (leak && is_transfer(model, builder, context, *leak)) leak.reset();
+  return leak;
+}
+
+// ---- suspects on the calling-context tree ---------------------------------------
+
+// Judges the nodes of a measured tree, and picks the node that names each
+// leak best.  A node with a single caller and no sites of its own has its
+// caller's series: it is not judged apart (verdict() follows the chain).  A
+// node with several callers is judged when it holds at least kMinNodeShare of
+// the heap's spacetime or of its peak (a leak too small for that is still
+// judged in its whole stacks, which always are).
+class TreeSuspects {
+ public:
+  TreeSuspects(const Model& model, const Cycles& cycles, const ContextTree& tree,
+               const SeriesBuilder& builder)
+      : tree_(tree), builder_(builder), verdicts_(tree.size()) {
+    const ContextNode& root = tree.node(tree.root());
+    Context context;
+    for (std::size_t i = 1; i < tree.size(); ++i) {
+      NodeId id{static_cast<std::uint32_t>(i)};
+      const ContextNode& n = tree.node(id);
+      bool large =
+          n.spacetime >= kMinNodeShare * root.spacetime ||
+          static_cast<double>(n.peak_bytes) >= kMinNodeShare * static_cast<double>(root.peak_bytes);
+      if (chained(id) || (!tree.children(id).empty() && !large)) continue;
+      context.frames = tree.frames(id);
+      context.sites.assign(tree.sites(id).begin(), tree.sites(id).end());
+      std::sort(context.sites.begin(), context.sites.end());
+      builder.build(context.sites, context.series);
+      verdicts_[i] = judge_context(model, cycles, builder, context);
+    }
+  }
+
+  // The nodes that name the leaks, disjoint; each one's verdict in `out`,
+  // keyed by its least site.
+  std::vector<NodeId> pick(std::map<SiteId, Leak>& out) const;
+
+ private:
+  bool chained(NodeId id) const {
+    return tree_.own_sites(id).empty() && tree_.children(id).size() == 1;
+  }
+  const std::optional<Leak>& verdict(NodeId id) const {
+    while (chained(id)) id = tree_.children(id).front();
+    return verdicts_[index(id)];
+  }
+  NodeId best_under(NodeId id) const;
+  std::vector<LeakPart> parts(NodeId id, const Leak& leak) const;
+
+  const ContextTree& tree_;
+  const SeriesBuilder& builder_;
+  std::vector<std::optional<Leak>> verdicts_;  // NodeId -> its verdict (unset when not judged)
+};
+
+// The deepest node under a suspect `id` that carries nearly all of its
+// growth: from it, down to the caller whose own verdict is a suspect that
+// gained at least kNearlyAll of what its parent gained, while there is one.
+NodeId TreeSuspects::best_under(NodeId id) const {
+  for (;;) {
+    double growth = total_growth(*verdict(id));
+    std::optional<NodeId> next;
+    for (NodeId child : tree_.children(id)) {
+      const std::optional<Leak>& leak = verdict(child);
+      if (leak && total_growth(*leak) >= kNearlyAll * growth) next = child;
+    }
+    if (!next) return id;
+    id = *next;
+  }
+}
+
+// How a suspect node's growth splits among its callers and its own sites:
+// each one's `min` at the suspect's last trough less at its first (the
+// troughs are at the same snapshots for all, so the parts add up).
+std::vector<LeakPart> TreeSuspects::parts(NodeId id, const Leak& leak) const {
+  std::vector<LeakPart> out;
+  if (tree_.children(id).empty()) return out;
+  auto gained = [&](std::span<const SiteId> sites) {
+    std::vector<SiteId> sorted(sites.begin(), sites.end());
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<ContextPoint> series = builder_.of(sorted);
+    const ContextPoint* first = point_at(series, leak.troughs.front().snapshot);
+    const ContextPoint* last = point_at(series, leak.troughs.back().snapshot);
+    return static_cast<double>(last ? last->min : 0) - static_cast<double>(first ? first->min : 0);
+  };
+  for (NodeId child : tree_.children(id)) {
+    std::span<const FrameId> frames = tree_.own_frames(child);
+    out.push_back({{frames.begin(), frames.end()}, gained(tree_.sites(child))});
+  }
+  if (!tree_.own_sites(id).empty()) out.push_back({{}, gained(tree_.own_sites(id))});
+  std::erase_if(out, [](const LeakPart& part) { return part.growth_bytes <= 0; });
+  std::stable_sort(out.begin(), out.end(), [](const LeakPart& a, const LeakPart& b) {
+    return a.growth_bytes > b.growth_bytes;
+  });
+  return out;
+}
+
+// In preorder (callers after the node they call), each suspect not yet
+// accounted for names its leak at best_under(); the nodes from it down to
+// that one, and all under that one, are then accounted for.
+std::vector<NodeId> TreeSuspects::pick(std::map<SiteId, Leak>& out) const {
+  std::vector<NodeId> picked;
+  std::vector<bool> done(tree_.size(), false);
+  for (std::size_t i = 1; i < tree_.size(); ++i) {
+    NodeId id{static_cast<std::uint32_t>(i)};
+    if (done[i] || chained(id) || !verdicts_[i]) continue;
+    NodeId best = best_under(id);
+    if (done[index(best)]) continue;
+    for (NodeId at = best; at != id; at = tree_.node(at).parent) done[index(at)] = true;
+    std::fill(done.begin() + static_cast<std::ptrdiff_t>(index(best)),
+              done.begin() + static_cast<std::ptrdiff_t>(index(tree_.subtree_end(best))), true);
+    done[i] = true;
+    Leak leak = *verdict(best);
+    leak.parts = parts(best, leak);
+    std::span<const SiteId> sites = tree_.sites(best);
+    out[*std::min_element(sites.begin(), sites.end())] = std::move(leak);
+    picked.push_back(best);
+  }
+  return picked;
+}
+
 }  // namespace
 
 HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options) {
   HeapAnalysis analysis;
-  analysis.leaks.cycles = find_cycles(model);
-  std::optional<SeriesBuilder> builder;
-  std::map<SiteId, Leak> verdicts;  // a suspect context's first site -> its verdict
-  auto keep = [&](const Context& context) {
-    std::optional<Leak> leak = judge_series(context.series, analysis.leaks.cycles, model.end_time);
-    if (leak && is_transfer(model, builder, context, *leak)) leak.reset();
+  const Cycles& cycles = analysis.leaks.cycles = find_cycles(model);
+  std::map<SiteId, Leak> verdicts;  // a suspect context's least site -> its verdict
+  Keep keep;
+  keep.context = [&](const Context& context, const SeriesBuilder& builder) {
+    std::optional<Leak> leak = judge_context(model, cycles, builder, context);
     if (leak) verdicts[context.sites.front()] = std::move(*leak);
     return leak.has_value();
   };
+  keep.nodes = [&](const ContextTree& tree, const SeriesBuilder& builder, const SeriesMeasure&) {
+    return TreeSuspects(model, cycles, tree, builder).pick(verdicts);
+  };
   analysis.contexts = group_contexts(model, options, keep);
   const std::vector<Context>& contexts = analysis.contexts.contexts;
+  OwnCode own(model, options.libraries);
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     if (contexts[i].other()) continue;
     auto verdict = verdicts.find(contexts[i].sites.front());
@@ -765,6 +1027,9 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options) {
     leak.context = i;
     leak.peak_bytes = contexts[i].peak_bytes;
     leak.end_bytes = contexts[i].end_bytes;
+    std::vector<Frame> frames;
+    for (FrameId id : contexts[i].frames) frames.push_back(model.frame(id));
+    leak.headline = own.headline(frames);
     analysis.leaks.suspects.push_back(std::move(leak));
   }
   std::sort(analysis.leaks.suspects.begin(), analysis.leaks.suspects.end(), more_suspicious);

@@ -56,6 +56,14 @@ struct Trough {
   std::uint64_t bytes = 0;
 };
 
+// A part of a suspect's growth: what one caller of its node in the call tree
+// (one code address further) gained, or the node's own sites (the stacks that
+// end at it).
+struct LeakPart {
+  std::vector<FrameId> frames;  // the caller's code address; empty for the node's own sites
+  double growth_bytes = 0;      // from the suspect's first trough to its last
+};
+
 struct Leak {
   std::size_t context = 0;  // index into Contexts::contexts
   LeakKind kind = LeakKind::rising_trough;
@@ -65,8 +73,16 @@ struct Leak {
   std::uint64_t end_bytes = 0;
   bool freed_before_exit = false;  // near zero at the end, after rising during the run
   double confidence = 0;           // in [0, 1]
+  std::size_t rises = 0;           // troughs higher than the one before (rising trough), or
+                                   // bins in which the floor rose (steady growth)
+  std::size_t steps = 0;           // steady growth in a staircase: its steps; else 0
+  double step_factor = 0;          // ... and the median factor of the rise at a step
   std::vector<Trough> troughs;     // one per cycle, or the floor at the start of the run and
                                    // at the end of each tenth of it; in time order
+  std::size_t headline = 0;        // index into its context's frames: the first in the
+                                   // program's own code (own_code.hpp)
+  std::vector<LeakPart> parts;     // with the tree, how the growth splits among the node's
+                                   // callers (those that gained), the most first; else empty
 };
 
 struct Leaks {

@@ -13,10 +13,6 @@
 #include "error.hpp"
 #include "shown.hpp"
 
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "unknown"
-#endif
-
 namespace {
 
 struct Command {
@@ -29,6 +25,8 @@ constexpr Command kCommands[] = {
     {"record", strata::cmd_record, "run a program under Valgrind and record its heap profile"},
     {"report", strata::cmd_report, "report on a strata profile or a massif.out file"},
     {"plot", strata::cmd_plot, "draw the heap over time by call site (SVG, PNG, PDF, HTML)"},
+    {"convert", strata::cmd_convert, "write a profile as a massif.out file or collapsed stacks"},
+    {"diff", strata::cmd_diff, "compare two profiles: contexts and leak suspects"},
 };
 
 void print_usage(std::ostream& out) {
@@ -48,10 +46,7 @@ int dispatch(const strata::Args& args, std::string& context) {
     print_usage(std::cout);
     return 0;
   }
-  if (name == "--version") {
-    std::cout << "strata " << PACKAGE_VERSION << "\n";
-    return 0;
-  }
+  if (name == "--version") return strata::print_version();
   for (const Command& command : kCommands) {
     if (command.name != name) continue;
     context = "strata " + name;

@@ -112,7 +112,8 @@ struct Model {
   std::vector<Snapshot> snapshots;  // in time order (a peak written late is put in its place)
   std::vector<Marker> markers;      // in file order
   bool cut_short = false;           // ended without `X`: read up to the last complete snapshot
-  std::uint64_t end_time = 0;       // time of `X`, else of the last snapshot
+  std::string stop_reason;          // why the tool stopped writing (a `Q` record), else empty
+  std::uint64_t end_time = 0;       // time of `X` (or `Q`), else of the last snapshot
 
   const Frame& frame(FrameId id) const { return frames[index(id)]; }
   const Site& site(SiteId id) const { return sites[index(id)]; }

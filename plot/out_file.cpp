@@ -2,11 +2,13 @@
 // The --out-file pattern, read as Valgrind reads --log-file: %p is the process
 // id, %n a sequence number per process (1 for its first file), %q{VAR} the
 // value of the environment variable VAR, %% a %; any other % is an error, and
-// so is an unset VAR.
+// so is an unset VAR.  And the profiles the pattern named: which were
+// written, and how each ends.
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <regex>
 
 #include "error.hpp"
@@ -71,7 +73,8 @@ std::string expand(const std::vector<Piece>& pieces, pid_t pid) {
   return name;
 }
 
-// A regular expression matching the names of any process and sequence number.
+// A regular expression matching the names of any process and sequence
+// number, with .execN after them or not.
 std::regex any_name(const std::vector<Piece>& pieces) {
   static const std::string special = "\\^$.|?*+()[]{}";
   std::string regex;
@@ -82,7 +85,7 @@ std::regex any_name(const std::vector<Piece>& pieces) {
       regex += c;
     }
   }
-  return std::regex(regex);
+  return std::regex(regex + "(\\.exec[0-9]+)?");
 }
 
 }  // namespace
@@ -132,6 +135,24 @@ std::vector<std::string> written_profiles(const std::string& pattern, pid_t pid,
     }
   }
   return written;
+}
+
+ProfileEnd profile_end(const std::string& path) {
+  constexpr std::streamoff kTail = 4096;  // more than an X or Q line
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : 0;
+  std::string tail(static_cast<std::size_t>(std::min(size, kTail)), '\0');
+  in.seekg(size - static_cast<std::streamoff>(tail.size()));
+  if (tail.empty() || !in.read(tail.data(), static_cast<std::streamsize>(tail.size())) ||
+      tail.back() != '\n') {
+    return {};
+  }
+  tail.pop_back();
+  std::string last = tail.substr(tail.rfind('\n') + 1);  // npos + 1 == 0
+  if (last.starts_with("X\t")) return {ProfileEnd::Kind::complete, ""};
+  std::size_t reason = last.find('\t', 2);
+  if (!last.starts_with("Q\t") || reason == std::string::npos) return {};
+  return {ProfileEnd::Kind::stopped, last.substr(reason + 1)};
 }
 
 }  // namespace strata

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "error.hpp"
+#include "leak_words.hpp"
 #include "plot_legend.hpp"
 #include "units.hpp"
 
@@ -100,29 +101,11 @@ std::string context_detail(const Context& context) {
          format_bytes(static_cast<double>(context.end_bytes)) + " at the end";
 }
 
-// "+600 KiB per cycle" or "+1.2 MiB per s".
-std::string growth_text(const Leak& leak, const std::string& time_unit, double end_time) {
-  if (leak.kind == LeakKind::rising_trough) {
-    return "+" + format_bytes(leak.growth_bytes) + " per cycle";
-  }
-  Scale scale = time_scale(time_unit, end_time);
-  return "+" + format_bytes(leak.growth_bytes * scale.divisor) + " per " + scale.unit;
-}
-
-// What steady growth is known to be, in words.
-std::string growth_words(const Leak& leak) {
-  std::string end = leak.freed_before_exit ? "is freed only at exit" : "is still held at the end";
-  return "grows for the whole run and " + end +
-         ": a leak if this program should reach a steady state";
-}
-
-std::string leak_detail(const Leak& leak, const std::string& growth) {
+std::string leak_detail(const Leak& leak, const PlotData& data) {
   std::string confidence = " (confidence " + percent(100 * leak.confidence) + ")";
-  if (leak.kind == LeakKind::rising_trough) {
-    return "leak suspect: its trough rises " + growth + " over " + std::to_string(leak.cycles) +
-           " cycles" + confidence;
-  }
-  return "growth: its floor rises " + growth + "; " + growth_words(leak) + confidence;
+  std::string why = leak_why(leak, data.time_unit, data.end_time);
+  if (leak.kind == LeakKind::rising_trough) return "leak suspect: " + why + confidence;
+  return "growth: " + why + "; it " + growth_words(leak) + confidence;
 }
 
 // "LEAK" for a rising trough, "GROWTH" for steady growth (a leak only if the
@@ -145,13 +128,15 @@ std::string frame_line(const LegendFrame& frame) {
   return frame.location.empty() ? frame.function : frame.function + " (" + frame.location + ")";
 }
 
-// Legends, frames and details of the bands of contexts.
+// Legends, frames and details of the bands of contexts.  A leak's legend
+// starts at its headline, its first frame in the program's own code.
 void name_context_bands(const Model& model, std::vector<Source>& sources, std::size_t width) {
   std::vector<std::vector<LegendFrame>> stacks;
   for (const Source& source : sources) {
     bool named = source.band.kind != BandKind::other;
-    stacks.push_back(named ? legend_frames(model, source.context->frames)
-                           : std::vector<LegendFrame>{});
+    std::span<const FrameId> frames = source.context->frames;
+    if (source.leak) frames = frames.subspan(std::min(source.leak->headline, frames.size()));
+    stacks.push_back(named ? legend_frames(model, frames) : std::vector<LegendFrame>{});
   }
   std::size_t leaks = 0;
   for (const Source& source : sources) leaks += source.leak != nullptr;
@@ -162,7 +147,9 @@ void name_context_bands(const Model& model, std::vector<Source>& sources, std::s
   for (std::size_t i = 0; i < sources.size(); ++i) {
     PlotBand& band = sources[i].band;
     const Context& context = *sources[i].context;
-    for (const LegendFrame& frame : stacks[i]) band.frames.push_back(frame_line(frame));
+    for (const LegendFrame& frame : legend_frames(model, context.frames)) {
+      band.frames.push_back(frame_line(frame));
+    }
     band.detail = context_detail(context);
     bool other_callers = context.shape == ContextShape::other_callers;
     if (band.kind == BandKind::other) {
@@ -275,7 +262,7 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
     if (!leak || leak->troughs.empty()) continue;
     PlotTroughs line;
     line.band = b;
-    std::string growth = growth_text(*leak, data.time_unit, data.end_time);
+    std::string growth = growth_rate(*leak, data.time_unit, data.end_time);
     std::string what = leak->kind == LeakKind::rising_trough ? "troughs" : "floor";
     line.legend = leak_name(*leak, b, leaks) + ": its " + what + ", " + growth;
     for (const Trough& trough : leak->troughs) {
@@ -284,7 +271,7 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
       std::size_t at = sample_of[it - contexts.snapshots.begin()];
       line.points.push_back(trough_point(data, b, at, trough.bytes));
     }
-    data.bands[b].detail += "; " + leak_detail(*leak, growth);
+    data.bands[b].detail += "; " + leak_detail(*leak, data);
     data.troughs.push_back(std::move(line));
   }
 }

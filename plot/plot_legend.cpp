@@ -74,46 +74,6 @@ std::vector<LegendFrame> legend_frames(const Model& model, std::span<const Frame
   return out;
 }
 
-namespace {
-
-// Functions that only pass an allocation on: libiberty and gnulib, GLib, the
-// C library's string copies, and the C++ standard library's allocators.
-constexpr std::array kWrappers = {
-    "xmalloc",
-    "xcalloc",
-    "xzalloc",
-    "xrealloc",
-    "xstrdup",
-    "xstrndup",
-    "xmemdup*",
-    "strdup",
-    "strndup",
-    "__strdup",
-    "__strndup",
-    "g_malloc*",
-    "g_try_malloc*",
-    "g_realloc*",
-    "g_try_realloc*",
-    "g_slice_alloc*",
-    "g_strdup*",
-    "g_strndup",
-    "g_memdup*",
-    "std::allocator<*",
-    "std::__new_allocator<*",
-    "__gnu_cxx::new_allocator<*",
-    "std::allocator_traits<*",
-    "std::_Vector_base<*",
-};
-
-}  // namespace
-
-bool allocator_wrapper(std::string_view function) {
-  for (const char* pattern : kWrappers) {
-    if (wildcard_match(pattern, function)) return true;
-  }
-  return false;
-}
-
 // ---- choosing legends -------------------------------------------------------------
 
 namespace {
@@ -145,7 +105,8 @@ Stack readable(const Stack& stack) {
     if (frame.named || out.empty()) {
       out.push_back(frame);
     } else if (!skipped(out.back())) {
-      out.push_back({.function = std::string(kEllipsis), .location = "", .named = false});
+      out.push_back(
+          {.function = std::string(kEllipsis), .location = "", .named = false, .place = ""});
     }
   }
   return out;

@@ -20,6 +20,7 @@
 
 #include "frame_names.hpp"
 #include "model.hpp"
+#include "own_code.hpp"
 
 namespace strata {
 
@@ -46,9 +47,6 @@ struct LegendFrame {
 
 // The frames of a stack, innermost first.
 std::vector<LegendFrame> legend_frames(const Model& model, std::span<const FrameId> frames);
-
-// Whether `function` is one of the well-known wrappers of the allocator.
-bool allocator_wrapper(std::string_view function);
 
 // The legend of each stack: the frames that tell it apart from the other
 // stacks, in at most `width` characters (callers are added while they fit).

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The reader of strata profiles: the grammar of docs/format.md, one function
 // per record type.  Malformed input is an error naming the line.  The one
-// exception is the tail of a profile cut short (the program was killed): a
-// last line without its newline and a snapshot without its `E` are dropped,
-// and the model says the profile was cut short.
+// exception is the tail of a profile cut short (the program was killed, or
+// the tool stopped writing and said why in a `Q` record): a last line
+// without its newline and a snapshot without its `E` are dropped, and the
+// model says the profile was cut short.
 #include <algorithm>
 #include <array>
 #include <unordered_map>
@@ -49,7 +50,7 @@ class StrataReader {
   bool next_complete_line() {
     if (!lines_.next()) return false;
     if (lines_.complete()) return true;
-    if (ended_) lines_.fail("text after the end record X");
+    if (ended_) lines_.fail(std::string("text after the end record ") + (stopped_ ? "Q" : "X"));
     return false;
   }
 
@@ -127,12 +128,13 @@ class StrataReader {
         {"S", &StrataReader::read_site},      {"M", &StrataReader::read_marker},
         {"T", &StrataReader::begin_snapshot}, {"s", &StrataReader::read_sample},
         {"E", &StrataReader::end_snapshot},   {"X", &StrataReader::read_end},
+        {"Q", &StrataReader::read_stop},
     };
     auto handler = handlers.find(fields[0]);
     if (handler == handlers.end()) lines_.fail("unknown record type " + quote(fields[0]));
-    if (ended_) lines_.fail("record after the end record X");
+    if (ended_) lines_.fail(std::string("record after the end record ") + (stopped_ ? "Q" : "X"));
     bool in_snapshot_record = fields[0] == "s" || fields[0] == "E";
-    if (open_ && !in_snapshot_record) {
+    if (open_ && !in_snapshot_record && fields[0] != "Q") {
       lines_.fail(std::string(fields[0]) + " record inside a snapshot (before its E)");
     }
     if (!open_ && in_snapshot_record) {
@@ -322,8 +324,25 @@ class StrataReader {
     ended_ = true;
   }
 
-  // At the end of the file: a profile without X was cut short; the snapshot
-  // it was writing, if any, is dropped.
+  // The tool stopped writing, and says why (printable ASCII, so that it can
+  // be shown as it is); the snapshot it was writing, if any, is dropped.
+  void read_stop(const Fields& fields) {
+    expect_fields(fields, 3);
+    number(fields[1], "time");
+    if (fields[2].empty() || std::any_of(fields[2].begin(), fields[2].end(),
+                                         [](char c) { return c < ' ' || c > '~'; })) {
+      lines_.fail("bad reason in the stop record Q: expected printable ASCII");
+    }
+    open_.reset();
+    samples_.clear();
+    model_.stop_reason = std::string(fields[2]);
+    model_.end_time = last_time();
+    model_.cut_short = true;
+    ended_ = stopped_ = true;
+  }
+
+  // At the end of the file: a profile without X or Q was cut short; the
+  // snapshot it was writing, if any, is dropped.
   void finish() {
     put_peaks_in_place();
     if (ended_) return;
@@ -342,7 +361,8 @@ class StrataReader {
   bool out_of_order_ = false;    // a peak is older than a snapshot before it
   std::uint64_t version_ = 0;    // of the format, from the first line
   bool body_started_ = false;    // a record other than opt was read
-  bool ended_ = false;           // X was read
+  bool ended_ = false;           // X or Q was read
+  bool stopped_ = false;         // Q was read
 };
 
 }  // namespace

@@ -17,6 +17,7 @@ namespace strata {
 
 struct RecordRequest {
   bool help = false;
+  bool version = false;  // --version
   std::vector<std::string> valgrind_args;  // the options for valgrind, after --tool=strata
   std::vector<std::string> program;        // PROGRAM and its arguments, as given
   std::string out_file;                    // the --out-file pattern
@@ -53,8 +54,19 @@ using FileTimes = std::map<std::string, std::filesystem::file_time_type>;
 FileTimes profile_files(const std::string& pattern, pid_t pid);
 
 // The profiles written or rewritten since `before` was taken, process `pid`'s first.
+// A program that a process execs writes to the process's name followed by
+// .execN, N counting its execs.
 std::vector<std::string> written_profiles(const std::string& pattern, pid_t pid,
                                           const FileTimes& before);
+
+// How a profile ends: complete (with the end record X), stopped (strata
+// could not write the rest, and its Q record says why), or cut short (its
+// process was killed, or strata could not write even a Q record).
+struct ProfileEnd {
+  enum class Kind { complete, stopped, cut_short } kind = Kind::cut_short;
+  std::string reason;  // the Q record's, when stopped
+};
+ProfileEnd profile_end(const std::string& path);
 
 // ---- running Valgrind (record_run.cpp) -------------------------------------
 

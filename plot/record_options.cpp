@@ -60,6 +60,7 @@ po::options_description record_options() {
        "write the profile to FILE; %p is the process id, %q{VAR} the value of $VAR, %n a "
        "sequence number, %% a %")                                                    //
       ("stats", setting("yes|no", "no"), "print the tool's own statistics at exit")  //
+      ("version", "show the version")  //
       ("help,h", "show this help");
   return options;
 }
@@ -248,7 +249,8 @@ RecordRequest parse_record_args(const Args& args) {
   po::variables_map values = parse_ours(split.ours, options);
   RecordRequest request;
   request.help = values.count("help") > 0;
-  if (request.help) return request;
+  request.version = values.count("version") > 0;
+  if (request.help || request.version) return request;
   request.valgrind_args = split.core;
   for (std::string& arg : tool_args(values)) request.valgrind_args.push_back(std::move(arg));
   check_combinations(values);

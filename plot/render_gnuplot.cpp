@@ -33,6 +33,7 @@
 namespace strata {
 
 std::optional<GraphFormat> graph_format(const std::string& path) {
+  if (path == "-") return GraphFormat::terminal;
   std::size_t dot = path.rfind('.');
   std::size_t slash = path.rfind('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return std::nullopt;
@@ -187,6 +188,9 @@ std::string terminal(const GraphOptions& options) {
     case GraphFormat::pdf:
       return "set terminal pdfcairo size " + number(options.width / 100.0) + "in," +
              number(options.height / 100.0) + "in noenhanced font \"Sans,9\"";
+    case GraphFormat::terminal:
+      return "set terminal dumb size " + size + (options.colour ? " ansi256" : " mono") +
+             " noenhanced";
     case GraphFormat::svg:
     case GraphFormat::html:
       break;
@@ -248,6 +252,16 @@ class PlotList {
  private:
   std::vector<std::string> elements_;
 };
+
+// In a terminal without colours every filled band is the same character:
+// each band is drawn as the line of its top instead, in a character of its own.
+void add_band_lines(PlotList& plot, const PlotData& data, std::size_t block, Texts& texts) {
+  std::string source = "DATA index " + std::to_string(block);
+  for (std::size_t b = 0; b < data.bands.size(); ++b) {
+    plot.add(source + " using ($1/XSCALE):($" + std::to_string(b + 3) + "/YSCALE) with lines lt " +
+             std::to_string(b + 1) + " title " + Texts::ref(texts.add(data.bands[b].legend)));
+  }
+}
 
 void add_bands(PlotList& plot, const PlotData& data, std::size_t block, Texts& texts) {
   if (data.times.empty()) return;
@@ -350,19 +364,25 @@ GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
   std::ostringstream body;  // everything after reading the texts
   body << terminal(options) << "\nset output T[1]\nset title T[2]\n";
   write_axes(body, data, frame);
+  bool terminal = options.format == GraphFormat::terminal;
+  // Characters: no dotted grid, no rotated text (the y label, the markers'
+  // labels): the unit goes with the numbers.
+  if (terminal) {
+    body << "unset grid\nunset ylabel\nset format y \"%g " << frame.scales.bytes.unit << "\"\n";
+  }
   write_peak(body, data, texts);
 
   PlotList plot;
   if (!data.times.empty()) {
-    add_bands(plot, data,
-              blocks.add("the bands: time, 0, then the top of each band "
-                         "(bytes, stacked from the bottom band up)",
-                         bands_block(data)),
-              texts);
+    std::size_t block = blocks.add(
+        "the bands: time, 0, then the top of each band (bytes, stacked from the bottom band up)",
+        bands_block(data));
+    bool mono = options.format == GraphFormat::terminal && !options.colour;
+    (mono ? add_band_lines : add_bands)(plot, data, block, texts);
   }
   add_troughs(plot, data, blocks, texts);
   add_totals(plot, data, blocks, texts);
-  add_markers(body, plot, data, blocks, texts);
+  if (!terminal) add_markers(body, plot, data, blocks, texts);
   if (plot.empty()) plot.add("NaN notitle");
   plot.write(body);
   if (options.format == GraphFormat::html) body << kPrintAxes;

@@ -19,16 +19,24 @@
 
 namespace strata {
 
-enum class GraphFormat : std::uint8_t { svg, png, pdf, html };
+enum class GraphFormat : std::uint8_t {
+  svg,
+  png,
+  pdf,
+  html,
+  terminal,  // -o -: gnuplot's dumb terminal, on the standard output
+};
 
-// The format named by the extension of `path` (in any case); nullopt if none.
+// The format named by the extension of `path` (in any case), or terminal for
+// "-"; nullopt if none.
 std::optional<GraphFormat> graph_format(const std::string& path);
 
 struct GraphOptions {
   std::string output;  // the file to write
   GraphFormat format = GraphFormat::svg;
-  int width = 1200;  // pixels (a PDF page is width/100 by height/100 inches)
-  int height = 800;
+  int width = 1200;    // pixels (a PDF page is width/100 by height/100 inches);
+  int height = 800;    // characters for the terminal
+  bool colour = true;  // the terminal: ANSI colours (else each band a line of its own character)
   bool keep_script = false;  // leave the script and its data beside the output
 };
 

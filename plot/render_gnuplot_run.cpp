@@ -9,6 +9,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -182,6 +183,8 @@ std::string extension(GraphFormat format) {
       return ".png";
     case GraphFormat::pdf:
       return ".pdf";
+    case GraphFormat::terminal:
+      return ".txt";
     case GraphFormat::svg:
     case GraphFormat::html:
       break;
@@ -259,7 +262,12 @@ std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions&
   write_file(work.script(), job.script);
   write_file(work.data(), job.data);
   std::string messages = run_gnuplot(work.directory.string(), work.stem + ".gp");
-  if (options.format == GraphFormat::html) {
+  if (options.format == GraphFormat::terminal) {
+    std::string text = read_file(work.directory / work.picture);
+    if (text.starts_with('\f')) text.erase(0, 1);  // the dumb terminal's form feed
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  } else if (options.format == GraphFormat::html) {
     std::string svg = read_file(work.directory / work.picture);
     write_file(options.output, html_page(data, svg, axis_map(messages, data, options)));
   } else if (!options.keep_script) {

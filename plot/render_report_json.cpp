@@ -7,6 +7,7 @@
 #include "frame_names.hpp"
 #include "json_writer.hpp"
 #include "report.hpp"
+#include "report_json.hpp"
 
 namespace strata {
 
@@ -107,9 +108,24 @@ Json troughs_json(const std::vector<Trough>& troughs) {
   return list;
 }
 
+Json parts_json(const std::vector<ReportLeakPart>& parts) {
+  Json list = Json::array();
+  for (const ReportLeakPart& part : parts) {
+    list.push_back({{"frames", frames_json(part.frames)},
+                    {"growth_bytes", part.growth_bytes},
+                    {"share_pct", part.share_pct}});
+  }
+  return list;
+}
+
 Json leak_json(const ReportLeak& l) {
   bool rising = l.kind == LeakKind::rising_trough;
+  Json headline = l.frames.empty() ? Json() : frames_json({l.frames[l.headline]})[0];
   return {{"context", l.context_rank},
+          {"headline", headline},
+          {"why", l.why},
+          {"words", text_or_null(l.words)},
+          {"parts", parts_json(l.parts)},
           {"frames", frames_json(l.frames)},
           {"kind", rising ? "rising_trough" : "steady_growth"},
           {"growth_bytes", l.growth_bytes},
@@ -134,6 +150,7 @@ Json summary_json(const Report& r) {
           {"end_time", s.end_time},
           {"first_snapshot_time", r.first_snapshot_time},
           {"complete", !s.cut_short},
+          {"stopped", s.stop_reason.empty() ? Json() : Json(s.stop_reason)},
           {"snapshots", s.snapshots},
           {"site_snapshots", r.site_snapshots},
           {"sites", s.sites},
@@ -186,6 +203,10 @@ void render_report_json(const Report& r, std::ostream& out) {
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
   write_json(json, out);  // as json.dump(2), without recursion (json_writer.hpp)
   out << "\n";
+}
+
+nlohmann::ordered_json report_frames_json(const std::vector<Frame>& frames) {
+  return frames_json(frames);
 }
 
 }  // namespace strata

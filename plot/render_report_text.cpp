@@ -104,7 +104,10 @@ std::string totals_text(const std::optional<Totals>& t) {
 }
 
 std::string end_text(const Summary& s) {
-  if (s.cut_short) return "cut short; the last complete snapshot is at time " + grouped(s.end_time);
+  std::string last = "the last complete snapshot is at time " + grouped(s.end_time);
+  if (!s.stop_reason.empty())
+    return "cut short, strata stopped writing it: " + s.stop_reason + "; " + last;
+  if (s.cut_short) return "cut short; " + last;
   if (s.format == Format::massif) {
     return "the last snapshot is at time " + grouped(s.end_time) + " (massif takes none at exit)";
   }
@@ -242,52 +245,48 @@ void contexts(const Report& r, std::ostream& out) {
 
 // ---- leak suspects -------------------------------------------------------------
 
-// The time unit in a rate: "per 1,000 instructions".
-std::string unit_noun(const std::string& unit) {
-  if (unit == "i") return "instructions";
-  if (unit == "B") return "bytes allocated and freed";
-  return unit;
-}
-
-// Bytes per time unit as "G bytes per 1,000 UNIT": scaled up so that G >= 1.
-std::string rate_text(double per_unit, const std::string& unit) {
-  double scale = 1;
-  while (std::fabs(per_unit) * scale < 1 && scale < 1e12) scale *= 1000;
-  return grouped(static_cast<std::uint64_t>(std::llround(per_unit * scale))) + " bytes per " +
-         grouped(static_cast<std::uint64_t>(scale)) + " " + unit_noun(unit);
-}
-
-std::string growth_text(const ReportLeak& l, const std::string& unit) {
-  std::string from_to = "from " + grouped(l.troughs.front().bytes) + " to " +
-                        grouped(l.troughs.back().bytes) + " bytes";
-  if (l.kind == LeakKind::rising_trough) {
-    return "its trough rose by " +
-           grouped(static_cast<std::uint64_t>(std::llround(l.growth_bytes))) +
-           " bytes per cycle over " + counted(l.cycles, "cycle") + ", " + from_to;
+// `text` cut into lines of at most kWidth characters (at spaces), each
+// after `indent`.
+std::string wrapped(const std::string& text, const std::string& indent) {
+  constexpr std::size_t kWidth = 92;
+  std::string out, line;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t space = text.find(' ', at);
+    std::string word = text.substr(at, space == std::string::npos ? std::string::npos : space - at);
+    at = space == std::string::npos ? text.size() : space + 1;
+    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > kWidth) {
+      out += indent + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
   }
-  return "its floor rose steadily " + from_to + ", between times " +
-         grouped(l.troughs.front().time) + " and " + grouped(l.troughs.back().time) +
-         ":\n   about " + rate_text(l.growth_bytes, unit);
+  return out + indent + line + "\n";
 }
 
-// Steady growth is not called a leak: a batch program's result grows so too.
-std::string growth_words(const ReportLeak& l) {
-  std::string end = l.freed_before_exit ? "is freed only at exit" : "is still held at the end";
-  return "grows for the whole run and " + end +
-         ":\n   a leak if this program should reach a steady state";
+// "growth by caller:" and a line a part: its share, its bytes, its caller.
+void parts(const ReportLeak& l, std::ostream& out) {
+  if (l.parts.empty()) return;
+  out << "   growth by caller:\n";
+  for (const ReportLeakPart& part : l.parts) {
+    std::string who = part.frames.empty() ? "(allocated here, not from a caller)"
+                                          : frame_text(part.frames.front());
+    for (std::size_t i = 1; i < part.frames.size(); ++i) who += " <- " + frame_text(part.frames[i]);
+    out << "     " << fixed(part.share_pct, 1) << "%  "
+        << grouped(static_cast<std::uint64_t>(std::llround(part.growth_bytes))) << " bytes  " << who
+        << "\n";
+  }
 }
 
-void leak(const ReportLeak& l, std::size_t rank, const std::string& unit, std::ostream& out) {
+void leak(const ReportLeak& l, std::size_t rank, std::ostream& out) {
   bool rising = l.kind == LeakKind::rising_trough;
-  out << "\n#" << rank << " " << (rising ? "Rising trough" : "Growth") << " in context #"
-      << l.context_rank << " (confidence " << fixed(l.confidence, 2) << ")\n";
-  if (!rising) out << "   " << growth_words(l) << "\n";
-  out << "   " << growth_text(l, unit) << "\n"
-      << "   " << held(l.peak_bytes, l.end_bytes);
+  out << "\n#" << rank << " " << leak_heading(l) << "\n";
+  if (!rising) out << wrapped(l.words, "   ");
+  out << wrapped(l.why, "   ") << "   " << held(l.peak_bytes, l.end_bytes) << "\n";
   if (rising && l.freed_before_exit) {
-    out << ": freed before exit, so a check of what\n   is not freed at exit misses it";
+    out << "   freed before exit: a check of what is not freed at exit misses it\n";
   }
-  out << "\n";
+  parts(l, out);
   stack(l.frames, out);
 }
 
@@ -295,7 +294,7 @@ void leaks(const Report& r, std::ostream& out) {
   title("Leak suspects, most suspicious first", out);
   if (r.leaks.empty()) out << "\nNone.\n";
   for (std::size_t i = 0; i < r.leaks.size(); ++i) {
-    leak(r.leaks[i], i + 1, r.summary.time_unit, out);
+    leak(r.leaks[i], i + 1, out);
   }
 }
 
@@ -365,6 +364,17 @@ void tree(const Report& r, std::ostream& out) {
 }
 
 }  // namespace
+
+std::string report_frame_text(const Frame& frame) { return frame_text(frame); }
+
+std::string report_grouped(std::uint64_t n) { return grouped(n); }
+
+std::string leak_heading(const ReportLeak& l) {
+  std::string where = l.frames.empty() ? "(no stack)" : frame_text(l.frames[l.headline]);
+  return std::string(l.kind == LeakKind::rising_trough ? "Leak" : "Growth") + " at " + where +
+         ", context #" + std::to_string(l.context_rank) + " (confidence " +
+         fixed(l.confidence, 2) + ")";
+}
 
 void render_report_text(const Report& report, std::ostream& out) {
   header(report, out);

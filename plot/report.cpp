@@ -2,6 +2,8 @@
 // make_report: the summary and analyze_heap() put into plain values.
 #include "report.hpp"
 
+#include "leak_words.hpp"
+
 namespace strata {
 
 namespace {
@@ -24,9 +26,27 @@ ReportContext report_context(const Model& model, const Context& context, std::si
           .max_bytes = context.max_bytes};
 }
 
+std::vector<ReportLeakPart> report_parts(const Model& model, const Leak& leak) {
+  double total = 0;
+  for (const LeakPart& part : leak.parts) total += part.growth_bytes;
+  std::vector<ReportLeakPart> parts;
+  for (const LeakPart& part : leak.parts) {
+    parts.push_back({.frames = frames_of(model, part.frames),
+                     .growth_bytes = part.growth_bytes,
+                     .share_pct = total > 0 ? 100 * part.growth_bytes / total : 0});
+  }
+  return parts;
+}
+
 ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak) {
+  std::vector<Frame> frames = frames_of(model, contexts.contexts[leak.context].frames);
+  double end = static_cast<double>(model.end_time);
   return {.context_rank = leak.context + 1,
-          .frames = frames_of(model, contexts.contexts[leak.context].frames),
+          .frames = frames,
+          .headline = leak.headline,
+          .why = leak_why(leak, model.header.time_unit, end),
+          .words = leak.kind == LeakKind::steady_growth ? growth_words(leak) : "",
+          .parts = report_parts(model, leak),
           .kind = leak.kind,
           .growth_bytes = leak.growth_bytes,
           .cycles = leak.cycles,

@@ -30,9 +30,20 @@ struct ReportContext {
   std::uint64_t max_bytes = 0;
 };
 
+// A part of a suspect's growth: a caller of its node (leaks.hpp, LeakPart).
+struct ReportLeakPart {
+  std::vector<Frame> frames;  // the caller's code address; empty: the node's own sites
+  double growth_bytes = 0;
+  double share_pct = 0;  // of the parts' growth together
+};
+
 struct ReportLeak {
   std::size_t context_rank = 0;  // the ReportContext::rank of its context
   std::vector<Frame> frames;
+  std::size_t headline = 0;  // index into frames: its first in the program's own code
+  std::string why;           // what was seen, in words (leak_words.hpp)
+  std::string words;         // for steady growth, what it may be; else empty
+  std::vector<ReportLeakPart> parts;
   LeakKind kind = LeakKind::rising_trough;
   double growth_bytes = 0;  // per cycle, or per time unit (steady growth)
   std::size_t cycles = 0;
@@ -75,5 +86,14 @@ Report make_report(const Model& model, const ContextOptions& options, bool tree 
 // The renderers (render_report_text.cpp, render_report_json.cpp).
 void render_report_text(const Report& report, std::ostream& out);
 void render_report_json(const Report& report, std::ostream& out);
+
+// "Leak at frame_alloc (player.c:74), context #1 (confidence 1.00)": a
+// suspect's heading in the text report, and in the CI gate's lines.
+std::string leak_heading(const ReportLeak& leak);
+
+// A frame as the text report shows it: "function (file:line)", its control
+// characters escaped; and 1234567 as "1,234,567".  For `strata diff`.
+std::string report_frame_text(const Frame& frame);
+std::string report_grouped(std::uint64_t n);
 
 }  // namespace strata

@@ -61,8 +61,12 @@ void add_context_options(po::options_description& options, const char* default_t
        "folded into their callers' context or into \"N other places\"")  //
       ("alloc-fn", po::value<Values>()->value_name("PATTERN")->composing(),
        "treat functions matching PATTERN as allocators: their frames are taken off the top of "
-       "stacks, so their callers become the contexts (repeatable)")  //
-      ("top", setting("N", default_top), "list at most N contexts, fold the others");
+       "stacks, so their callers become the contexts (repeatable)")                   //
+      ("top", setting("N", default_top), "list at most N contexts, fold the others")  //
+      ("library", po::value<Values>()->value_name("PATTERN")->composing(),
+       "treat objects, source files or functions matching PATTERN as library code, not the "
+       "program's own: a leak suspect is headed by its first frame in the program's own code "
+       "(repeatable; system libraries and headers always are library code)");
 }
 
 ContextOptions read_context_options(const po::variables_map& values) {
@@ -71,6 +75,7 @@ ContextOptions read_context_options(const po::variables_map& values) {
   options.threshold = percent_value(values, "threshold");
   options.top = count_value(values, "top");
   if (values.count("alloc-fn")) options.alloc_fns = values["alloc-fn"].as<Values>();
+  if (values.count("library")) options.libraries = values["library"].as<Values>();
   return options;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The post-hoc options that `strata report` and `strata plot` share:
-// --depth, --threshold, --alloc-fn and --top (contexts.hpp says what they do).
+// --depth, --threshold, --alloc-fn, --top (contexts.hpp says what they do) and
+// --library (own_code.hpp).
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -9,7 +10,7 @@
 
 namespace strata {
 
-// Adds --depth, --threshold, --alloc-fn and --top to `options`, with the help
+// Adds --depth, --threshold, --alloc-fn, --top and --library to `options`, with the help
 // texts of docs/manual.md.
 // `default_top` is what --top is when not given: "all", or a number.
 void add_context_options(boost::program_options::options_description& options,

@@ -22,6 +22,7 @@ Summary summarize(const Model& model) {
   summary.sites = model.sites.size();
   summary.markers = model.markers.size();
   summary.cut_short = model.cut_short;
+  summary.stop_reason = model.stop_reason;
   summary.end_time = model.end_time;
   if (auto peak = peak_snapshot(model)) summary.peak = totals(model.snapshots[*peak]);
   if (!model.snapshots.empty()) summary.final = totals(model.snapshots.back());

@@ -146,8 +146,28 @@ record() {
    (cd "$WORK" && exec "$STRATA" record -o "$WORK/$name.%p" "$@") \
       >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
    status=$?
+   collect_profiles "$name"
+}
+
+# record_valgrind NAME [TOOL-OPTIONS] PROGRAM [ARGS]: like record, but runs
+#    valgrind --tool=strata --out-file=$WORK/NAME.%p TOOL-OPTIONS PROGRAM ARGS
+# directly, for the tool's debugging options that strata record does not
+# pass on (--fast-client-calls, --check-unwind-cache).
+record_valgrind() {
+   local name=$1
+   shift
+   rm -f "$WORK/$name".[0-9]*
+   (cd "$WORK" && VALGRIND_LIB=$top_builddir/vglib exec valgrind --tool=strata \
+      --out-file="$WORK/$name.%p" "$@") >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
+   status=$?
+   collect_profiles "$name"
+}
+
+# collect_profiles NAME: sets $profiles and $profile to the files
+# $WORK/NAME.PID, and checks each (complete, with X).
+collect_profiles() {
+   local name=$1 f
    profiles=()
-   local f
    for f in "$WORK/$name".[0-9]*; do
       [ -e "$f" ] && profiles+=("$f")
    done

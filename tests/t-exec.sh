@@ -1,6 +1,8 @@
 #!/bin/bash
 # fork + exec: with --trace-children=yes (a Valgrind core option, passed
 # through) the exec'd child writes its own profile; without it, it does not.
+# exec without fork: the program before the exec and the one after each
+# have a profile.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 # program FILE: the program a profile is of (the first word of its cmd)
@@ -17,15 +19,23 @@ profile_of() {
    echo "$WORK/none"
 }
 
+# The forked child writes a profile until its exec, and the program it execs
+# one of its own, named after the child's with .exec1 after it.
 record_ok traced --heap-admin=0 --trace-children=yes "$PROGS/fork_exec" "$PROGS/exec_child"
-expect_eq "profiles with --trace-children=yes" "${#profiles[@]}" 2
-parent=$(profile_of fork_exec)
+expect_eq "profiles with --trace-children=yes" "${#profiles[@]}" 3
 child=$(profile_of exec_child)
+forked=${child%.exec1}
+parent=$WORK/none
+for f in "${profiles[@]}"; do
+   [ "$f" != "$forked" ] && [ "$(program "$f")" = fork_exec ] && parent=$f
+done
+expect_eq "the forked child before its exec" "$(program "$forked")" fork_exec
+expect_eq "the forked child: its pid" "$(q get "$forked" header:pid)" "$(q get "$child" header:pid)"
 expect_eq "parent: parent_alloc at the end" "$(q bytes "$parent" parent_alloc)" 3008
 expect_eq "child: exec_child_alloc at user 1" "$(q bytes "$child" exec_child_alloc user:1)" 7008
 expect_eq "child: final heap" "$(q get "$child" heap final)" 7008
 expect_eq "child: ppid is the parent's pid" "$(q get "$child" header:ppid)" "$(q get "$parent" header:pid)"
-expect_eq "child: file name has its pid" "$(basename "$child")" "traced.$(q get "$child" header:pid)"
+expect_eq "child: file name has its pid" "$(basename "$child")" "traced.$(q get "$child" header:pid).exec1"
 
 # Without --trace-children, exec_child runs natively: no profile of it.
 rm -f "$WORK"/untraced.*
@@ -40,6 +50,29 @@ for f in "$WORK"/untraced.[0-9]*; do
    expect_eq "untraced: parent_alloc in $(basename "$f")" "$(q bytes "$f" parent_alloc last)" 3008
 done
 expect_eq "a profile of exec_child without --trace-children" "$found" 0
+
+# exec without fork (issue 10, defect 5): the same pid, so the same name for
+# the program after the exec; it writes to that name followed by .execN,
+# and every profile survives, each complete.  With a name without %p too.
+for pattern in 'chain.%p' 'chain'; do
+   rm -f "$WORK"/chain*
+   (cd "$WORK" && exec "$STRATA" record -o "$WORK/$pattern" --heap-admin=0 --trace-children=yes \
+      "$PROGS/exec_chain" 2) >"$WORK/chain.stdout" 2>"$WORK/chain.stderr"
+   expect_eq "$pattern: exit status" "$?" 0
+   first=$WORK/$(ls "$WORK" | grep -E '^chain(\.[0-9]+)?$')
+   expect_eq "$pattern: three profiles" "$(ls "$WORK" | grep -Ec '^chain(\.[0-9]+)?(\.exec[0-9])?$')" 3
+   n=0
+   for f in "$first" "$first.exec1" "$first.exec2"; do
+      check_profile "$f"
+      expect_eq "$pattern: $(basename "$f"): chain_alloc at user 1" \
+         "$(q bytes "$f" chain_alloc user:1)" $(((3 - n) * 1000))
+      expect_eq "$pattern: $(basename "$f"): the command" "$(q get "$f" header:cmd)" \
+         "$PROGS/exec_chain $((2 - n))"
+      n=$((n + 1))
+   done
+   expect_in "$pattern: strata record names all three" "$WORK/chain.stderr" \
+      "3 profiles written: $first $first.exec1 $first.exec2\$"
+done
 
 # A failed exec takes back the end written before it: one end, and the
 # profile goes on.

@@ -99,7 +99,7 @@ expect_eq "20,000 markers with one label: exit status ($(head -c 200 "$WORK/mark
    "$status" 0
 expect_in "20,000 markers: 20,000 cycles" "$WORK/markers.out" \
    '^cycles:     20,000, each begun by the marker "frame"'
-expect_in "20,000 markers: the leak is found" "$WORK/markers.out" '^#1 Rising trough in context'
+expect_in "20,000 markers: the leak is found" "$WORK/markers.out" '^#1 Leak at grow'
 [ -n "${STRATA_SANITIZED:-}" ] || expect_le "20,000 markers: memory held (MiB)" "$rss" 256
 
 guarded peaks 60 report "$WORK/peaks.strata"

@@ -80,7 +80,7 @@ awk '/^  --/ { if (text) print text; sub(/^  --[^ ]+( [A-Z]+)?( \(=[^)]*\))? +/,
      /^     +/ { sub(/^ +/, ""); text = text " " $0; next }
      { if (text) print text; text = "" }
      END { if (text) print text }' "$WORK/help.txt" | sed 's/  */ /g; s/ $//' >"$WORK/help.lines"
-expect_eq "six options with help, and --help" "$(wc -l <"$WORK/help.lines")" 6
+expect_eq "nine options with help, and --help" "$(wc -l <"$WORK/help.lines")" 9
 expect_in "--help" "$WORK/help.txt" "^  -h \[ --help \] +show this help$"
 while read -r line; do
    checks=$((checks + 1))

@@ -106,11 +106,11 @@ long rng_range(long lo, long hi)
    return lo + (long)((rng_next() >> 11) % (unsigned long)(hi - lo + 1));
 }
 
-size_t grown_by_quarter(size_t size, size_t first, size_t need)
+size_t grown_by(size_t size, size_t first, size_t need, long pct)
 {
    size_t n = size == 0 ? first : size;
    while (n < need)
-      n += n / 4;
+      n += n * (size_t)pct / 100 + 1;
    return n;
 }
 

@@ -46,8 +46,8 @@ unsigned long rng_next(void);
 long rng_range(long lo, long hi); /* uniform in [lo, hi] */
 void *use(void *p);               /* touches p, keeps the malloc alive */
 /* The size a buffer of `size` bytes (0: none yet, then `first`) reaches when
-   it grows by 25% at a time until it holds `need`. */
-size_t grown_by_quarter(size_t size, size_t first, size_t need);
+   it grows by `pct` percent at a time until it holds `need`. */
+size_t grown_by(size_t size, size_t first, size_t need, long pct);
 
 /* ---- what is kept until exit ---- */
 struct kept {

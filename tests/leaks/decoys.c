@@ -19,6 +19,9 @@
  *                and freed in each request.
  *   batch        batch_buffer_grow grows a buffer by realloc (by 25%) for a
  *                batch of `cap` requests, freed at the end of each batch.
+ *   table        table_grow doubles an array by realloc as `cap` entries of
+ *                `size` bytes are added between `start` and `fill` percent
+ *                of the run; then it is full and kept to the end.
  *   pool         pool_burst takes up to `cap` chunks of `size` bytes from a
  *                pool (pool_refill) that keeps its high-water mark.
  *
@@ -51,7 +54,8 @@ static void cache_step(long r)
    /* Entries due by now: cap spread evenly over [first, full). */
    long due = full <= first ? cap : cap * (r - first + 1) / (full - first);
    if (cache_len < cap && cache_len < due) {
-      cache[cache_len++] = cache_insert();
+      while (cache_len < cap && cache_len < due)
+         cache[cache_len++] = cache_insert();
    } else if (cache_len == cap && r >= full) {
       free(cache[cache_oldest]);
       cache[cache_oldest] = cache_insert();
@@ -180,7 +184,7 @@ static size_t batch_used, batch_cap;
 
 NOINLINE static void batch_buffer_grow(size_t need)
 {
-   size_t n = grown_by_quarter(batch_cap, 1024, need);
+   size_t n = grown_by(batch_cap, 1024, need, 25);
    batch_buf = use(realloc(batch_buf, n));
    batch_cap = n;
 }
@@ -197,6 +201,33 @@ static void batch_step(long r)
    }
 }
 
+/* ---- table: grown by doubling, then full ---- */
+
+static char *table;
+static long table_len, table_cap;
+
+NOINLINE static void table_grow(void)
+{
+   table_cap = table_cap == 0 ? 4 : 2 * table_cap;
+   table = use(realloc(table, (size_t)table_cap * size));
+}
+
+static void table_step(long r)
+{
+   long first = run * start_pct / 100, full = run * fill_pct / 100;
+   long due = full <= first ? cap : cap * (r - first + 1) / (full - first);
+   for (; r >= first && table_len < cap && table_len < due; table_len++) {
+      if (table_len == table_cap)
+         table_grow();
+      memset(table + table_len * size, 1, 1);
+   }
+}
+
+static void table_release(void)
+{
+   free(table);
+}
+
 static void batch_release(void)
 {
    free(batch_buf);
@@ -205,7 +236,7 @@ static void batch_release(void)
 /* ---- the requests ---- */
 
 static const char *const shapes[] = {"cache", "walk", "working_set", "waves",
-                                     "startup", "temp", "batch", "pool"};
+                                     "startup", "temp", "batch", "table", "pool"};
 
 static int has_shape(const char *list, const char *name)
 {
@@ -249,6 +280,7 @@ int main(int argc, char **argv)
    at_teardown(waves_release);
    at_teardown(startup_release);
    at_teardown(batch_release);
+   at_teardown(table_release);
 
    if (has_shape(shape, "startup"))
       startup_table = startup_table_load();
@@ -266,6 +298,8 @@ int main(int argc, char **argv)
          free(temp_buffer());
       if (has_shape(shape, "batch"))
          batch_step(r);
+      if (has_shape(shape, "table"))
+         table_step(r);
       if (has_shape(shape, "pool"))
          pool_burst((int)cap, size);
       idle_work(work);

@@ -176,7 +176,15 @@ TEST(TreeContexts, TheBudgetStopsTheSplits) {
 TEST(TreeContexts, AKeptStackIsAContextOfItsOwn) {
   Model model = read_text(tree_profile());
   // Keep c's stack (5 bytes): it is listed on its own, whatever the threshold.
-  auto keep = [&](const Context& c) { return names(model, c.frames) == "alloc c main"; };
+  Keep keep;
+  keep.nodes = [&](const ContextTree& tree, const SeriesBuilder&, const SeriesMeasure&) {
+    std::vector<NodeId> kept;
+    for (std::size_t i = 0; i < tree.size(); ++i) {
+      NodeId id{static_cast<std::uint32_t>(i)};
+      if (names(model, tree.frames(id)) == "alloc c main") kept.push_back(id);
+    }
+    return kept;
+  };
   Contexts contexts = group_contexts(model, {.threshold = 2}, keep);
   Names got = context_names(model, contexts);
   EXPECT_EQ(std::count(got.begin(), got.end(), "alloc c main"), 1);

@@ -246,8 +246,11 @@ TEST(GroupContexts, TopAndKeep) {
   ASSERT_EQ(top.contexts.size(), 2u);
   EXPECT_EQ(top.contexts[1].folded, 2u);
   // A context kept is listed whatever its rank.
-  auto keep = [&](const Context& c) { return model.frame(c.frames[0]).function == "three"; };
-  Contexts kept = group_contexts(model, {.threshold = 50, .top = 1}, keep);
+  Keep keep;
+  keep.context = [&](const Context& c, const SeriesBuilder&) {
+    return model.frame(c.frames[0]).function == "three";
+  };
+  Contexts kept = group_contexts(model, {.depth = 0, .threshold = 50, .top = 1}, keep);
   ASSERT_EQ(kept.contexts.size(), 3u);
   EXPECT_EQ(model.frame(kept.contexts[1].frames[0]).function, "three");
   EXPECT_EQ(kept.contexts[2].folded, 1u);

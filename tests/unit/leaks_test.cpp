@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <functional>
+#include <set>
 
 #include "strata_profile.hpp"
 
@@ -261,7 +262,61 @@ TEST(SteadyGrowth, FreedBeforeExit) {
   EXPECT_TRUE(leak->freed_before_exit);
 }
 
+// A buffer whose contents grow `per_unit` bytes a time unit from `start`,
+// grown by `factor` (from 64 bytes) whenever it is full, until `fill`; then
+// held to `end`.
+Fine grown_buffer(double factor, std::size_t start, std::size_t fill, std::size_t end,
+                  std::uint64_t per_unit) {
+  Fine fine(end, 0);
+  std::uint64_t capacity = 0;
+  for (std::size_t t = start; t < end; ++t) {
+    std::uint64_t contents = per_unit * (std::min(t, fill) - start + 1);
+    while (capacity < contents) {
+      capacity = capacity == 0 ? 64 : static_cast<std::uint64_t>(factor * capacity);
+    }
+    fine[t] = capacity;
+  }
+  return fine;
+}
+
+// Grown by a factor and never shrunk: steps that get longer as they get
+// higher, so that few tenths of the run see the floor rise.
+TEST(SteadyGrowth, StepsThatGrowGeometrically) {
+  for (double factor : {1.25, 1.5, 2.0}) {
+    for (std::size_t end : {3000, 3700, 4400, 5100}) {
+      std::optional<Leak> leak = judge(grown_buffer(factor, 0, end, end, 40), 10, Cycles{});
+      ASSERT_TRUE(leak) << "factor " << factor << ", end " << end;
+      EXPECT_EQ(leak->kind, LeakKind::steady_growth);
+    }
+  }
+  // ... starting late.
+  EXPECT_TRUE(judge(grown_buffer(1.25, 2000, 5000, 5000, 40), 10, Cycles{}));
+}
+
 // ---- not suspects ------------------------------------------------------------------
+
+// A table grown by doubling that is then full, early or late: after its last
+// step, the run stays flat for longer than the contents took to fill it.
+TEST(NotASuspect, TableGrownByDoublingThenFull) {
+  EXPECT_FALSE(judge(grown_buffer(2.0, 0, 1000, 4000, 40), 10, Cycles{}));
+  EXPECT_FALSE(judge(grown_buffer(2.0, 1200, 2000, 5000, 40), 10, Cycles{}));
+  EXPECT_FALSE(judge(grown_buffer(1.25, 0, 1500, 4000, 40), 10, Cycles{}));
+}
+
+// A pool that keeps its high-water mark: it grows at each new record of a
+// random demand, records that get rarer and smaller.
+TEST(NotASuspect, PoolHighWaterMark) {
+  for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+    Noise noise{seed};
+    Fine pool;
+    std::uint64_t high = 0;
+    for (std::size_t t = 0; t < 4000; ++t) {
+      high = std::max(high, 4096 * (1 + noise(64)));
+      pool.push_back(high);
+    }
+    EXPECT_FALSE(judge(pool, 10, Cycles{})) << "seed " << seed;
+  }
+}
 
 TEST(NotASuspect, CacheThatPlateaus) {
   // Fills during the first 3 of 10 cycles, then stays full.
@@ -369,6 +424,91 @@ TEST(AnalyzeHeap, ASmallLeakIsNotFoldedAway) {
   EXPECT_EQ(leak.kind, LeakKind::rising_trough);
   EXPECT_NEAR(leak.growth_bytes, 8.0, 0.01);
   EXPECT_EQ(leak.end_bytes, 48u);
+}
+
+// ---- leaks on the calling-context tree ------------------------------------------------
+
+namespace tree {
+
+// A profile of `frames` ("F|..." bodies without the F and id), `stacks`
+// (frame ids, innermost first) and each site's bytes at times 0 to n - 1,
+// one snapshot a time unit.
+std::string profile_of(const std::vector<std::string>& frames,
+                       const std::vector<std::string>& stacks, std::size_t n,
+                       const std::function<std::uint64_t(std::size_t, std::size_t)>& bytes) {
+  std::string text;
+  auto line = [&](std::string l) {
+    for (char& c : l) c = c == '|' ? '\t' : c;
+    text += l + "\n";
+  };
+  for (std::size_t f = 0; f < frames.size(); ++f)
+    line("F|" + std::to_string(f + 1) + "|" + frames[f]);
+  for (std::size_t s = 0; s < stacks.size(); ++s)
+    line("S|" + std::to_string(s + 1) + "|" + stacks[s]);
+  for (std::size_t t = 0; t < n; ++t) {
+    line("T|regular|" + std::to_string(t) + "|0|0|0");
+    for (std::size_t s = 0; s < stacks.size(); ++s) {
+      std::string b = std::to_string(bytes(s, t));
+      line("s|" + std::to_string(s + 1) + "|" + b + "|1|" + b + "|" + b);
+    }
+    line("E");
+  }
+  line("X|" + std::to_string(n - 1));
+  return profile(text);
+}
+
+std::string frame_names(const Model& model, const std::vector<FrameId>& frames) {
+  std::string out;
+  for (FrameId id : frames) out += (out.empty() ? "" : " ") + model.frame(id).function;
+  return out;
+}
+
+}  // namespace tree
+
+// session_create is called by warmup (which grows it over the first half of
+// the run, then stops) and by serve (which grows it over the second half):
+// one leak, named at session_create, its growth split between the callers.
+TEST(TreeLeaks, ALeakSplitAcrossCallersIsNamedOnce) {
+  std::string text = tree::profile_of(
+      {"0x10|0|alloc|a.c|1|/bin/p", "0x20|0|session_create|a.c|2|/bin/p",
+       "0x30|0|warmup|a.c|3|/bin/p", "0x40|0|serve|a.c|4|/bin/p", "0x50|0|main|a.c|5|/bin/p",
+       "0x60|0|table|a.c|6|/bin/p"},
+      {"1|2|3|5", "1|2|4|5", "6|5"}, 400, [](std::size_t site, std::size_t t) -> std::uint64_t {
+        if (site == 0) return 64 * std::min<std::size_t>(t, 200);
+        if (site == 1) return 64 * (t > 200 ? t - 200 : 0);
+        return 100000;
+      });
+  Model model = read_text(text);
+  HeapAnalysis analysis = analyze_heap(model, {});
+  ASSERT_EQ(analysis.leaks.suspects.size(), 1u);
+  const Leak& leak = analysis.leaks.suspects[0];
+  const Context& context = analysis.contexts.contexts[leak.context];
+  EXPECT_EQ(tree::frame_names(model, context.frames), "alloc session_create");
+  EXPECT_EQ(context.sites.size(), 2u);
+  ASSERT_EQ(leak.parts.size(), 2u);
+  EXPECT_NEAR(leak.parts[0].growth_bytes, leak.parts[1].growth_bytes, 64 * 10);
+  std::set<std::string> callers{tree::frame_names(model, leak.parts[0].frames),
+                                tree::frame_names(model, leak.parts[1].frames)};
+  EXPECT_EQ(callers, (std::set<std::string>{"warmup", "serve"}));
+}
+
+// alloc is called by a steady cache (flat) and by a leaking logger: the
+// logger carries all of alloc's growth, so the leak is named at the logger's
+// stack, not at alloc.
+TEST(TreeLeaks, ALeakIsNamedAtTheDeepestNodeThatCarriesIt) {
+  std::string text = tree::profile_of({"0x10|0|alloc|a.c|1|/bin/p", "0x20|0|cache|a.c|2|/bin/p",
+                                       "0x30|0|logger|a.c|3|/bin/p", "0x50|0|main|a.c|5|/bin/p"},
+                                      {"1|2|4", "1|3|4"}, 400,
+                                      [](std::size_t site, std::size_t t) -> std::uint64_t {
+                                        return site == 0 ? 50000 + 1000 * (t % 3) : 32 * t;
+                                      });
+  Model model = read_text(text);
+  HeapAnalysis analysis = analyze_heap(model, {});
+  ASSERT_EQ(analysis.leaks.suspects.size(), 1u);
+  const Leak& leak = analysis.leaks.suspects[0];
+  EXPECT_EQ(tree::frame_names(model, analysis.contexts.contexts[leak.context].frames),
+            "alloc logger main");
+  EXPECT_TRUE(leak.parts.empty());
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ TEST(PlotData, TheLeakIsTheBottomBand) {
   EXPECT_EQ(data.bands[0].kind, BandKind::leak);
   EXPECT_EQ(data.bands[0].legend, "LEAK: g (a.c:2) \xE2\x86\x90 main");
   EXPECT_EQ(data.bands[0].frames, (std::vector<std::string>{"g (a.c:2)", "main (a.c:3)"}));
-  EXPECT_TRUE(data.bands[0].detail.find("+1 KiB per cycle over 2 cycles") != std::string::npos)
+  EXPECT_TRUE(data.bands[0].detail.find("about 1 KiB a cycle") != std::string::npos)
       << data.bands[0].detail;
   EXPECT_EQ(data.bands[1].kind, BandKind::context);
   EXPECT_EQ(data.bands[1].legend, "f (a.c:1) \xE2\x86\x90 main");

@@ -70,7 +70,7 @@ TEST(AllocatorWrapper, KnownWrappers) {
 using Stack = std::vector<LegendFrame>;
 
 LegendFrame at(const std::string& function, const std::string& location = "") {
-  return {function, location};
+  return {function, location, true, ""};
 }
 
 TEST(Legends, TheFirstFrameTellsThemApartAndCallersFollowWhileTheyFit) {
@@ -164,7 +164,7 @@ TEST(Legends, FramesOfAModel) {
 }
 
 LegendFrame unnamed(const std::string& name) {
-  return {.function = name, .location = "", .named = false};
+  return {.function = name, .location = "", .named = false, .place = ""};
 }
 
 TEST(Legends, UnnamedFramesBetweenNamedOnesAreSkipped) {

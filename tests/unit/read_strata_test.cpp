@@ -207,6 +207,30 @@ TEST(ReadStrata, LastLineWithoutNewlineIsDropped) {
   EXPECT_EQ(read_text(text).snapshots.size(), 5u);
 }
 
+// Q: strata stopped writing and says why; a snapshot it left open is dropped.
+TEST(ReadStrata, StopRecordSaysWhy) {
+  Model model = read_text(two_sites("T|regular|999|1|0|0") +
+                          records({"s|1|1|1|0|1", "Q|1000|the disk is full (ENOSPC)"}));
+  EXPECT_TRUE(model.cut_short);
+  EXPECT_EQ(model.stop_reason, "the disk is full (ENOSPC)");
+  EXPECT_EQ(model.snapshots.size(), 5u);
+  EXPECT_EQ(model.end_time, 400u);
+  model = read_text(two_sites("Q|420|the file-size limit"));
+  EXPECT_EQ(model.stop_reason, "the file-size limit");
+  EXPECT_EQ(model.snapshots.size(), 5u);
+  EXPECT_TRUE(read_text(two_sites()).stop_reason.empty());
+}
+
+TEST(ReadStrata, BadStopRecords) {
+  expect_strata_error(two_sites("Q|420|full") + "X\t450\n", 28, "after the end record Q");
+  expect_strata_error(two_sites("Q|420|full") + "Q\t450\tfull\n", 28, "after the end record Q");
+  expect_strata_error(two_sites("Q|420"), 27, "Q record with 2 fields");
+  expect_strata_error(two_sites("Q|x|full"), 27, "bad time");
+  expect_strata_error(two_sites("Q|420|"), 27, "printable ASCII");
+  expect_strata_error(two_sites("Q|420|\x1b]0;owned\x07"), 27, "printable ASCII");
+  expect_strata_error(two_sites("X|450") + "Q\t460\tfull\n", 28, "after the end record X");
+}
+
 TEST(ReadStrata, CutShortWithoutSnapshot) {
   Model model = read_text(profile(records({"F|1|0x1|0|f|a.c|1|p", "T|regular|5|0|0|0"})));
   EXPECT_TRUE(model.cut_short);
@@ -373,7 +397,7 @@ TEST(ReadStrata, MalformedRecords) {
     std::vector<std::string> lines;
     std::string error;  // on the last line
   } cases[] = {
-      {{"Q|1"}, "unknown record type 'Q'"},
+      {{"W|1"}, "unknown record type 'W'"},
       {{"F|1|0x10|0|f|a.c|1"}, "F record with 7 fields, expected 8"},
       {{"F|2|0x10|0|f|a.c|1|p"}, "frame id 2 out of order (expected 1)"},
       {{"F|1|0x1A|0|f|a.c|1|p"}, "bad address '0x1A'"},

@@ -185,16 +185,39 @@ TEST(OutFile, WrittenProfilesOwnFirst) {
   std::string pattern = (dir / "p.%p").string();
   FileTimes before = profile_files(pattern, 20);
   EXPECT_EQ(before.size(), 2u);
-  for (const char* name : {"p.30", "p.20", "p.10", "p.x", "q.40"}) {
+  for (const char* name : {"p.30", "p.20", "p.10", "p.x", "q.40", "p.20.exec1", "p.20.execx"}) {
     std::ofstream(dir / name) << "x";
   }
   std::filesystem::last_write_time(
       dir / "p.98", before[(dir / "p.98").string()] + std::chrono::seconds(1));  // rewritten
   std::vector<std::string> found = written_profiles(pattern, 20, before);
-  EXPECT_EQ(found, (Args{(dir / "p.20").string(), (dir / "p.10").string(), (dir / "p.30").string(),
-                         (dir / "p.98").string()}));
+  EXPECT_EQ(found,
+            (Args{(dir / "p.20").string(), (dir / "p.10").string(), (dir / "p.20.exec1").string(),
+                  (dir / "p.30").string(), (dir / "p.98").string()}));
   EXPECT_TRUE(written_profiles((dir / "none.%p").string(), 20, before).empty());
   std::filesystem::remove_all(dir);
+}
+
+// The end of a profile: X, Q and its reason, or anything else (cut short).
+TEST(OutFile, ProfileEnd) {
+  std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("strata-unit-end-" + std::to_string(getpid()));
+  auto end_of = [&](const std::string& text) {
+    std::ofstream(file, std::ios::binary) << text;
+    return profile_end(file.string());
+  };
+  EXPECT_EQ(end_of("strata-profile\t2\nT\tfinal\t5\t0\t0\t0\nE\nX\t5\n").kind,
+            ProfileEnd::Kind::complete);
+  ProfileEnd stopped = end_of("strata-profile\t2\nE\nQ\t7\tthe disk is full (ENOSPC)\n");
+  EXPECT_EQ(stopped.kind, ProfileEnd::Kind::stopped);
+  EXPECT_EQ(stopped.reason, "the disk is full (ENOSPC)");
+  EXPECT_EQ(end_of("X\t5\n").kind, ProfileEnd::Kind::complete);  // one line only
+  EXPECT_EQ(end_of(std::string(10000, 'x') + "\nX\t5\n").kind, ProfileEnd::Kind::complete);
+  for (const char* cut : {"", "strata-profile\t2\nE\n", "E\nX\t5", "E\nQ\t7\n", "E\nXX\n"}) {
+    EXPECT_EQ(end_of(cut).kind, ProfileEnd::Kind::cut_short) << cut;
+  }
+  std::filesystem::remove(file);
+  EXPECT_EQ(profile_end(file.string()).kind, ProfileEnd::Kind::cut_short);  // no file
 }
 
 }  // namespace

@@ -1,0 +1,385 @@
+/*--------------------------------------------------------------------*/
+/*--- strata: writing the profile.                      st_write.c ---*/
+/*--------------------------------------------------------------------*/
+
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The profile is written as the program runs, through a buffer flushed
+   after each complete snapshot and whenever it fills.  The file must
+   neither disturb the program nor be disturbed by it, and when it cannot
+   be written it must say why.  So:
+
+   - Its descriptor sits above the client's range (VG_(safe_fd)), where
+     Valgrind keeps its own files: the client can neither close it nor
+     dup2 over it, and never gets it from open.
+
+   - The client's file-size limit does not apply to it.  The kernel applies
+     RLIMIT_FSIZE, a limit of the whole process, to every write to a
+     regular file, and a write that starts at the limit gets SIGXFSZ, which
+     kills a program that does not expect it.  Valgrind virtualises
+     RLIMIT_NOFILE, RLIMIT_DATA and RLIMIT_STACK, not this one.  So while
+     the client has a finite limit, the writer lifts it around each of its
+     writes (to unlimited when the process may, with CAP_SYS_RESOURCE, else
+     to the hard limit) and puts the client's back at once.  (A write that
+     another thread of the client makes in those instants is not limited.)
+     Beyond a hard limit it cannot lift, output stops before the limit is
+     reached, with room left for the Q record that says why: the writer
+     never gets a SIGXFSZ.
+
+   - The file always ends at the end of a line: a flush of a full buffer
+     writes up to its last newline and keeps the rest; a write cut short
+     is cut back.  And before each write, the disk blocks for it and
+     RESERVE_SZB more are allocated (fallocate, keeping the file's size):
+     on a full disk the allocation fails rather than the write, and the
+     reserve takes the Q record that says why the profile stops
+     (docs/format.md).  Where fallocate is not supported (a pipe, a device,
+     some file systems) the Q record is written if the disk takes it.
+
+   - Output then stops for good, with a message on stderr; what the tool
+     puts afterwards is dropped. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+
+#include "st_write.h"
+
+/* Not in the tool API, but in the core this tool links with (Valgrind
+   3.19's signatures).  VG_(safe_fd) moves a descriptor to the range the
+   client cannot use and sets its close-on-exec flag; it exits if it
+   cannot.  VG_(do_syscall) makes the calls the API has no wrapper for
+   (ftruncate, fallocate). */
+extern Int    VG_(safe_fd)(Int oldfd);
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
+                              RegWord, RegWord, RegWord, RegWord, RegWord);
+
+#define BUF_SZB            (1 << 16)
+#define RESERVE_SZB        4096      // allocated past the end, for a Q record
+#define Q_MAX_SZB          256       // the longest Q record
+#define ST_RLIMIT_FSIZE    1         // (not in Valgrind's vki headers)
+#define ST_EDQUOT          122
+#define FALLOC_KEEP_SIZE   0x01
+#define FALLOC_PUNCH_HOLE  0x02
+
+static Int   fd = -1;
+static HChar buf[BUF_SZB];
+static UInt  used = 0;              // bytes in buf
+static ULong size = 0;              // bytes in the file
+static Bool  at_line_end = True;    // the file ends with a newline
+static Bool  reserving = False;     // fallocate works on the file
+static Bool  fsize_limited = False; // the client's RLIMIT_FSIZE is finite
+static ULong (*time_now)(void) = NULL;   // for a Q record
+
+static ULong stats_bytes = 0, stats_writes = 0;
+
+/*------------------------------------------------------------*/
+/*--- The client's file-size limit                         ---*/
+/*------------------------------------------------------------*/
+
+void check_limit_Writer(void)
+{
+   struct vki_rlimit rl;
+   fsize_limited = VG_(getrlimit)(ST_RLIMIT_FSIZE, &rl) == 0
+                   && rl.rlim_cur != VKI_RLIM_INFINITY;
+}
+
+typedef struct {
+   Bool lifted;
+   struct vki_rlimit client;   // the client's limit, to put back
+} Lift;
+
+/* Lifts the client's limit as far as the process may; returns how large
+   the file may grow now. */
+static ULong lift_limit(Lift* lift)
+{
+   struct vki_rlimit up = { VKI_RLIM_INFINITY, VKI_RLIM_INFINITY };
+   lift->lifted = False;
+   if (!fsize_limited || VG_(getrlimit)(ST_RLIMIT_FSIZE, &lift->client) != 0)
+      return VKI_RLIM_INFINITY;
+   lift->lifted = True;
+   if (VG_(setrlimit)(ST_RLIMIT_FSIZE, &up) == 0)
+      return VKI_RLIM_INFINITY;
+   up.rlim_cur = up.rlim_max = lift->client.rlim_max;
+   if (VG_(setrlimit)(ST_RLIMIT_FSIZE, &up) == 0)
+      return up.rlim_max;
+   return lift->client.rlim_cur;
+}
+
+static void put_back_limit(const Lift* lift)
+{
+   if (lift->lifted)
+      VG_(setrlimit)(ST_RLIMIT_FSIZE, &lift->client);
+}
+
+/*------------------------------------------------------------*/
+/*--- Writing                                              ---*/
+/*------------------------------------------------------------*/
+
+static const HChar* reason_of_errno(UWord err)
+{
+   static HChar other[64];
+   switch (err) {
+   case VKI_ENOSPC: return "the disk is full (ENOSPC)";
+   case ST_EDQUOT:  return "the disk quota is used up (EDQUOT)";
+   case VKI_EFBIG:  return "the file is as large as its file system allows "
+                           "(EFBIG)";
+   case VKI_EIO:    return "an input/output error (EIO)";
+   default:
+      VG_(snprintf)(other, sizeof(other), "a write error (errno %lu)", err);
+      return other;
+   }
+}
+
+static const HChar* reason_of_limit(ULong limit)
+{
+   static HChar reason[128];
+   VG_(snprintf)(reason, sizeof(reason), "the file-size limit "
+                 "(RLIMIT_FSIZE) of %llu bytes, which strata cannot lift",
+                 limit);
+   return reason;
+}
+
+static void cut_back(ULong to)
+{
+   VG_(do_syscall)(__NR_ftruncate, fd, to, 0, 0, 0, 0, 0, 0);
+   VG_(lseek)(fd, to, VKI_SEEK_SET);
+   size = to;
+}
+
+/* Allocates the blocks for 'n' more bytes and the reserve past them; the
+   errno if the disk has no room for them, else 0. */
+static UWord reserve(UInt n)
+{
+   SysRes r;
+   if (!reserving)
+      return 0;
+   r = VG_(do_syscall)(__NR_fallocate, fd, FALLOC_KEEP_SIZE, size,
+                       n + RESERVE_SZB, 0, 0, 0, 0);
+   if (!sr_isError(r))
+      return 0;
+   if (sr_Err(r) == VKI_ENOSPC || sr_Err(r) == ST_EDQUOT)
+      return sr_Err(r);
+   reserving = False;    // not here: EOPNOTSUPP, ENODEV, ESPIPE, ...
+   return 0;
+}
+
+/* Writes 'n' bytes at the end of the file, all or none; NULL, or why
+   not. */
+static const HChar* write_bytes(const HChar* p, UInt n)
+{
+   UInt done = 0;
+   while (done < n) {
+      Int r = VG_(write)(fd, p + done, n - done);
+      if (r <= 0) {
+         if (done > 0)
+            cut_back(size);
+         return reason_of_errno(r < 0 ? (UWord)-r : VKI_ENOSPC);
+      }
+      done += r;
+   }
+   size += n;
+   at_line_end = p[n - 1] == '\n';
+   stats_bytes += n;
+   stats_writes++;
+   return NULL;
+}
+
+/* Output stops: a Q record says why, if the file takes it; stderr too. */
+static void stop(const HChar* why, ULong limit)
+{
+   HChar rec[Q_MAX_SZB];
+   UInt  n = VG_(snprintf)(rec, sizeof(rec), "Q\t%llu\t%s\n", time_now(), why);
+   Bool  said = size > 0 && at_line_end && size + n <= limit
+                && write_bytes(rec, n) == NULL;
+   VG_(umsg)("strata: output stopped: %s; the profile ends at its last "
+             "complete snapshot%s\n", why,
+             said ? " and says why" : " (the reason could not be written "
+                                      "in it)");
+   VG_(close)(fd);
+   fd   = -1;
+   used = 0;
+}
+
+/* Writes the first 'n' bytes of the buffer. */
+static void write_buffer(UInt n)
+{
+   Lift         lift;
+   ULong        limit;
+   UWord        err;
+   const HChar* why;
+   if (fd < 0 || n == 0)
+      return;
+   limit = lift_limit(&lift);
+   err   = reserve(n);
+   if (err != 0)
+      why = reason_of_errno(err);
+   else if (size + n + Q_MAX_SZB > limit)   // room left for a Q record
+      why = reason_of_limit(limit);
+   else
+      why = write_bytes(buf, n);
+   if (why != NULL)
+      stop(why, limit);
+   put_back_limit(&lift);
+}
+
+void flush_Writer(void)
+{
+   write_buffer(used);
+   used = 0;
+}
+
+/* The buffer is full: writes its complete lines (all of it if it holds
+   one line only). */
+static void flush_full(void)
+{
+   UInt n = used;
+   while (n > 0 && buf[n - 1] != '\n')
+      n--;
+   if (n == 0)
+      n = used;
+   write_buffer(n);
+   if (fd < 0) {
+      used = 0;
+      return;
+   }
+   VG_(memmove)(buf, buf + n, used - n);
+   used -= n;
+}
+
+/*------------------------------------------------------------*/
+/*--- Putting records                                      ---*/
+/*------------------------------------------------------------*/
+
+void put_char(HChar c)
+{
+   if (used == BUF_SZB)
+      flush_full();
+   buf[used++] = c;
+}
+
+void put_str(const HChar* s)
+{
+   for (; *s; s++)
+      put_char(*s);
+}
+
+void put_text(const HChar* s)
+{
+   for (; s && *s; s++) {
+      switch (*s) {
+      case '\\': put_str("\\\\"); break;
+      case '\t': put_str("\\t");  break;
+      case '\n': put_str("\\n");  break;
+      case '\r': put_str("\\r");  break;
+      default:   put_char(*s);
+      }
+   }
+}
+
+void put_u64(ULong n)
+{
+   HChar tmp[24];
+   Int   i = 0;
+   do {
+      tmp[i++] = '0' + (HChar)(n % 10);
+      n /= 10;
+   } while (n > 0);
+   while (i > 0)
+      put_char(tmp[--i]);
+}
+
+void put_hex(Addr a)
+{
+   HChar tmp[24];
+   Int   i = 0;
+   do {
+      tmp[i++] = "0123456789abcdef"[a & 0xf];
+      a >>= 4;
+   } while (a > 0);
+   put_str("0x");
+   while (i > 0)
+      put_char(tmp[--i]);
+}
+
+void put_tab(void) { put_char('\t'); }
+void put_nl(void)  { put_char('\n'); }
+
+void put_field_u64(ULong n) { put_tab(); put_u64(n); }
+void put_field_text(const HChar* s) { put_tab(); put_text(s); }
+
+/*------------------------------------------------------------*/
+/*--- Opening and closing                                  ---*/
+/*------------------------------------------------------------*/
+
+void open_Writer(const HChar* name, ULong (*now)(void))
+{
+   SysRes sres = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
+                           | VKI_S_IROTH);
+   if (sr_isError(sres)) {
+      VG_(fmsg)("strata: cannot create the profile file '%s'\n", name);
+      VG_(exit)(1);
+   }
+   fd          = VG_(safe_fd)(sr_Res(sres));
+   time_now    = now;
+   used        = 0;
+   size        = 0;
+   at_line_end = True;
+   reserving   = True;
+   check_limit_Writer();
+}
+
+Bool is_open_Writer(void)
+{
+   return fd >= 0;
+}
+
+ULong size_Writer(void)
+{
+   tl_assert(used == 0);
+   return size;
+}
+
+void cut_Writer(ULong to)
+{
+   tl_assert(used == 0 && to <= size);
+   if (fd >= 0)
+      cut_back(to);
+   at_line_end = True;
+}
+
+/* The reserve past the end: ext4 frees it on a truncation to the same
+   size, tmpfs on a hole punched there. */
+void finish_Writer(void)
+{
+   flush_Writer();
+   if (fd < 0 || !reserving)
+      return;
+   VG_(do_syscall)(__NR_ftruncate, fd, size, 0, 0, 0, 0, 0, 0);
+   VG_(do_syscall)(__NR_fallocate, fd, FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE,
+                   size, RESERVE_SZB, 0, 0, 0, 0);
+}
+
+void close_Writer(void)
+{
+   finish_Writer();
+   if (fd >= 0)
+      VG_(close)(fd);
+   fd = -1;
+}
+
+void drop_Writer(void)
+{
+   used = 0;
+   if (fd >= 0)
+      VG_(close)(fd);
+   fd = -1;
+}
+
+ULong bytes_written_Writer(void) { return stats_bytes; }
+ULong writes_Writer(void)        { return stats_writes; }

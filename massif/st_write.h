@@ -1,0 +1,62 @@
+/*--------------------------------------------------------------------*/
+/*--- strata: writing the profile.                      st_write.h ---*/
+/*--------------------------------------------------------------------*/
+
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#ifndef ST_WRITE_H
+#define ST_WRITE_H
+
+#include "pub_tool_basics.h"
+
+/* The profile file, written through a buffer (st_write.c says what the
+   writer guarantees).  Records are put field by field; flush_Writer writes
+   what is buffered, after each complete snapshot.  When writing fails,
+   output stops for good: the file ends with a Q record saying why, if it
+   can take one, the reason is printed, and what is put later is dropped. */
+
+/* Opens (creates, truncates) the file 'name'; exits if it cannot.  'now'
+   gives the time for a Q record. */
+void open_Writer(const HChar* name, ULong (*now)(void));
+
+/* Whether the file is open and output has not stopped. */
+Bool is_open_Writer(void);
+
+void put_char(HChar c);
+void put_str(const HChar* s);
+void put_text(const HChar* s);    // escapes \ TAB newline CR (docs/format.md)
+void put_u64(ULong n);
+void put_hex(Addr a);
+void put_tab(void);
+void put_nl(void);
+void put_field_u64(ULong n);      // TAB, then n
+void put_field_text(const HChar* s);
+
+/* Writes what is buffered. */
+void flush_Writer(void);
+
+/* The bytes in the file, all flushed. */
+ULong size_Writer(void);
+
+/* Cuts the file back to 'size' bytes (a size_Writer() of before). */
+void cut_Writer(ULong size);
+
+/* Flushes, and gives back the disk space kept for a Q record; the file
+   stays open. */
+void finish_Writer(void);
+
+/* finish_Writer, then closes the file. */
+void close_Writer(void);
+
+/* In a forked child: closes the file without writing what is buffered
+   (the parent writes it). */
+void drop_Writer(void);
+
+/* To call after the client may have changed RLIMIT_FSIZE. */
+void check_limit_Writer(void);
+
+/* For --stats=yes. */
+ULong bytes_written_Writer(void);
+ULong writes_Writer(void);
+
+#endif /* ST_WRITE_H */

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// strata diff OLD NEW: two profiles of the same program compared, such as
+// before and after a fix.
+//
+// Addresses and line numbers change from one build to the next, so the two
+// are matched by names: a context is the names of its frames (frame_name),
+// and it is measured in each profile as the sites whose stacks start with
+// those names.  The contexts compared are those of either profile's report
+// (the calling-context tree's, with the same options), other than "N other
+// places" and the rest of a split; a leak suspect is matched by its
+// context's names too.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "contexts.hpp"
+#include "leaks.hpp"
+#include "model.hpp"
+
+namespace strata {
+
+// A measure in the old profile and in the new.
+struct DiffBytes {
+  std::uint64_t old_bytes = 0;
+  std::uint64_t new_bytes = 0;
+
+  std::int64_t change() const {
+    return static_cast<std::int64_t>(new_bytes) - static_cast<std::int64_t>(old_bytes);
+  }
+};
+
+struct DiffContext {
+  std::vector<Frame> frames;  // innermost first, as the profile that has it names them
+  DiffBytes peak;             // at each profile's peak
+  DiffBytes end;              // at each profile's last snapshot
+};
+
+enum class DiffStatus : std::uint8_t { appeared, vanished, changed, same };
+
+struct DiffLeak {
+  DiffStatus status = DiffStatus::same;
+  LeakKind old_kind = LeakKind::rising_trough;  // when it was a suspect in OLD
+  LeakKind new_kind = LeakKind::rising_trough;  // when it is a suspect in NEW
+  std::vector<Frame> frames;                    // its context's, innermost first
+  std::size_t headline = 0;                     // index into frames (own_code.hpp)
+  std::string old_growth;                       // "+600 KiB per cycle"; empty when not a suspect
+  std::string new_growth;
+  double old_growth_bytes = 0;
+  double new_growth_bytes = 0;
+};
+
+struct Diff {
+  std::string old_file;
+  std::string new_file;
+  bool same_time_unit = true;
+  DiffBytes peak;                     // the total at the peaks
+  DiffBytes end;                      // the useful heap at the last snapshots
+  std::vector<DiffContext> contexts;  // the largest change at the peak first, then at the end
+  std::vector<DiffLeak> leaks;        // appeared, vanished, changed, same
+};
+
+// A growth that moved by more than this share of the larger is "changed".
+constexpr double kGrowthChange = 0.25;
+
+Diff diff_profiles(const Model& old_model, const Model& new_model, const ContextOptions& options);
+
+// The renderers (render_diff.cpp).
+void render_diff_text(const Diff& diff, std::ostream& out);
+void render_diff_json(const Diff& diff, std::ostream& out);
+
+}  // namespace strata

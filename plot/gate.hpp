@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The CI gate of `strata report --fail-on=KINDS`: which leak suspects stop
+// a build, said on stderr, one line each, and the exit status that says so.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+
+namespace strata {
+
+// The exit status of `strata report --fail-on` when a suspect of the kinds
+// asked for is found (0: none, 1: an error).
+constexpr int kGateStatus = 3;
+
+// The kinds of suspect that fail the gate.
+struct FailOn {
+  bool leak = false;    // a rising trough (LeakKind::rising_trough)
+  bool growth = false;  // steady growth (LeakKind::steady_growth)
+};
+
+// "leak", "growth", "leak,growth" or "any"; anything else is an Error.
+FailOn parse_fail_on(const std::string& kinds);
+
+// The suspects of `report` whose kind `fail_on` names, most suspicious first.
+std::vector<const ReportLeak*> gate_suspects(const Report& report, const FailOn& fail_on);
+
+// Writes a line a suspect ("strata report: FILE: Leak at ...: why") to `err`
+// and returns kGateStatus, or 0 when there is none.
+int run_gate(const Report& report, const FailOn& fail_on, std::ostream& err);
+
+}  // namespace strata

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "own_code.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "contexts.hpp"
+
+namespace strata {
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kSystemDirectories = {"/lib/", "/lib64/", "/usr/lib/",
+                                                                "/usr/lib64/", "/usr/libexec/"};
+constexpr std::array<std::string_view, 4> kLibraryNamespaces = {
+    "std::", "__gnu_cxx::", "__cxxabiv1::", "__cxx11::"};
+constexpr std::array<std::string_view, 10> kAllocators = {
+    "malloc",         "calloc", "realloc",       "free",         "memalign",
+    "posix_memalign", "valloc", "aligned_alloc", "reallocarray", "__libc_memalign"};
+
+// Functions that only pass an allocation on: libiberty and gnulib, GLib, the
+// C library's string copies, and the C++ standard library's allocators.
+constexpr std::array kWrappers = {
+    "xmalloc",
+    "xcalloc",
+    "xzalloc",
+    "xrealloc",
+    "xstrdup",
+    "xstrndup",
+    "xmemdup*",
+    "strdup",
+    "strndup",
+    "__strdup",
+    "__strndup",
+    "g_malloc*",
+    "g_try_malloc*",
+    "g_realloc*",
+    "g_try_realloc*",
+    "g_slice_alloc*",
+    "g_strdup*",
+    "g_strndup",
+    "g_memdup*",
+    "std::allocator<*",
+    "std::__new_allocator<*",
+    "__gnu_cxx::new_allocator<*",
+    "std::allocator_traits<*",
+    "std::_Vector_base<*",
+};
+
+// The C++ standard library's headers, by their names: libstdc++'s (bits/
+// and the standard headers, which have no extension) and libc++'s internal
+// ones.  Inlined from them, a function is named without its scope
+// (`basic_string<>`, `operator[]`, `resize`), and a profile names a source
+// file without its directory.
+constexpr std::array kStandardHeaders = {"stl_*.h",
+                                         "*.tcc",
+                                         "basic_string.h",
+                                         "cow_string.h",
+                                         "new_allocator.h",
+                                         "alloc_traits.h",
+                                         "allocator.h",
+                                         "allocated_ptr.h",
+                                         "hashtable.h",
+                                         "hashtable_policy.h",
+                                         "shared_ptr.h",
+                                         "shared_ptr_base.h",
+                                         "unique_ptr.h",
+                                         "unordered_map.h",
+                                         "unordered_set.h",
+                                         "char_traits.h",
+                                         "std_function.h",
+                                         "functional_hash.h",
+                                         "ptr_traits.h",
+                                         "move.h",
+                                         "invoke.h",
+                                         "refwrap.h",
+                                         "node_handle.h",
+                                         "std_thread.h",
+                                         "std_mutex.h",
+                                         "ios_base.h",
+                                         "locale_facets*.h",
+                                         "basic_ios.h",
+                                         "regex*.h",
+                                         "__*",
+                                         "vector",
+                                         "string",
+                                         "map",
+                                         "set",
+                                         "list",
+                                         "deque",
+                                         "memory",
+                                         "functional",
+                                         "unordered_map",
+                                         "unordered_set",
+                                         "sstream",
+                                         "iostream",
+                                         "ostream",
+                                         "istream",
+                                         "fstream",
+                                         "regex",
+                                         "any",
+                                         "optional",
+                                         "variant",
+                                         "new",
+                                         "thread",
+                                         "future",
+                                         "mutex",
+                                         "bitset",
+                                         "array",
+                                         "queue",
+                                         "stack",
+                                         "algorithm",
+                                         "tuple",
+                                         "utility",
+                                         "string_view",
+                                         "format",
+                                         "span",
+                                         "valarray",
+                                         "forward_list",
+                                         "locale"};
+
+bool standard_header(std::string_view file) {
+  std::string_view name =
+      file.substr(file.rfind('/') == std::string_view::npos ? 0 : file.rfind('/') + 1);
+  return !name.empty() &&
+         std::any_of(kStandardHeaders.begin(), kStandardHeaders.end(),
+                     [&](const char* pattern) { return wildcard_match(pattern, name); });
+}
+
+bool starts_with_any(std::string_view text, std::span<const std::string_view> prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(),
+                     [&](std::string_view prefix) { return text.starts_with(prefix); });
+}
+
+std::string_view basename(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool path_matches(std::string_view pattern, std::string_view path) {
+  return !path.empty() &&
+         (wildcard_match(pattern, path) || wildcard_match(pattern, basename(path)));
+}
+
+// The function's qualified name, without the return type that a demangled
+// template function starts with ("void std::vector<T>::_M_realloc_insert<...>
+// (...)" is std::vector<T>::_M_realloc_insert<...>) nor its argument list.
+std::string_view qualified_name(std::string_view function) {
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < function.size(); ++i) {
+    char c = function[i];
+    if (c == '<') ++depth;
+    if (c == '>' && depth > 0) --depth;
+    if (depth > 0) continue;
+    if (c == '(' && i > 0) return function.substr(start, i - start);
+    if (c == ' ' && !function.substr(i + 1).starts_with("const")) start = i + 1;
+  }
+  return function.substr(start);
+}
+
+bool library_function(std::string_view function) {
+  if (allocator_wrapper(function)) return true;
+  if (starts_with_any(qualified_name(function), kLibraryNamespaces)) return true;
+  if (function.starts_with("operator new") || function.starts_with("operator delete")) return true;
+  return std::find(kAllocators.begin(), kAllocators.end(), function) != kAllocators.end();
+}
+
+}  // namespace
+
+bool allocator_wrapper(std::string_view function) {
+  return std::any_of(kWrappers.begin(), kWrappers.end(),
+                     [&](const char* pattern) { return wildcard_match(pattern, function); });
+}
+
+OwnCode::OwnCode(const Model& model, std::vector<std::string> libraries)
+    : libraries_(std::move(libraries)) {
+  for (const Frame& frame : model.frames) {
+    if (frame.function == "main" && !frame.object.empty()) {
+      program_ = frame.object;
+      break;
+    }
+  }
+}
+
+bool OwnCode::library(const Frame& frame) const {
+  bool system_object = starts_with_any(frame.object, kSystemDirectories) ||
+                       basename(frame.object).starts_with("vgpreload_");
+  if (system_object && frame.object != program_) return true;
+  if (library_function(frame.function) || standard_header(frame.file)) return true;
+  return std::any_of(libraries_.begin(), libraries_.end(), [&](const std::string& pattern) {
+    return path_matches(pattern, frame.object) || path_matches(pattern, frame.file) ||
+           (!frame.function.empty() && wildcard_match(pattern, frame.function));
+  });
+}
+
+bool OwnCode::library(std::span<const Frame> frames, std::size_t i) const {
+  for (; i < frames.size(); ++i) {
+    if (library(frames[i])) return true;
+    if (!frames[i].inlined) return false;
+  }
+  return false;
+}
+
+std::size_t OwnCode::headline(std::span<const Frame> frames) const {
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    bool known = !frames[i].function.empty() || !frames[i].object.empty();
+    if (known && !library(frames, i)) return i;
+  }
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (!frames[i].function.empty()) return i;
+  }
+  return 0;
+}
+
+}  // namespace strata

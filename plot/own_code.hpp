@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The program's own code, as against its libraries: a leak suspect is
+// headed by its first frame in the program's own code (the code that can be
+// fixed), not by the allocator wrappers of the C library, libstdc++ or other
+// system libraries that its stack starts with.
+//
+// A frame is in a library when any of:
+//   - its object is a system library: under /lib, /lib64, /usr/lib,
+//     /usr/lib64 or /usr/libexec, or Valgrind's preloaded objects, unless it
+//     is the program itself (the object of `main`: cc1plus lives under
+//     /usr/lib/gcc);
+//   - its function is in the C++ standard library's namespaces (std::,
+//     __gnu_cxx::, __cxxabiv1::), is operator new, operator delete or a C
+//     allocator (malloc, calloc, realloc, ...), or a well-known wrapper of
+//     the allocator (allocator_wrapper: xmalloc, strdup, g_malloc, ...);
+//   - its source file is a header of the C++ standard library, known by its
+//     name (stl_vector.h, basic_string.h, *.tcc, vector, ...): inlined
+//     from there, a function is named without its scope (`basic_string<>`,
+//     `operator[]`, `resize`);
+//   - its object, source file or function matches a --library pattern
+//     (* and ? as in --alloc-fn; an object or file matches by its whole path
+//     or its basename);
+//   - it is inlined into a frame in a library (the next frame of the stack):
+//     the inline functions of libstdc++'s headers are named without their
+//     scope (`allocate`, inlined into std::allocator_traits<...>::allocate).
+// Profiles (and massif.out files) name source files without their
+// directory, so a system header is known by its name or the functions in it.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model.hpp"
+
+namespace strata {
+
+// Whether `function` is one of the well-known wrappers of the allocator,
+// which only pass an allocation on: libiberty's and gnulib's xmalloc and
+// kin, the C library's string copies, GLib's g_malloc and kin, and the C++
+// standard library's allocators.
+bool allocator_wrapper(std::string_view function);
+
+class OwnCode {
+ public:
+  // `libraries`: the --library patterns.
+  OwnCode(const Model& model, std::vector<std::string> libraries);
+
+  // Whether frames[i] of a stack (innermost first) is in a library.
+  bool library(std::span<const Frame> frames, std::size_t i) const;
+
+  // The index in `frames` (innermost first) of the first frame in the
+  // program's own code (with a function or an object); else of the first
+  // with a function name; else 0.
+  std::size_t headline(std::span<const Frame> frames) const;
+
+ private:
+  bool library(const Frame& frame) const;
+
+  std::string program_;  // the object of `main`, if a frame names it
+  std::vector<std::string> libraries_;
+};
+
+}  // namespace strata

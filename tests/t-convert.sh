@@ -1,0 +1,158 @@
+#!/bin/bash
+# strata convert: the leaky player recorded with the real valgrind, written as
+# a massif.out file that the installed ms_print reads (its peak and top
+# context agree with strata report) and that strata reads back (the peak and
+# the contexts kept), and as collapsed stacks at the peak, at a time and of
+# the leak's growth.  Then tests/data/hostile-export.strata, whose frames are
+# named a;b, ", \, <script>, ]]>, $(...) and with newlines: no line breaks,
+# nothing runs, the names come back.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+py() {
+   "$PYTHON" - "$@"
+}
+
+record_ok leaky "$EXAMPLES/leaky-player" || finish
+"$STRATA" report --json "$profile" >"$WORK/report.json"
+"$STRATA" convert --to=massif "$profile" -o "$WORK/leaky.massif" 2>"$WORK/convert.err"
+expect_eq "convert --to=massif: exit status" "$?" 0
+
+# ms_print reads it, every snapshot, the peak marked.
+ms_print "$WORK/leaky.massif" >"$WORK/ms_print.out" 2>"$WORK/ms_print.err"
+expect_eq "ms_print: exit status" "$?" 0
+expect_eq "ms_print: every snapshot" \
+   "$(sed -n 's/^Number of snapshots: //p' "$WORK/ms_print.out")" "$(json "$WORK/report.json" snapshots)"
+expect_eq "every snapshot with sites is detailed" \
+   "$(grep -c '^heap_tree=\(detailed\|peak\)' "$WORK/leaky.massif")" "$(json "$WORK/report.json" snapshots)"
+expect_eq "one peak" "$(grep -c '^heap_tree=peak' "$WORK/leaky.massif")" 1
+expect_in "desc names what was dropped" "$WORK/leaky.massif" \
+   '^desc: --depth=30 .*--strata-convert-dropped=interval-lows,markers$'
+# The peak snapshot's row and its tree's first entry, as ms_print prints them.
+py "$WORK/ms_print.out" "$WORK/report.json" >"$WORK/ms_peak" <<'PYEOF'
+import json, re, sys
+text = open(sys.argv[1]).read()
+report = json.load(open(sys.argv[2]))
+peak = int(re.search(r"(\d+) \(peak\)", text).group(1))
+rows = re.findall(r"^\s*(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d,]+)", text, re.M)
+row = [r for r in rows if int(r[0]) == peak][0]
+print("total", int(row[2].replace(",", "")) == report["peak"]["total_bytes"])
+tree = text.split("\n%s " % row[0].rjust(3), 1)[1]
+first = re.search(r"^->[\d.]+% \(([\d,]+)B\) 0x[0-9A-F]+: (\S+) \((\S+)\)", tree, re.M)
+top = report["contexts"][0]
+print("bytes", int(first.group(1).replace(",", "")) == top["peak_bytes"])
+print("frame", first.group(2) == top["frames"][0]["function"],
+      first.group(3) == "%s:%d" % (top["frames"][0]["file"], top["frames"][0]["line"]))
+PYEOF
+expect_eq "ms_print: the peak's total is strata report's" "$(sed -n 1p "$WORK/ms_peak")" "total True"
+expect_eq "ms_print: the peak's first entry holds context #1's bytes" "$(sed -n 2p "$WORK/ms_peak")" "bytes True"
+expect_eq "ms_print: ... at context #1's frame" "$(sed -n 3p "$WORK/ms_peak")" "frame True True"
+
+# The round trip: strata -> massif.out -> strata report.
+"$STRATA" report --json "$WORK/leaky.massif" >"$WORK/back.json" 2>"$WORK/back.err"
+expect_eq "strata report on the massif.out: exit status" "$?" 0
+py "$WORK/report.json" "$WORK/back.json" >"$WORK/trip" <<'PYEOF'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+print("peak", a["peak"] == b["peak"])
+def contexts(r):
+    return [([f["name"] for f in c["frames"]], c["peak_bytes"], c["end_bytes"])
+            for c in r["contexts"] if c["frames"]]
+print("contexts", contexts(a) == contexts(b))
+print("leaks", [l["headline"]["name"] for l in a["leaks"]] ==
+      [l["headline"]["name"] for l in b["leaks"]] != [])
+PYEOF
+expect_eq "round trip: the peak" "$(sed -n 1p "$WORK/trip")" "peak True"
+expect_eq "round trip: the contexts, their frames and bytes" "$(sed -n 2p "$WORK/trip")" "contexts True"
+expect_eq "round trip: the leak suspect" "$(sed -n 3p "$WORK/trip")" "leaks True"
+
+# Collapsed stacks.
+sum() {
+   awk '{ s += $NF } END { print s + 0 }' "$1"
+}
+"$STRATA" convert --to=collapsed "$profile" -o "$WORK/peak.folded"
+expect_eq "collapsed: exit status" "$?" 0
+expect_eq "collapsed: the stacks add up to the peak's heap" "$(sum "$WORK/peak.folded")" \
+   "$(json "$WORK/report.json" peak.heap_bytes)"
+top=$(py "$WORK/report.json" <<'PYEOF'
+import json, sys
+top = json.load(open(sys.argv[1]))["contexts"][0]
+print(";".join(f["name"] for f in reversed(top["frames"])), top["peak_bytes"])
+PYEOF
+)
+expect_eq "collapsed: outermost first, context #1's bytes at the peak" \
+   "$(grep "^main;player_play;decoder_decode;frame_alloc " "$WORK/peak.folded")" "$top"
+# --at: a time between snapshots gives the snapshot before it.
+at=$(sed -n 's/^time=//p' "$WORK/leaky.massif" | sed -n 800p)
+heap=$(sed -n 's/^mem_heap_B=//p' "$WORK/leaky.massif" | sed -n 800p)
+"$STRATA" convert --to=collapsed --at=$((at)) "$profile" -o "$WORK/at.folded"
+expect_eq "collapsed --at=TIME: the heap then" "$(sum "$WORK/at.folded")" "$heap"
+"$STRATA" convert --to=collapsed --leaks "$profile" -o "$WORK/leaks.folded"
+expect_eq "collapsed --leaks: one stack, the leak's" "$(cut -d' ' -f1 "$WORK/leaks.folded")" \
+   "main;player_play;decoder_decode;frame_alloc"
+grown=$(py "$WORK/report.json" <<'PYEOF'
+import json, sys
+leak = json.load(open(sys.argv[1]))["leaks"][0]
+print(leak["troughs"][-1]["bytes"] - leak["troughs"][0]["bytes"])
+PYEOF
+)
+expect_eq "collapsed --leaks: its trough's growth" "$(sum "$WORK/leaks.folded")" "$grown"
+"$STRATA" convert --to=collapsed --at=0 "$profile" -o "$WORK/none" 2>"$WORK/at0.err"
+expect_eq "--at before the first snapshot: status 1" "$?" 1
+expect_in "... saying where the profile starts" "$WORK/at0.err" '^strata: .*: no snapshot at or before time 0 \(the first is at [0-9]+\)$'
+"$STRATA" convert --to=svg "$profile" -o "$WORK/x" 2>"$WORK/to.err"
+expect_eq "an unknown format: status 1" "$?" 1
+expect_in "... naming the formats" "$WORK/to.err" '^strata convert: --to=svg: the formats are massif and collapsed$'
+
+# Hostile names.
+hostile=$top_srcdir/tests/data/hostile-export.strata
+rm -f /tmp/strata-PWNED-e*
+"$STRATA" convert --to=collapsed "$hostile" -o "$WORK/hostile.folded"
+expect_eq "hostile, collapsed: exit status" "$?" 0
+"$STRATA" convert --to=collapsed --leaks "$hostile" -o "$WORK/hostile-leaks.folded"
+expect_eq "hostile, collapsed --leaks: exit status" "$?" 0
+"$STRATA" convert --to=massif "$hostile" -o "$WORK/hostile.massif"
+expect_eq "hostile, massif: exit status" "$?" 0
+ms_print "$WORK/hostile.massif" >"$WORK/hostile.ms_print" 2>&1
+expect_eq "hostile, ms_print: exit status" "$?" 0
+"$STRATA" report --json "$WORK/hostile.massif" >"$WORK/hostile-back.json"
+expect_eq "hostile, massif read back: exit status" "$?" 0
+py "$WORK/hostile.folded" "$WORK/hostile-leaks.folded" "$WORK/hostile-back.json" \
+   "$WORK/hostile.massif" >"$WORK/hostile.facts" <<'PYEOF'
+import json, re, sys
+names = ['leak;here "q" \\ <script>alert(1)</script> ]]> $(touch /tmp/strata-PWNED-e1)',
+         'a;b', '"', '\\', '<script>x</script> ]]>',
+         'line\nbreak\r\ttab `touch /tmp/strata-PWNED-e2`']
+def unescape(frame):
+    return re.sub(r"\\(\\|n|r|t|x([0-9a-f]{2}))", lambda m: {"\\": "\\", "n": "\n", "r": "\r",
+                  "t": "\t"}.get(m.group(1)) or chr(int(m.group(2), 16)), frame)
+for path in sys.argv[1:3]:
+    lines = open(path, newline="").read().split("\n")
+    print("ends with a newline", lines[-1] == "")
+    # flamegraph.pl: ^(.*)\s+?(\d+(?:\.\d*)?)$ then split on ';'
+    stacks = [re.match(r"^(.*)\s+?(\d+(?:\.\d*)?)$", l) for l in lines[:-1]]
+    print("every line a stack and a count", all(stacks))
+    print("main first", all(s.group(1).startswith("main;") for s in stacks))
+    print("no control character", not any(re.search(r"[\x00-\x1f]", l) for l in lines[:-1]))
+    got = set(unescape(f) for s in stacks for f in s.group(1).split(";")[1:])
+    print("the names come back", got <= set(names) and len(got) >= 1)
+back = json.load(open(sys.argv[3]))
+print("massif: every name read back",
+      sorted(set(f["function"] for c in back["contexts"] for f in c["frames"]) - {"main"}) ==
+      sorted(n.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t") for n in names))
+# Every line of the massif.out file is one of massif's.
+massif = re.compile(r"^(desc: .*|cmd: .*|time_unit: [a-zA-Z]+|#-----------|[a-z_A-Z]+=\w+|"
+                    r" *n\d+: \d+ .*)$")
+lines = open(sys.argv[4], newline="").read().split("\n")
+print("massif: every line one of the format's", all(massif.match(l) for l in lines[:-1]))
+PYEOF
+for fact in "ends with a newline" "every line a stack and a count" "main first" \
+   "no control character" "the names come back"; do
+   expect_eq "hostile, collapsed: $fact" "$(grep -c "^$fact True" "$WORK/hostile.facts")" 2
+done
+expect_in "hostile, massif: every name read back, line breaks escaped" "$WORK/hostile.facts" \
+   "^massif: every name read back True$"
+expect_in "hostile, massif: every line one of the format's" "$WORK/hostile.facts" \
+   "^massif: every line one of the format's True$"
+made=$(ls /tmp/strata-PWNED-* 2>/dev/null)
+expect_eq "hostile: nothing ran" "$made" ""
+finish

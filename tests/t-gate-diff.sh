@@ -1,0 +1,90 @@
+#!/bin/bash
+# strata report --fail-on (the CI gate) and strata diff, on the leaky player
+# and its fixed run, recorded with the real valgrind; a steady growth
+# (tests/programs/leak_steady) fails --fail-on=growth, not --fail-on=leak;
+# the hostile names of tests/data/hostile-export.strata stay on one line.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+record_ok leaky "$EXAMPLES/leaky-player" || finish
+leaky=$profile
+record_ok fixed "$EXAMPLES/leaky-player" --fixed || finish
+fixed=$profile
+record_ok steady --time-unit=B "$PROGS/leak_steady" || finish
+steady=$profile
+
+# gate FILE ARGS...: runs strata report ARGS FILE; $gate_status, $WORK/gate.{out,err}.
+gate() {
+   local file=$1
+   shift
+   "$STRATA" report "$@" "$file" >"$WORK/gate.out" 2>"$WORK/gate.err"
+   gate_status=$?
+}
+
+gate "$leaky" --fail-on=leak
+expect_eq "--fail-on=leak, a leak: status 3" "$gate_status" 3
+expect_eq "... one line on stderr, naming the call site" "$(wc -l <"$WORK/gate.err")" 1
+expect_in "... its heading and why" "$WORK/gate.err" \
+   "^strata report: .*leaky\.[0-9]+: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), context #1 \(confidence [01]\.[0-9]+\): its trough .* rose in"
+expect_in "... the report on stdout as usual" "$WORK/gate.out" '^Leak suspects, most suspicious first'
+gate "$leaky" --fail-on=leak --json
+expect_eq "--fail-on=leak --json: status 3" "$gate_status" 3
+expect "... the JSON on stdout parses" "$PYTHON" -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/gate.out"
+gate "$fixed" --fail-on=any
+expect_eq "--fail-on=any, fixed: status 0" "$gate_status" 0
+expect_eq "... nothing on stderr" "$(cat "$WORK/gate.err")" ""
+gate "$steady" --fail-on=leak
+expect_eq "--fail-on=leak, steady growth: status 0" "$gate_status" 0
+gate "$steady" --fail-on=growth
+expect_eq "--fail-on=growth, steady growth: status 3" "$gate_status" 3
+expect_in "... Growth on stderr" "$WORK/gate.err" '^strata report: .*: Growth at '
+gate "$leaky" --fail-on=growth
+expect_eq "--fail-on=growth, a rising trough: status 0" "$gate_status" 0
+gate "$steady" --fail-on=leak,growth
+expect_eq "--fail-on=leak,growth: status 3" "$gate_status" 3
+gate "$leaky" --fail-on=leaks
+expect_eq "--fail-on=leaks: an error, status 1" "$gate_status" 1
+expect_in "... naming the kinds" "$WORK/gate.err" '^strata report: --fail-on=leaks: the kinds are leak, growth'
+gate "$top_srcdir/tests/data/hostile-export.strata" --fail-on=any
+expect_eq "hostile names: status 3" "$gate_status" 3
+expect_eq "... still one line a suspect" "$(wc -l <"$WORK/gate.err")" 1
+
+# strata diff: the leak vanished with the fix.
+"$STRATA" diff "$leaky" "$fixed" >"$WORK/diff.txt" 2>"$WORK/diff.err"
+expect_eq "diff: exit status" "$?" 0
+expect_in "diff: the leak vanished" "$WORK/diff.txt" '^vanished: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), \+600 KiB per cycle before$'
+"$STRATA" diff --json "$leaky" "$fixed" >"$WORK/diff.json"
+"$STRATA" report --json "$leaky" >"$WORK/leaky.json"
+"$STRATA" report --json "$fixed" >"$WORK/fixed.json"
+"$PYTHON" - "$WORK/diff.json" "$WORK/leaky.json" "$WORK/fixed.json" >"$WORK/diff.facts" <<'PYEOF'
+import json, sys
+diff, old, new = (json.load(open(f)) for f in sys.argv[1:4])
+print("peak", diff["peak"]["old"] == old["peak"]["total_bytes"],
+      diff["peak"]["new"] == new["peak"]["total_bytes"])
+def by_names(report):
+    return {tuple(f["name"] for f in c["frames"]): c for c in report["contexts"] if c["frames"]}
+o, n = by_names(old), by_names(new)
+d = {tuple(f["name"] for f in c["frames"]): c for c in diff["contexts"]}
+top = tuple(f["name"] for f in old["contexts"][0]["frames"])
+print("top", d[top]["peak"]["old"] == o[top]["peak_bytes"], d[top]["peak"]["new"] == n[top]["peak_bytes"],
+      d[top]["peak"]["change"] == n[top]["peak_bytes"] - o[top]["peak_bytes"] < 0)
+print("first", tuple(f["name"] for f in diff["contexts"][0]["frames"]) == top)
+print("leaks", [(l["status"], l["old"]["kind"], l["new"]) for l in diff["leaks"]])
+PYEOF
+expect_eq "diff --json: the peaks" "$(sed -n 1p "$WORK/diff.facts")" "peak True True"
+expect_eq "diff --json: frame_alloc's bytes at the peak, before and after, fell" \
+   "$(sed -n 2p "$WORK/diff.facts")" "top True True True"
+expect_eq "diff --json: the largest change first" "$(sed -n 3p "$WORK/diff.facts")" "first True"
+expect_eq "diff --json: the leak vanished" "$(sed -n 4p "$WORK/diff.facts")" "leaks [('vanished', 'rising_trough', None)]"
+"$STRATA" diff "$fixed" "$leaky" >"$WORK/back.txt"
+expect_in "diff the other way: the leak appeared" "$WORK/back.txt" '^appeared: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), \+600 KiB per cycle$'
+"$STRATA" diff "$leaky" "$leaky" >"$WORK/same.txt"
+expect_in "diff with itself: the leak is the same" "$WORK/same.txt" '^same: Leak at frame_alloc'
+expect_not "diff with itself: no change" grep -Eq '^[-+][0-9]' "$WORK/same.txt"
+"$STRATA" diff "$leaky" >/dev/null 2>"$WORK/one.err"
+expect_eq "diff with one profile: status 1" "$?" 1
+hostile=$top_srcdir/tests/data/hostile-export.strata
+"$STRATA" diff "$hostile" "$fixed" >"$WORK/hostile.txt"
+expect_eq "diff, hostile names: exit status" "$?" 0
+expect_not "diff, hostile names: no line broken (each frame line starts with 5 spaces)" \
+   grep -Evq '^(     .*|[-+0-9].* at the end|strata diff: .*|peak: .*|end: .*|== .* ==|\(the profiles have .*|(vanished|appeared|changed|same): .*|)$' "$WORK/hostile.txt"
+finish

@@ -1,0 +1,34 @@
+#!/bin/bash
+# The leak-detection corpus (tests/leaks, docs/leaks-corpus.md): every
+# variant must be right, leaking ones found with their leaking function as a
+# suspect's headline, leak-free ones with no suspect at all.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+"$PYTHON" "$top_srcdir/tests/leaks/measure" --jobs 2 --work "$WORK/measure" \
+   --programs "$top_builddir/tests/leaks" --strata "$STRATA" >"$WORK/measure.out" 2>&1
+status=$?
+cat "$WORK/measure.out"
+expect_eq "every variant of the corpus is right (measure's exit status)" "$status" 0
+variants=$(sed -n 's/^variants: *\([0-9]*\) (\([0-9]*\) leaking, \([0-9]*\) leak-free).*/\1 \3/p' \
+   "$WORK/measure.out")
+set -- $variants
+expect_le "at least 40 variants" 40 "${1:-0}"
+expect_le "at least half of them leak-free" "$(( (${1:-0} + 1) / 2 ))" "${2:-0}"
+
+# A leak split across callers is one suspect and one band of the graph,
+# named at the function the callers call.
+for split in split-25 split-40; do
+   "$STRATA" plot "$WORK/measure/$split.strata" -o "$WORK/$split.html" >/dev/null 2>&1
+   expect_eq "$split: plot exits 0" "$?" 0
+   leaks=$("$PYTHON" - "$WORK/$split.html" <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'<script type="application/json" id="strata-data">([\s\S]*?)</script>',
+                            page).group(1))
+print("|".join(b["legend"] for b in data["bands"] if b["kind"] == "leak"))
+PY
+)
+   expect_eq "$split: one leak band, named at session_create" \
+      "$(echo "$leaks" | sed 's/ (split.c:[0-9]*)//')" "GROWTH: session_create ← handle"
+done
+finish

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The program's own code: the headline of a leak suspect skips the C
+// library, libstdc++ (its objects, its namespaces, its inline functions)
+// and the objects or functions named by --library.
+#include "own_code.hpp"
+
+#include <gtest/gtest.h>
+
+namespace strata::test {
+namespace {
+
+Frame frame(std::string function, std::string object, bool inlined = false) {
+  return {.address = 0x10,
+          .inlined = inlined,
+          .function = std::move(function),
+          .file = "x.h",
+          .line = 1,
+          .object = std::move(object),
+          .offset = std::nullopt};
+}
+
+Model with_main(const std::string& object) {
+  Model model;
+  model.frames.push_back(frame("main", object));
+  return model;
+}
+
+TEST(OwnCode, TheHeadlineSkipsLibstdcxx) {
+  OwnCode own(with_main("/home/u/cache"), {});
+  std::vector<Frame> stack{
+      frame("std::__new_allocator<char>::allocate(unsigned long, void const*)", "/home/u/cache"),
+      frame("allocate", "/home/u/cache", true),  // inlined into the next, in std::
+      frame("std::allocator_traits<std::allocator<char> >::allocate(...)", "/home/u/cache"),
+      frame("remember_result(long)", "/home/u/cache"), frame("main", "/home/u/cache")};
+  EXPECT_EQ(own.headline(stack), 3u);
+  // A template function's name starts with its return type.
+  std::vector<Frame> vector{
+      frame("void std::vector<R, std::allocator<R> >::_M_realloc_insert<R const&>(...)", "/x"),
+      frame("std::_Hash_node<int>* std::_Hashtable_alloc<A>::_M_allocate_node<int>(int)", "/x"),
+      frame("keep(int)", "/x")};
+  EXPECT_EQ(own.headline(vector), 2u);
+}
+
+TEST(OwnCode, SystemObjectsAreLibrariesButTheProgramIsNot) {
+  OwnCode own(with_main("/usr/lib/gcc/x86_64-linux-gnu/12/cc1plus"), {});
+  std::vector<Frame> stack{frame("xmalloc", "/usr/lib/x86_64-linux-gnu/libiberty.so"),
+                           frame("", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+                           frame("ggc_internal_alloc", "/usr/lib/gcc/x86_64-linux-gnu/12/cc1plus")};
+  EXPECT_EQ(own.headline(stack), 2u);
+  EXPECT_TRUE(own.library(stack, 0));
+  EXPECT_FALSE(own.library(stack, 2));
+}
+
+TEST(OwnCode, LibraryPatternsNameMore) {
+  std::vector<Frame> stack{frame("vendor_alloc", "/opt/vendor/libvendor.so.1"),
+                           frame("vendor_strdup", "/opt/vendor/libvendor.so.1"),
+                           frame("load_config", "/home/u/app")};
+  EXPECT_EQ(OwnCode(with_main("/home/u/app"), {}).headline(stack), 0u);
+  EXPECT_EQ(OwnCode(with_main("/home/u/app"), {"libvendor.*"}).headline(stack), 2u);
+  EXPECT_EQ(OwnCode(with_main("/home/u/app"), {"vendor_*"}).headline(stack), 2u);
+}
+
+// Optimized C++: the standard library's functions are inlined into the
+// program's, named without their scope; their files tell them.
+TEST(OwnCode, InlinedStandardHeadersAreLibraryCode) {
+  OwnCode own(with_main("/home/u/app"), {});
+  auto at = [](std::string function, std::string file, bool inlined) {
+    Frame f = frame(std::move(function), "/home/u/app", inlined);
+    f.file = std::move(file);
+    return f;
+  };
+  std::vector<Frame> stack{at("operator new(unsigned long)", "new_op.cc", false),
+                           at("allocate", "new_allocator.h", true),
+                           at("basic_string<>", "basic_string.h", true),
+                           at("operator[]", "stl_map.h", true),
+                           at("handle(int)", "server.cpp", false)};
+  EXPECT_EQ(own.headline(stack), 4u);
+}
+
+// A program's own allocation wrapper of a well-known name (xmalloc) passes
+// the allocation on: the headline is its caller.
+TEST(OwnCode, WellKnownWrappersAreSkipped) {
+  OwnCode own(with_main("/home/u/app"), {});
+  std::vector<Frame> stack{frame("xmalloc", "/home/u/app"), frame("register_ctx", "/home/u/app")};
+  EXPECT_EQ(own.headline(stack), 1u);
+  EXPECT_TRUE(allocator_wrapper("g_malloc0"));
+  EXPECT_FALSE(allocator_wrapper("frame_alloc"));
+}
+
+TEST(OwnCode, AllLibraryFallsBackToTheFirstNamedFrame) {
+  OwnCode own(with_main("/home/u/app"), {});
+  std::vector<Frame> stack{frame("", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+                           frame("malloc", "/usr/lib/x86_64-linux-gnu/libc.so.6")};
+  EXPECT_EQ(own.headline(stack), 1u);
+}
+
+}  // namespace
+}  // namespace strata::test
