@@ -7,7 +7,7 @@
 
 STRATA_PACKAGES="autoconf automake pkg-config g++ make valgrind
    libboost-program-options-dev nlohmann-json3-dev libgtest-dev googletest
-   gnuplot-nox python3 clang libclang-rt-14-dev"
+   gnuplot-nox python3"
 
 install_deps() {
    local missing=() package
