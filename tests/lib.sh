@@ -77,15 +77,40 @@ expect_not() {
    fi
 }
 
-# expect_in WHAT FILE PATTERN: FILE has a line matching the extended regexp.
-expect_in() {
+# expect_grep WHAT FILE FLAG PATTERN: FILE has a line that `grep FLAG`
+# matches with PATTERN (-E an extended regexp, -F a fixed string, -Fx a line).
+expect_grep() {
    checks=$((checks + 1))
-   if grep -Eq -- "$3" "$2"; then
+   if grep "$3" -q -- "$4" "$2"; then
       pass "$1"
    else
-      fail "$1: no line matching /$3/ in $2:"
+      fail "$1: no line matching ($3) /$4/ in $2:"
       sed 's/^/   | /' "$2" | head -20
    fi
+}
+
+# expect_in WHAT FILE PATTERN: FILE has a line matching the extended regexp.
+expect_in() {
+   expect_grep "$1" "$2" -E "$3"
+}
+
+# expect_text WHAT FILE TEXT: FILE holds TEXT (a fixed string).
+expect_text() {
+   expect_grep "$1" "$2" -F "$3"
+}
+
+# user_snapshots FILE N: waits until the profile FILE, being written, holds
+# N user snapshots (30 s at most); prints how many it holds.
+user_snapshots() {
+   local users=0
+   for _ in $(seq 300); do
+      if [ -f "$1" ]; then
+         users=$(q get "$1" count:user 2>/dev/null || echo 0)
+         [ "$users" -ge "$2" ] && break
+      fi
+      sleep 0.1
+   done
+   echo "$users"
 }
 
 # expect_le WHAT A B: the integer A <= B

@@ -22,17 +22,6 @@ raw_free() {
    fi
 }
 
-# has WHAT FILE TEXT: FILE has TEXT (fixed string).
-has() {
-   checks=$((checks + 1))
-   if grep -Fq -- "$3" "$2"; then
-      pass "$1"
-   else
-      fail "$1: no '$3' in $2:"
-      head -5 "$2" | sed 's/^/   | /'
-   fi
-}
-
 strata_profile() {
    printf 'strata-profile\t2\ncmd\t./evil %s\npid\t42\nppid\t1\ntime_unit\ti\n' "$evil"
    printf 'opt\tdepth\t30\nopt\talloc_fn\t%s\n' "$evil"
@@ -46,9 +35,9 @@ strata_profile >"$WORK/evil.strata"
 "$STRATA" report "$WORK/evil.strata" >"$WORK/report.out" 2>"$WORK/report.err"
 expect_eq "report: exit status" "$?" 0
 raw_free "report" "$WORK/report.out"
-has "report: the option shown escaped" "$WORK/report.out" "recorded:   --depth=30 --alloc-fn=$shown"
-has "report: the command shown escaped" "$WORK/report.out" "command:    ./evil $shown"
-has "report: the frame shown escaped" "$WORK/report.out" "f$shown (evil.c:3)"
+expect_text "report: the option shown escaped" "$WORK/report.out" "recorded:   --depth=30 --alloc-fn=$shown"
+expect_text "report: the command shown escaped" "$WORK/report.out" "command:    ./evil $shown"
+expect_text "report: the frame shown escaped" "$WORK/report.out" "f$shown (evil.c:3)"
 
 # massif.out: desc: and cmd: lines.
 {
@@ -59,8 +48,8 @@ has "report: the frame shown escaped" "$WORK/report.out" "f$shown (evil.c:3)"
 "$STRATA" report "$WORK/evil.massif" >"$WORK/massif.out" 2>"$WORK/massif.err"
 expect_eq "massif report: exit status" "$?" 0
 raw_free "massif report" "$WORK/massif.out"
-has "massif: desc: shown escaped" "$WORK/massif.out" "recorded:   --depth=5 --evil=$shown"
-has "massif: cmd: shown escaped" "$WORK/massif.out" "command:    ./evil $shown"
+expect_text "massif: desc: shown escaped" "$WORK/massif.out" "recorded:   --depth=5 --evil=$shown"
+expect_text "massif: cmd: shown escaped" "$WORK/massif.out" "command:    ./evil $shown"
 
 # An error quoting a field: the pid, and a bare CR.
 sed "s/^pid\t42\$/pid\t$(printf '%s' "$evil" | sed 's/[\/&]/\\&/g')/" "$WORK/evil.strata" \
@@ -69,12 +58,12 @@ sed "s/^pid\t42\$/pid\t$(printf '%s' "$evil" | sed 's/[\/&]/\\&/g')/" "$WORK/evi
 expect_eq "bad pid: exit status" "$?" 1
 raw_free "bad pid: the error" "$WORK/bad-pid.err"
 expect_eq "bad pid: one line" "$(wc -l <"$WORK/bad-pid.err")" 1
-has "bad pid: the field shown escaped" "$WORK/bad-pid.err" \
+expect_text "bad pid: the field shown escaped" "$WORK/bad-pid.err" \
    "bad-pid.strata:3: bad pid '$shown': expected a number"
 sed $'s/^pid\t42$/pid\t42\r/' "$WORK/evil.strata" >"$WORK/cr.strata"
 "$STRATA" report "$WORK/cr.strata" >/dev/null 2>"$WORK/cr.err"
 raw_free "a bare CR in an error" "$WORK/cr.err"
-has "a bare CR shown as \\r" "$WORK/cr.err" "bad pid '42\\r': expected a number"
+expect_text "a bare CR shown as \\r" "$WORK/cr.err" "bad pid '42\\r': expected a number"
 
 # The file's own name, from the command line, in an error.
 cp "$WORK/bad-pid.strata" "$WORK/name$evil"
@@ -87,6 +76,6 @@ expect_eq "plot: exit status" "$?" 0
 "$PYTHON" "$top_srcdir/tests/plot-check" svg "$WORK/evil.svg" >"$WORK/svg.texts"
 expect_eq "plot: the SVG parses" "$?" 0
 raw_free "plot: the SVG's texts" "$WORK/svg.texts"
-has "plot: the title shown escaped" "$WORK/svg.texts" "./evil $shown (evil.strata)"
-has "plot: the marker shown escaped" "$WORK/svg.texts" "mark$shown"
+expect_text "plot: the title shown escaped" "$WORK/svg.texts" "./evil $shown (evil.strata)"
+expect_text "plot: the marker shown escaped" "$WORK/svg.texts" "mark$shown"
 finish

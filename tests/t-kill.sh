@@ -7,15 +7,7 @@ out=$WORK/killed
 (cd "$WORK" && exec "$STRATA" record -o "$out" "$PROGS/blocker" $steps) \
    >"$WORK/record.stdout" 2>"$WORK/record.stderr" &
 launcher=$!
-users=0
-for _ in $(seq 300); do          # 30 s at most
-   if [ -f "$out" ]; then
-      users=$(q get "$out" count:user 2>/dev/null || echo 0)
-      [ "$users" -ge $steps ] && break
-   fi
-   sleep 0.1
-done
-expect_eq "user snapshots written before the kill" "$users" $steps
+expect_eq "user snapshots written before the kill" "$(user_snapshots "$out" $steps)" $steps
 pid=$(q get "$out" header:pid 2>/dev/null)
 if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
    kill -KILL "$pid"

@@ -28,13 +28,7 @@ nothing_ran() {
 
 # has_line WHAT FILE TEXT: FILE has a line that is exactly TEXT.
 has_line() {
-   checks=$((checks + 1))
-   if grep -Fxq -- "$3" "$2"; then
-      pass "$1"
-   else
-      fail "$1: no line '$3' in $2:"
-      sed 's/^/   | /' "$2" | head -40
-   fi
+   expect_grep "$1" "$2" -Fx "$3"
 }
 
 # The texts as they must be drawn: as written, tabs and newlines as \t and

@@ -21,15 +21,7 @@ for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTERM):
 os.execv(sys.argv[1], sys.argv[1:])' "$STRATA" record -o "$out" "$PROGS/blocker" $steps) \
       >"$WORK/$signal.stdout" 2>"$WORK/$signal.stderr" &
    strata=$!
-   users=0
-   for _ in $(seq 300); do # 30 s at most
-      if [ -f "$out" ]; then
-         users=$(q get "$out" count:user 2>/dev/null || echo 0)
-         [ "$users" -ge $steps ] && break
-      fi
-      sleep 0.1
-   done
-   expect_eq "$signal: the program runs" "$users" $steps
+   expect_eq "$signal: the program runs" "$(user_snapshots "$out" $steps)" $steps
    program=$(q get "$out" header:pid 2>/dev/null)
    kill -"$signal" "$strata"
    ended=no
