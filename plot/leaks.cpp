@@ -370,11 +370,10 @@ std::uint64_t first_held(std::span<const ContextPoint> s) {
   return s.front().time;
 }
 
-// The lowest the series held over the kReleaseWindow of the run up to point `r`.
-std::uint64_t recent_low(std::span<const ContextPoint> s, std::size_t r, double run) {
+// The lowest the series held over the `window` of time up to point `r`.
+std::uint64_t recent_low(std::span<const ContextPoint> s, std::size_t r, double window) {
   std::uint64_t low = s[r].min;
-  for (std::size_t k = r;
-       k-- > 0 && static_cast<double>(s[r].time - s[k].time) <= kReleaseWindow * run;) {
+  for (std::size_t k = r; k-- > 0 && static_cast<double>(s[r].time - s[k].time) <= window;) {
     low = std::min(low, s[k].min);
   }
   return low;
@@ -383,10 +382,13 @@ std::uint64_t recent_low(std::span<const ContextPoint> s, std::size_t r, double 
 // The index where the series' final descent starts: the last point, before
 // the points that end at its last value, that held kReleaseHigh of the most
 // it held in the last kReleaseTail of the run (a teardown may be slow, and
-// hold still between its frees), or after it as long as the series stays
-// within what it held in the kReleaseWindow before.
+// hold still between its frees), or, in a cyclic program (`period` above 0),
+// after it for one period at most, as long as the series stays within what
+// it held in the period before: the last cycle's way down, no lower than the
+// cycle before went (a context that only grew has no way down to take, and
+// a descent that goes on longer is a slow release).
 std::size_t descent_start(std::span<const ContextPoint> s, std::uint64_t end_time, double run,
-                          bool cyclic) {
+                          double period) {
   std::size_t k = s.size() - 1;
   while (k > 0 && s[k - 1].bytes == s.back().bytes) --k;
   double tail = static_cast<double>(end_time) - kReleaseTail * run;
@@ -400,7 +402,11 @@ std::size_t descent_start(std::span<const ContextPoint> s, std::uint64_t end_tim
   while (k > 0 && static_cast<double>(s[k].bytes) < level) --k;
   // In a cyclic program, then down as far as it stays within what it held
   // before (the last cycle's way down, not yet the release).
-  while (cyclic && k + 1 < end && s[k + 1].bytes >= recent_low(s, k, run)) ++k;
+  std::uint64_t top = s[k].time;
+  while (period > 0 && k + 1 < end && s[k + 1].bytes >= recent_low(s, k, period) &&
+         static_cast<double>(s[k + 1].time - top) <= period) {
+    ++k;
+  }
   return k;
 }
 
@@ -410,15 +416,15 @@ std::size_t descent_start(std::span<const ContextPoint> s, std::uint64_t end_tim
 bool released_at_exit(std::span<const ContextPoint> s, std::size_t r, std::uint64_t end_time,
                       double run) {
   if (r + 1 == s.size()) return false;
-  if (s.back().bytes >= recent_low(s, r, run)) return false;
+  if (s.back().bytes >= recent_low(s, r, kReleaseWindow * run)) return false;
   return static_cast<double>(end_time - s[r].time) <= kReleaseTail * run;
 }
 
-Run judged_run(std::span<const ContextPoint> series, std::uint64_t end_time, bool cyclic) {
+Run judged_run(std::span<const ContextPoint> series, std::uint64_t end_time, double period) {
   Run run{series};
   if (series.size() >= 2) {
     double length = static_cast<double>(end_time - first_held(series));
-    std::size_t r = descent_start(series, end_time, length, cyclic);
+    std::size_t r = descent_start(series, end_time, length, period);
     // The run ends before the release, and before point r if it fell already.
     std::size_t kept = r > 0 && series[r].bytes < series[r - 1].bytes ? r : r + 1;
     if (released_at_exit(series, r, end_time, length)) run = {series.first(kept), true};
@@ -633,12 +639,11 @@ bool climbs(const FloorTrend& t, double max) {
          t.late_rise >= kMinLateRise * t.rise && t.unevenness <= kMaxUnevenness;
 }
 
-// The run from where its floor starts to rise (the floor before is flat: the
-// growth started late), if that part lasts kMinGrowthSpan of the run at least.
-std::optional<Run> from_onset(const Run& run) {
-  std::vector<std::uint64_t> floor = floor_of(run);
-  std::size_t onset = 0;
-  while (onset + 1 < floor.size() && floor[onset + 1] == floor.front()) ++onset;
+// The run from point `onset` on, if it lasts kMinGrowthSpan of the run at
+// least and the floor goes on from there to new heights: the most held up to
+// `onset` is at most kMaxBeforeOnset of the floor at the end.
+std::optional<Run> run_from(const Run& run, const std::vector<std::uint64_t>& floor,
+                            std::size_t onset) {
   if (onset == 0 || onset + 1 >= floor.size()) return std::nullopt;
   std::uint64_t before = 0;
   for (std::size_t k = 0; k <= onset; ++k) before = std::max(before, run.points[k].max);
@@ -651,6 +656,24 @@ std::optional<Run> from_onset(const Run& run) {
   Run late = run;
   late.points = run.points.subspan(onset);
   return late;
+}
+
+// Where a growth that started late may start: where the floor leaves its
+// first value (it was flat before), then the start of each of kBins equal
+// bins of the run's time (before it, the context may have wandered within
+// what it held at the start, as a working set does).
+std::vector<std::size_t> onsets(const Run& run, const std::vector<std::uint64_t>& floor) {
+  std::vector<std::size_t> found;
+  std::size_t flat = 0;
+  while (flat + 1 < floor.size() && floor[flat + 1] == floor.front()) ++flat;
+  found.push_back(flat);
+  double first = static_cast<double>(run.points.front().time);
+  double span = static_cast<double>(run.points.back().time) - first;
+  for (std::size_t b = 1; b < kBins; ++b) {
+    std::size_t at = points_until(run, first + span * static_cast<double>(b) / kBins);
+    if (at > found.back()) found.push_back(at);
+  }
+  return found;
 }
 
 // ---- a staircase ---------------------------------------------------------------
@@ -705,12 +728,15 @@ std::vector<Stair> stairs_of(const std::vector<std::uint64_t>& floor, double tie
 // grow at a steady rate.  The floor of a random walk that catches up with
 // the walk at the end of the run rises far faster than its time.
 bool keeps_to_a_line(const Run& run, std::span<const Stair> stairs, std::uint64_t start) {
-  const Stair &middle = stairs[stairs.size() / 2], &last = stairs.back();
-  double from = static_cast<double>(run.points[middle.at].time - start);
-  double to = static_cast<double>(run.points[last.at].time - start);
-  if (middle.before <= 0 || from <= 0 || to <= from) return false;
-  double power = std::log(last.before / middle.before) / std::log(to / from);
-  return power >= kMinStairPower && power <= kMaxStairPower;
+  auto fits = [&](const Stair& a, const Stair& b) {
+    double from = static_cast<double>(run.points[a.at].time - start);
+    double to = static_cast<double>(run.points[b.at].time - start);
+    if (a.before <= 0 || from <= 0 || to <= from) return false;
+    double power = std::log(b.before / a.before) / std::log(to / from);
+    return power >= kMinStairPower && power <= kMaxStairPower;
+  };
+  return fits(stairs[stairs.size() / 2], stairs.back()) &&
+         fits(stairs[stairs.size() - 2], stairs.back());
 }
 
 // Whether the floor climbs as a staircase whose steps get longer as they get
@@ -756,7 +782,9 @@ std::optional<Stairs> climbs_in_stairs(const Run& run, std::vector<std::uint64_t
   return Stairs{stairs.size(), median(std::move(factors))};
 }
 
-std::optional<Leak> steady_growth_of(const Run& run) {
+// `stairs`: whether a staircase counts too (not from an onset within the
+// run: a staircase's times count from when the context first held bytes).
+std::optional<Leak> steady_growth_of(const Run& run, bool stairs_too = true) {
   double max = static_cast<double>(run.max);
   if (run.points.size() < kMinBinsWithData || max == 0) return std::nullopt;
   std::vector<std::uint64_t> floor = floor_of(run);
@@ -766,7 +794,8 @@ std::optional<Leak> steady_growth_of(const Run& run) {
   bool enough = trend.rise >= kMinFloorRise * max && trend.rise > kTie * max;
   if (!enough) return std::nullopt;
   std::optional<Stairs> stairs;
-  if (!climbs(trend, max) && !(stairs = climbs_in_stairs(run, floor, kTie * max))) {
+  if (!climbs(trend, max) &&
+      !(stairs_too && (stairs = climbs_in_stairs(run, floor, kTie * max)))) {
     return std::nullopt;
   }
   const ContextPoint& first = run.points.front();
@@ -782,10 +811,19 @@ std::optional<Leak> steady_growth_of(const Run& run) {
   return leak;
 }
 
-// Steady growth over the whole run, or from a late start.
+// Steady growth over the whole run, or from a late start: the earliest
+// onset from which the run grows steadily to new heights (in a staircase
+// only from where the floor leaves a flat start).
 std::optional<Leak> steady_growth(const Run& run) {
   if (std::optional<Leak> leak = steady_growth_of(run)) return leak;
-  if (std::optional<Run> late = from_onset(run)) return steady_growth_of(*late);
+  if (run.points.size() < kMinBinsWithData) return std::nullopt;
+  std::vector<std::uint64_t> floor = floor_of(run);
+  std::vector<std::size_t> found = onsets(run, floor);
+  for (std::size_t k = 0; k < found.size(); ++k) {
+    std::optional<Run> late = run_from(run, floor, found[k]);
+    if (!late) continue;
+    if (std::optional<Leak> leak = steady_growth_of(*late, k == 0)) return leak;
+  }
   return std::nullopt;
 }
 
@@ -796,7 +834,7 @@ std::optional<Leak> steady_growth(const Run& run) {
 std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cycles& cycles,
                                  std::uint64_t end_time) {
   if (series.empty()) return std::nullopt;
-  Run run = judged_run(series, end_time, cycles.source != CycleSource::none);
+  Run run = judged_run(series, end_time, cycles.source != CycleSource::none ? cycles.period : 0);
   std::vector<Trough> troughs;
   if (cycles.source != CycleSource::none) troughs = cycle_troughs(run, cycles);
   std::optional<Leak> leak =

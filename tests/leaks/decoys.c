@@ -8,7 +8,10 @@
  *                the oldest entry for each new one: it plateaus (late when
  *                start and fill are late).
  *   walk         ticket_open and ticket_close with equal odds, at most `cap`
- *                tickets of about `size` bytes: a bounded random walk.
+ *                tickets of about `size` bytes: a bounded random walk.  With
+ *                slots=1 the tickets are listed in an array that
+ *                ticket_slots_grow doubles by realloc when it is full and
+ *                never shrinks: it follows the walk's high-water mark.
  *   working_set  working_set_add builds `cap` items of `size` bytes between
  *                30% and 50% of the run; they are all freed at 60%.
  *   waves        wave_item_alloc builds waves of 1 to `cap` items of `size`
@@ -26,7 +29,7 @@
  *                pool (pool_refill) that keeps its high-water mark.
  *
  *   decoys shape=LIST seed=N run=N work=N size=BYTES cap=N start=PCT
- *          fill=PCT teardown=PCT bg=0|1 bg_temp=BYTES */
+ *          fill=PCT slots=0|1 teardown=PCT bg=0|1 bg_temp=BYTES */
 #include <stdio.h>
 #include <string.h>
 
@@ -71,8 +74,19 @@ static void cache_release(void)
 
 /* ---- walk: a bounded random walk ---- */
 
-static char *tickets[MAX_CAP];
-static long n_tickets;
+static char *ticket_array[MAX_CAP];
+static char **tickets = ticket_array;
+static long n_tickets, n_slots = MAX_CAP, slots;
+
+/* slots=1: the list of tickets doubles when it is full. */
+NOINLINE static char **ticket_slots_grow(void)
+{
+   n_slots = n_slots < 8 ? 8 : 2 * n_slots;
+   char **grown = realloc(tickets == ticket_array ? NULL : tickets, (size_t)n_slots * sizeof *grown);
+   if (grown == NULL)
+      abort();
+   return use(grown);
+}
 
 NOINLINE static char *ticket_open(void)
 {
@@ -87,8 +101,11 @@ NOINLINE static void ticket_close(long i)
 
 static void walk_step(void)
 {
-   if ((rng_next() & 1) ? n_tickets < cap : n_tickets == 0)
+   if ((rng_next() & 1) ? n_tickets < cap : n_tickets == 0) {
+      if (n_tickets == n_slots)
+         tickets = ticket_slots_grow();
       tickets[n_tickets++] = ticket_open();
+   }
    else
       ticket_close(rng_range(0, n_tickets - 1));
 }
@@ -97,6 +114,9 @@ static void walk_release(void)
 {
    while (n_tickets > 0)
       ticket_close(n_tickets - 1);
+   if (tickets != ticket_array)
+      free(tickets);
+   tickets = ticket_array;
 }
 
 /* ---- working set: built up and released mid-run ---- */
@@ -260,6 +280,9 @@ int main(int argc, char **argv)
    start_pct = arg_long("start", 0);
    fill_pct = arg_long("fill", 30);
    long tear = arg_long("teardown", 5);
+   slots = arg_long("slots", 0);
+   if (slots)
+      n_slots = 0;
    bg_init();
    args_done();
    if (cap < 1 || cap > MAX_CAP || size < 16)

@@ -4,10 +4,15 @@
  * From request run * late / 100 on (late=0: from the start), every request
  * keeps a `size`-byte entry in a history that is never trimmed
  * (history_add).  With leak=0 the history keeps only its last 64 entries: a
- * cache that fills and plateaus.  Background decoys run beside it.
+ * cache that fills and plateaus.  With churn=1, before the leak starts the
+ * history is a working window trimmed each request to 32 to 96 entries at
+ * random (the same site holds a wandering amount, then leaks).  With beat=N,
+ * every N requests a 256 KiB frame_buffer is taken, and freed halfway to the
+ * next: the total heap has a rhythm that the history does not follow.
+ * Background decoys run beside it.
  *
- *   steady seed=N run=N work=N size=BYTES late=PCT leak=0|1 teardown=PCT
- *          bg=0|1 bg_temp=BYTES */
+ *   steady seed=N run=N work=N size=BYTES late=PCT leak=0|1 churn=0|1
+ *          beat=N teardown=PCT bg=0|1 bg_temp=BYTES */
 #include "corpus.h"
 
 struct entry {
@@ -60,6 +65,11 @@ NOINLINE static void handle_request(long request, int record, size_t size)
       history_add(request, size);
 }
 
+NOINLINE static void *frame_buffer(void)
+{
+   return use(malloc(256 << 10));
+}
+
 int main(int argc, char **argv)
 {
    args_init(argc, argv);
@@ -68,16 +78,28 @@ int main(int argc, char **argv)
    size_t size = (size_t)arg_long("size", 256);
    long late = arg_long("late", 0), leak = arg_long("leak", 1);
    long tear = arg_long("teardown", 5);
+   long churn = arg_long("churn", 0), beat = arg_long("beat", 0);
    bg_init();
    args_done();
    at_teardown(history_release);
 
+   void *frame = NULL;
    for (long r = 0; r < run; r++) {
-      handle_request(r, r >= run * late / 100, size);
+      if (beat > 0 && r % beat == 0)
+         frame = frame_buffer();
+      if (beat > 0 && r % beat == beat / 2) {
+         free(frame);
+         frame = NULL;
+      }
+      int leaking = r >= run * late / 100;
+      handle_request(r, leaking || churn, size);
       if (!leak)
          history_trim(64);
+      else if (churn && !leaking)
+         history_trim(rng_range(32, 96));
       idle_work(work);
    }
+   free(frame);
    teardown(tear);
    return 0;
 }
