@@ -262,6 +262,37 @@ TEST(SteadyGrowth, FreedBeforeExit) {
   EXPECT_TRUE(leak->freed_before_exit);
 }
 
+// A late leak at a site that held a wandering working set before: the floor
+// is not flat before the onset, yet the climb from a third of the run on is
+// steady growth.  Before the onset alone it is not.
+TEST(SteadyGrowth, LateAfterAWanderingWorkingSet) {
+  Noise noise;
+  Fine fine;
+  for (std::size_t t = 0; t < 3000; ++t) {
+    std::uint64_t window = 16000 + noise(4000);
+    fine.push_back(t < 1000 ? window : window + 40 * (t - 1000));
+  }
+  std::optional<Leak> leak = judge(fine, 10, Cycles{});
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::steady_growth);
+  EXPECT_NEAR(leak->growth_bytes, 40.0, 8.0);
+  EXPECT_FALSE(judge(Fine(fine.begin(), fine.begin() + 1000), 10, Cycles{}));
+}
+
+// A context that only grows while the program has cycles (another context's
+// rhythm), then is freed by a slow teardown of a tenth of the run: the
+// teardown is not the last cycle's way down, so the troughs keep rising.
+TEST(RisingTrough, OnlyGrowsUnderARhythmWithASlowTeardown) {
+  Fine fine;
+  for (std::size_t t = 0; t < 4000; ++t) fine.push_back(50 * t);
+  for (std::uint64_t b = fine.back(); b > 0; b = b > 500 ? b - 500 : 0) fine.push_back(b);
+  fine.push_back(0);
+  std::optional<Leak> leak = judge(fine, 10, marked(40, 100));
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::rising_trough);
+  EXPECT_TRUE(leak->freed_before_exit);
+}
+
 // A buffer whose contents grow `per_unit` bytes a time unit from `start`,
 // grown by `factor` (from 64 bytes) whenever it is full, until `fill`; then
 // held to `end`.
