@@ -159,6 +159,25 @@ TEST(Run, ToolDirectory) {
   std::filesystem::remove_all(dir);
 }
 
+// An installed strata finds its tool the way from bindir to pkglibexecdir,
+// from wherever it is: staged under a DESTDIR, or moved with its tree.
+TEST(Run, InstalledToolDirectory) {
+  using std::filesystem::path;
+  EXPECT_EQ(installed_tool_dir("/stage/usr/local/bin/strata", "/usr/local/bin",
+                               "/usr/local/libexec/strata"),
+            path("/stage/usr/local/libexec/strata"));
+  EXPECT_EQ(installed_tool_dir("/usr/local/bin/strata", "/usr/local/bin",
+                               "/usr/local/libexec/strata"),
+            path("/usr/local/libexec/strata"));
+  EXPECT_EQ(installed_tool_dir("/opt/s/bin/strata", "/usr/bin/", "/usr/lib/x86_64/strata"),
+            path("/opt/s/lib/x86_64/strata"));
+  EXPECT_EQ(installed_tool_dir("/d/opt/bin/strata", "/opt/bin", "/opt/bin/../libexec//strata"),
+            path("/d/opt/libexec/strata"));
+  // A bindir or pkglibexecdir that is not absolute leaves only the configured path.
+  EXPECT_EQ(installed_tool_dir("/d/bin/strata", "bin", "/usr/libexec/strata"),
+            path("/usr/libexec/strata"));
+}
+
 // ---- --out-file ------------------------------------------------------------------
 
 TEST(OutFile, Expands) {
