@@ -23,7 +23,8 @@ namespace strata {
 
 namespace {
 
-constexpr const char* kUsage = "usage: strata plot [OPTIONS] FILE -o OUT";
+// The synopsis: after "Usage: " in --help, after "usage: " in errors.
+constexpr const char* kUsage = "strata plot [OPTIONS] FILE -o OUT";
 
 // A graph shows at most this many call sites unless --top says otherwise.
 constexpr const char* kPlotTop = "10";
@@ -77,7 +78,7 @@ GraphOptions terminal_options(GraphOptions options) {
 }
 
 GraphOptions graph_options(const po::variables_map& values) {
-  if (!values.count("output")) throw Error(std::string("no output given (") + kUsage + ")");
+  if (!values.count("output")) throw Error(std::string("no output given (usage: ") + kUsage + ")");
   GraphOptions options;
   options.output = values["output"].as<std::string>();
   std::optional<GraphFormat> format = graph_format(options.output);
@@ -111,7 +112,7 @@ int cmd_plot(const Args& args) {
   po::options_description visible = visible_options();
   po::variables_map values = parse_file_args(args, visible);
   if (values.count("help")) {
-    std::cout << kUsage
+    std::cout << "Usage: " << kUsage
               << "\nDraws the heap of FILE (a strata profile or a massif.out file) over time,"
                  " by call site,\ninto OUT.  A graph shows 10 call sites unless --top says"
                  " otherwise.\n\n"
@@ -119,7 +120,7 @@ int cmd_plot(const Args& args) {
     return 0;
   }
   if (values.count("version")) return print_version();
-  if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
+  if (!values.count("file")) throw Error(std::string("no profile given (usage: ") + kUsage + ")");
   GraphOptions graph = graph_options(values);
   ContextOptions contexts = read_context_options(values);
   Model model = load_profile(values["file"].as<std::string>());

@@ -30,7 +30,7 @@ constexpr Command kCommands[] = {
 };
 
 void print_usage(std::ostream& out) {
-  out << "usage: strata COMMAND [OPTIONS] [ARGS]\n\nCommands:\n";
+  out << "Usage: strata COMMAND [OPTIONS] [ARGS]\n\nCommands:\n";
   for (const Command& command : kCommands) {
     out << "  " << command.name << std::string(10 - command.name.size(), ' ') << command.summary
         << "\n";

@@ -22,7 +22,8 @@ namespace {
 
 using Args = std::vector<std::string>;
 
-constexpr const char* kUsage = "usage: strata record [OPTIONS] [--] PROGRAM [ARGS]";
+// The synopsis: after "Usage: " in --help, after "usage: " in errors.
+constexpr const char* kUsage = "strata record [OPTIONS] [--] PROGRAM [ARGS]";
 
 // An option that may be given more than once: the last value counts, as for Valgrind.
 po::typed_value<Args>* setting(const char* value_name, const char* default_value) {
@@ -60,7 +61,7 @@ po::options_description record_options() {
        "write the profile to FILE; %p is the process id, %q{VAR} the value of $VAR, %n a "
        "sequence number, %% a %")                                                    //
       ("stats", setting("yes|no", "no"), "print the tool's own statistics at exit")  //
-      ("version", "show the version")  //
+      ("version", "show the version")                                                //
       ("help,h", "show this help");
   return options;
 }
@@ -256,21 +257,28 @@ RecordRequest parse_record_args(const Args& args) {
   check_combinations(values);
   request.out_file = last(values, "out-file");
   request.program = std::move(split.program);
-  if (request.program.empty()) throw Error(std::string("no program to run (") + kUsage + ")");
+  if (request.program.empty()) {
+    throw Error(std::string("no program to run (usage: ") + kUsage + ")");
+  }
   return request;
 }
 
 void print_record_help(std::ostream& out) {
-  out << kUsage << "\n"
+  out << "Usage: " << kUsage << "\n"
       << "Runs PROGRAM under Valgrind with the strata tool and writes its heap profile.\n\n"
       << record_options() << "\n"
-      << "Valgrind core options passed on (see valgrind --help):\n ";
-  std::size_t column = 1;
+      << "Valgrind core options passed on (see valgrind --help):\n";
+  // A paragraph, not indented: help2man would take indented lines starting
+  // with '-' for options of strata record in its manual page.
+  std::string line;
   for (const std::string& name : core_option_names()) {
-    if (column + name.size() + 1 > 79) out << "\n ", column = 1;
-    out << " " << name;
-    column += name.size() + 1;
+    if (!line.empty() && line.size() + 1 + name.size() > 78) {
+      out << line << "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + name;
   }
+  out << line;
   out << "\n\nThe significance threshold is an option of strata report and strata plot:\n"
          "nothing is dropped while recording.\n";
 }
