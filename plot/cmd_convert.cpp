@@ -21,7 +21,7 @@ namespace {
 constexpr const char* kUsage = "strata convert --to=FORMAT [OPTIONS] FILE -o OUT";
 
 po::options_description visible_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   options.add_options()  //
       ("to", po::value<std::string>()->value_name("FORMAT"),
        "massif (a massif.out file, for ms_print and massif-visualizer) or collapsed (collapsed "
@@ -84,8 +84,8 @@ int cmd_convert(const Args& args) {
   po::variables_map values = parse_file_args(args, visible);
   if (values.count("help")) {
     std::cout << "Usage: " << kUsage
-              << "\nWrites FILE (a strata profile or a massif.out file) as FORMAT.\n\n"
-              << visible;
+              << "\nWrites FILE (a strata profile or a massif.out file) as FORMAT.\n\n";
+    print_options(std::cout, visible);
     return 0;
   }
   if (values.count("version")) return print_version();

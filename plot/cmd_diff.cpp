@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kUsage = "strata diff [OPTIONS] OLD NEW";
 
 po::options_description visible_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   add_context_options(options, "20");
   options.add_options()                                    //
       ("json", "print one JSON document instead of text")  //
@@ -40,8 +40,8 @@ int cmd_diff(const Args& args) {
     std::cout << "Usage: " << kUsage
               << "\nCompares OLD and NEW, two profiles of one program (strata profiles or "
                  "massif.out files):\nper context, the change in bytes at the peak and at the "
-                 "end; the leak suspects that\nappeared, vanished or changed growth.\n\n"
-              << visible;
+                 "end; the leak suspects that\nappeared, vanished or changed growth.\n\n";
+    print_options(std::cout, visible);
     return 0;
   }
   if (values.count("version")) return print_version();

@@ -30,7 +30,7 @@ constexpr const char* kUsage = "strata plot [OPTIONS] FILE -o OUT";
 constexpr const char* kPlotTop = "10";
 
 po::options_description visible_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   options.add_options()  //
       ("output,o", po::value<std::string>()->value_name("OUT"),
        "write the graph to OUT; its extension picks the format: .svg, .png, .pdf, or .html (a "
@@ -115,8 +115,8 @@ int cmd_plot(const Args& args) {
     std::cout << "Usage: " << kUsage
               << "\nDraws the heap of FILE (a strata profile or a massif.out file) over time,"
                  " by call site,\ninto OUT.  A graph shows 10 call sites unless --top says"
-                 " otherwise.\n\n"
-              << visible;
+                 " otherwise.\n\n";
+    print_options(std::cout, visible);
     return 0;
   }
   if (values.count("version")) return print_version();

@@ -23,7 +23,7 @@ constexpr const char* kUsage = "strata report [OPTIONS] FILE";
 constexpr const char* kReportTop = "20";
 
 po::options_description visible_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   add_context_options(options, kReportTop);
   options.add_options()  //
       ("tree",
@@ -46,8 +46,8 @@ int cmd_report(const Args& args) {
   po::variables_map values = parse_file_args(args, visible);
   if (values.count("help")) {
     std::cout << "Usage: " << kUsage
-              << "\nReports on FILE, a strata profile or a massif.out file.\n\n"
-              << visible;
+              << "\nReports on FILE, a strata profile or a massif.out file.\n\n";
+    print_options(std::cout, visible);
     return 0;
   }
   if (values.count("version")) return print_version();

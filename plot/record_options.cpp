@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 
+#include "commands.hpp"
 #include "error.hpp"
 #include "read_text.hpp"
 #include "record.hpp"
@@ -37,7 +38,7 @@ po::typed_value<Args>* setting(const char* value_name, const char* default_value
 po::typed_value<Args>* patterns() { return po::value<Args>()->value_name("PATTERN")->composing(); }
 
 po::options_description record_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   options.add_options()  //
       ("depth", setting("N", "30"),
        "record at most N code addresses of each allocation stack (1 to 200)")  //
@@ -265,8 +266,9 @@ RecordRequest parse_record_args(const Args& args) {
 
 void print_record_help(std::ostream& out) {
   out << "Usage: " << kUsage << "\n"
-      << "Runs PROGRAM under Valgrind with the strata tool and writes its heap profile.\n\n"
-      << record_options() << "\n"
+      << "Runs PROGRAM under Valgrind with the strata tool and writes its heap profile.\n\n";
+  print_options(out, record_options());
+  out << "\n"
       << "Valgrind core options passed on (see valgrind --help):\n";
   // A paragraph, not indented: help2man would take indented lines starting
   // with '-' for options of strata record in its manual page.
