@@ -17,10 +17,11 @@ namespace strata {
 
 namespace {
 
-constexpr const char* kUsage = "usage: strata convert --to=FORMAT [OPTIONS] FILE -o OUT";
+// The synopsis: after "Usage: " in --help, after "usage: " in errors.
+constexpr const char* kUsage = "strata convert --to=FORMAT [OPTIONS] FILE -o OUT";
 
 po::options_description visible_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   options.add_options()  //
       ("to", po::value<std::string>()->value_name("FORMAT"),
        "massif (a massif.out file, for ms_print and massif-visualizer) or collapsed (collapsed "
@@ -82,18 +83,19 @@ int cmd_convert(const Args& args) {
   po::options_description visible = visible_options();
   po::variables_map values = parse_file_args(args, visible);
   if (values.count("help")) {
-    std::cout << kUsage << "\nWrites FILE (a strata profile or a massif.out file) as FORMAT.\n\n"
-              << visible;
+    std::cout << "Usage: " << kUsage
+              << "\nWrites FILE (a strata profile or a massif.out file) as FORMAT.\n\n";
+    print_options(std::cout, visible);
     return 0;
   }
   if (values.count("version")) return print_version();
-  if (!values.count("to")) throw Error(std::string("no format given (") + kUsage + ")");
+  if (!values.count("to")) throw Error(std::string("no format given (usage: ") + kUsage + ")");
   std::string format = values["to"].as<std::string>();
   if (format != "massif" && format != "collapsed") {
     throw Error("--to=" + format + ": the formats are massif and collapsed");
   }
-  if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
-  if (!values.count("output")) throw Error(std::string("no output given (") + kUsage + ")");
+  if (!values.count("file")) throw Error(std::string("no profile given (usage: ") + kUsage + ")");
+  if (!values.count("output")) throw Error(std::string("no output given (usage: ") + kUsage + ")");
   Model model = load_profile(values["file"].as<std::string>());
   std::string output = values["output"].as<std::string>();
   if (output == "-") {

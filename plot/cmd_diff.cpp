@@ -14,10 +14,11 @@ namespace strata {
 
 namespace {
 
-constexpr const char* kUsage = "usage: strata diff [OPTIONS] OLD NEW";
+// The synopsis: after "Usage: " in --help, after "usage: " in errors.
+constexpr const char* kUsage = "strata diff [OPTIONS] OLD NEW";
 
 po::options_description visible_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   add_context_options(options, "20");
   options.add_options()                                    //
       ("json", "print one JSON document instead of text")  //
@@ -36,16 +37,16 @@ int cmd_diff(const Args& args) {
   positional.add("files", 2);
   po::variables_map values = parse_args(args, all, positional);
   if (values.count("help")) {
-    std::cout << kUsage
+    std::cout << "Usage: " << kUsage
               << "\nCompares OLD and NEW, two profiles of one program (strata profiles or "
                  "massif.out files):\nper context, the change in bytes at the peak and at the "
-                 "end; the leak suspects that\nappeared, vanished or changed growth.\n\n"
-              << visible;
+                 "end; the leak suspects that\nappeared, vanished or changed growth.\n\n";
+    print_options(std::cout, visible);
     return 0;
   }
   if (values.count("version")) return print_version();
   if (!values.count("files") || values["files"].as<std::vector<std::string>>().size() != 2) {
-    throw Error(std::string("two profiles needed (") + kUsage + ")");
+    throw Error(std::string("two profiles needed (usage: ") + kUsage + ")");
   }
   const std::vector<std::string>& files = values["files"].as<std::vector<std::string>>();
   ContextOptions options = read_context_options(values);

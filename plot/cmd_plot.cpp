@@ -23,13 +23,14 @@ namespace strata {
 
 namespace {
 
-constexpr const char* kUsage = "usage: strata plot [OPTIONS] FILE -o OUT";
+// The synopsis: after "Usage: " in --help, after "usage: " in errors.
+constexpr const char* kUsage = "strata plot [OPTIONS] FILE -o OUT";
 
 // A graph shows at most this many call sites unless --top says otherwise.
 constexpr const char* kPlotTop = "10";
 
 po::options_description visible_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   options.add_options()  //
       ("output,o", po::value<std::string>()->value_name("OUT"),
        "write the graph to OUT; its extension picks the format: .svg, .png, .pdf, or .html (a "
@@ -77,7 +78,7 @@ GraphOptions terminal_options(GraphOptions options) {
 }
 
 GraphOptions graph_options(const po::variables_map& values) {
-  if (!values.count("output")) throw Error(std::string("no output given (") + kUsage + ")");
+  if (!values.count("output")) throw Error(std::string("no output given (usage: ") + kUsage + ")");
   GraphOptions options;
   options.output = values["output"].as<std::string>();
   std::optional<GraphFormat> format = graph_format(options.output);
@@ -111,15 +112,15 @@ int cmd_plot(const Args& args) {
   po::options_description visible = visible_options();
   po::variables_map values = parse_file_args(args, visible);
   if (values.count("help")) {
-    std::cout << kUsage
+    std::cout << "Usage: " << kUsage
               << "\nDraws the heap of FILE (a strata profile or a massif.out file) over time,"
                  " by call site,\ninto OUT.  A graph shows 10 call sites unless --top says"
-                 " otherwise.\n\n"
-              << visible;
+                 " otherwise.\n\n";
+    print_options(std::cout, visible);
     return 0;
   }
   if (values.count("version")) return print_version();
-  if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
+  if (!values.count("file")) throw Error(std::string("no profile given (usage: ") + kUsage + ")");
   GraphOptions graph = graph_options(values);
   ContextOptions options = read_context_options(values);
   Model model = load_profile(values["file"].as<std::string>());

@@ -16,13 +16,14 @@ namespace strata {
 
 namespace {
 
-constexpr const char* kUsage = "usage: strata report [OPTIONS] FILE";
+// The synopsis: after "Usage: " in --help, after "usage: " in errors.
+constexpr const char* kUsage = "strata report [OPTIONS] FILE";
 
 // A report lists at most this many contexts unless --top says otherwise.
 constexpr const char* kReportTop = "20";
 
 po::options_description visible_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   add_context_options(options, kReportTop);
   options.add_options()  //
       ("tree",
@@ -32,7 +33,7 @@ po::options_description visible_options() {
       ("fail-on", po::value<std::string>()->value_name("KINDS"),
        "a CI gate: exit with status 3 when a leak suspect of one of KINDS is found (leak: a "
        "rising trough; growth: steady growth; leak,growth or any: both), naming each on "
-       "stderr")  //
+       "stderr")                       //
       ("version", "show the version")  //
       ("help,h", "show this help");
   return options;
@@ -44,12 +45,13 @@ int cmd_report(const Args& args) {
   po::options_description visible = visible_options();
   po::variables_map values = parse_file_args(args, visible);
   if (values.count("help")) {
-    std::cout << kUsage << "\nReports on FILE, a strata profile or a massif.out file.\n\n"
-              << visible;
+    std::cout << "Usage: " << kUsage
+              << "\nReports on FILE, a strata profile or a massif.out file.\n\n";
+    print_options(std::cout, visible);
     return 0;
   }
   if (values.count("version")) return print_version();
-  if (!values.count("file")) throw Error(std::string("no profile given (") + kUsage + ")");
+  if (!values.count("file")) throw Error(std::string("no profile given (usage: ") + kUsage + ")");
   ContextOptions options = read_context_options(values);
   std::optional<FailOn> fail_on;
   if (values.count("fail-on")) fail_on = parse_fail_on(values["fail-on"].as<std::string>());

@@ -30,12 +30,15 @@ constexpr Command kCommands[] = {
 };
 
 void print_usage(std::ostream& out) {
-  out << "usage: strata COMMAND [OPTIONS] [ARGS]\n\nCommands:\n";
+  out << "Usage: strata COMMAND [OPTIONS] [ARGS]\n\nCommands:\n";
   for (const Command& command : kCommands) {
     out << "  " << command.name << std::string(10 - command.name.size(), ' ') << command.summary
         << "\n";
   }
-  out << "\n'strata COMMAND --help' shows the options of a command.\n";
+  out << "\nOptions:\n"
+         "  --version       show the version\n"
+         "  -h [ --help ]   show this help\n"
+         "\n'strata COMMAND --help' shows the options of a command.\n";
 }
 
 // Runs the command named by args[0]; `context` becomes "strata COMMAND".

@@ -17,7 +17,7 @@ namespace strata {
 
 struct RecordRequest {
   bool help = false;
-  bool version = false;  // --version
+  bool version = false;                    // --version
   std::vector<std::string> valgrind_args;  // the options for valgrind, after --tool=strata
   std::vector<std::string> program;        // PROGRAM and its arguments, as given
   std::string out_file;                    // the --out-file pattern
@@ -71,9 +71,18 @@ ProfileEnd profile_end(const std::string& path);
 // ---- running Valgrind (record_run.cpp) -------------------------------------
 
 // The directory to give Valgrind as VALGRIND_LIB: $STRATA_VALGRIND_LIB, else
-// vglib/ beside the strata executable, else the installed one; throws Error
-// when none holds the tool.
+// vglib/ beside the strata executable (a build tree), else the installed
+// tool's directory found from the executable (installed_tool_dir), else the
+// configured one; throws Error when none holds the tool.
 std::string find_tool_dir();
+
+// Where the tool is for the strata executable `self`, installed in `bindir`
+// with the tool in `pkglibexecdir` (both as configured): the same way from
+// self's directory as from bindir to pkglibexecdir (bin/../libexec/strata by
+// default), so that a tree installed with DESTDIR, or moved, finds its own tool.
+std::filesystem::path installed_tool_dir(const std::filesystem::path& self,
+                                         const std::filesystem::path& bindir,
+                                         const std::filesystem::path& pkglibexecdir);
 
 struct RunResult {
   pid_t pid = 0;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 
+#include "commands.hpp"
 #include "error.hpp"
 #include "read_text.hpp"
 #include "record.hpp"
@@ -22,7 +23,8 @@ namespace {
 
 using Args = std::vector<std::string>;
 
-constexpr const char* kUsage = "usage: strata record [OPTIONS] [--] PROGRAM [ARGS]";
+// The synopsis: after "Usage: " in --help, after "usage: " in errors.
+constexpr const char* kUsage = "strata record [OPTIONS] [--] PROGRAM [ARGS]";
 
 // An option that may be given more than once: the last value counts, as for Valgrind.
 po::typed_value<Args>* setting(const char* value_name, const char* default_value) {
@@ -36,7 +38,7 @@ po::typed_value<Args>* setting(const char* value_name, const char* default_value
 po::typed_value<Args>* patterns() { return po::value<Args>()->value_name("PATTERN")->composing(); }
 
 po::options_description record_options() {
-  po::options_description options("Options (defaults in parentheses)");
+  po::options_description options;
   options.add_options()  //
       ("depth", setting("N", "30"),
        "record at most N code addresses of each allocation stack (1 to 200)")  //
@@ -285,21 +287,29 @@ RecordRequest parse_record_args(const Args& args) {
   check_combinations(values);
   request.out_file = last(values, "out-file");
   request.program = std::move(split.program);
-  if (request.program.empty()) throw Error(std::string("no program to run (") + kUsage + ")");
+  if (request.program.empty()) {
+    throw Error(std::string("no program to run (usage: ") + kUsage + ")");
+  }
   return request;
 }
 
 void print_record_help(std::ostream& out) {
-  out << kUsage << "\n"
-      << "Runs PROGRAM under Valgrind with the strata tool and writes its heap profile.\n\n"
-      << record_options() << "\n"
-      << "Valgrind core options passed on (see valgrind --help):\n ";
-  std::size_t column = 1;
+  out << "Usage: " << kUsage << "\n"
+      << "Runs PROGRAM under Valgrind with the strata tool and writes its heap profile.\n\n";
+  print_options(out, record_options());
+  out << "\n"
+      << "Valgrind core options passed on (see valgrind --help):\n";
+  // A paragraph, not indented: help2man would take indented lines starting
+  // with '-' for options of strata record in its manual page.
+  std::string line;
   for (const std::string& name : core_option_names()) {
-    if (column + name.size() + 1 > 79) out << "\n ", column = 1;
-    out << " " << name;
-    column += name.size() + 1;
+    if (!line.empty() && line.size() + 1 + name.size() > 78) {
+      out << line << "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + name;
   }
+  out << line;
   out << "\n\nA massif command line runs with `valgrind --tool=massif` replaced by\n"
          "`strata record`: nothing is dropped while recording, whatever --threshold says.\n";
 }

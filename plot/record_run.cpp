@@ -17,6 +17,9 @@
 #ifndef STRATA_PKGLIBEXECDIR
 #define STRATA_PKGLIBEXECDIR "/usr/local/libexec/strata"
 #endif
+#ifndef STRATA_BINDIR
+#define STRATA_BINDIR "/usr/local/bin"
+#endif
 #ifndef STRATA_PLATFORM
 #define STRATA_PLATFORM "amd64-linux"
 #endif
@@ -39,12 +42,15 @@ bool holds_tool(const fs::path& dir) {
   return fs::is_regular_file(dir / kTool, error);
 }
 
-// vglib/ beside the strata executable: the tool of an uninstalled build tree.
-fs::path build_tree_dir() {
+// The strata executable, or "" if /proc/self/exe cannot be read.
+fs::path self_exe() {
   std::error_code error;
   fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::path() : self.parent_path() / "vglib";
+  return error ? fs::path() : self;
 }
+
+// vglib/ beside the strata executable: the tool of an uninstalled build tree.
+fs::path build_tree_dir(const fs::path& self) { return self.parent_path() / "vglib"; }
 
 // ---- processes -------------------------------------------------------------
 
@@ -153,15 +159,31 @@ class PassSignals {
 
 }  // namespace
 
+fs::path installed_tool_dir(const fs::path& self, const fs::path& bindir,
+                            const fs::path& pkglibexecdir) {
+  fs::path way = pkglibexecdir.lexically_normal().lexically_relative(bindir.lexically_normal());
+  if (way.empty()) return pkglibexecdir;  // not both absolute: only the configured path
+  return (self.parent_path() / way).lexically_normal();
+}
+
 std::string find_tool_dir() {
   if (const char* dir = std::getenv("STRATA_VALGRIND_LIB"); dir && *dir) {
     if (holds_tool(dir)) return dir;
     throw Error(std::string("STRATA_VALGRIND_LIB=") + dir + ": there is no " + kTool + " there");
   }
-  if (fs::path dir = build_tree_dir(); !dir.empty() && holds_tool(dir)) return dir.string();
-  if (holds_tool(STRATA_PKGLIBEXECDIR)) return STRATA_PKGLIBEXECDIR;
-  throw Error("the Valgrind tool " + kTool + " is in neither " + build_tree_dir().string() +
-              " nor " + STRATA_PKGLIBEXECDIR + "; set STRATA_VALGRIND_LIB to its directory");
+  std::vector<fs::path> tried;
+  if (fs::path self = self_exe(); !self.empty()) {
+    tried.push_back(build_tree_dir(self));
+    tried.push_back(installed_tool_dir(self, STRATA_BINDIR, STRATA_PKGLIBEXECDIR));
+  }
+  tried.push_back(STRATA_PKGLIBEXECDIR);
+  std::string names;
+  for (const fs::path& dir : tried) {
+    if (holds_tool(dir)) return dir.string();
+    names += (names.empty() ? "" : ", ") + dir.string();
+  }
+  throw Error("the Valgrind tool " + kTool + " is in none of " + names +
+              "; set STRATA_VALGRIND_LIB to its directory");
 }
 
 std::vector<std::string> valgrind_command(const RecordRequest& request) {

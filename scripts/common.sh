@@ -6,8 +6,8 @@
 #                  each step only when needed; ./strata is then at the top
 
 STRATA_PACKAGES="autoconf automake pkg-config g++ make valgrind
-   libboost-program-options-dev nlohmann-json3-dev libgtest-dev googletest
-   gnuplot-nox python3"
+   libboost-program-options-dev nlohmann-json3-dev help2man libgtest-dev googletest
+   gnuplot-nox python3 groff-base man-db"
 
 install_deps() {
    local missing=() package

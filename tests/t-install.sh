@@ -1,6 +1,8 @@
 #!/bin/bash
 # make install DESTDIR=...: the command, the tool beside links to Valgrind's
-# own files, strata.h; the installed tool runs with VALGRIND_LIB.
+# own files, strata.h; the installed tool runs with VALGRIND_LIB, and the
+# installed strata record runs it from the staged tree (it finds its tool
+# from its own place, bin/../libexec/strata), even once the tree is moved.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 inst=$WORK/inst
@@ -27,4 +29,33 @@ for f in "$WORK"/installed.[0-9]*; do
    check_profile "$f"
    expect_eq "final heap" "$(q get "$f" heap final)" 2480
 done
+
+# installed_record NAME BIN: BIN/strata record, from the staged tree, with
+# nothing pointing at a tool; then BIN/strata report reads the profile.
+installed_record() {
+   local name=$1 bin=$2
+   (cd "$WORK" && env -u STRATA_VALGRIND_LIB -u VALGRIND_LIB "$bin/strata" record \
+      -o "$WORK/$name.%p" --time-unit=B --heap-admin=0 "$PROGS/malloc_basic") \
+      >"$WORK/$name.out" 2>"$WORK/$name.err"
+   expect_eq "$name: the installed strata record exits 0" "$?" 0
+   collect_profiles "$name" || return
+   expect_eq "$name: final heap" "$(q get "$profile" heap final)" 2480
+   "$bin/strata" report "$profile" >"$WORK/$name.report" 2>&1
+   expect_eq "$name: the installed strata report exits 0" "$?" 0
+   expect_in "$name: the report names the profile" "$WORK/$name.report" "^profile: +$profile "
+   expect_in "$name: the report has the final heap" "$WORK/$name.report" "^final: .*\(useful heap 2,480,"
+}
+bin=$(dirname "$(find "$inst" -path '*/bin/strata' | head -1)")
+installed_record staged "$bin"
+
+# Moved elsewhere, the tree still finds its own tool; without it, strata
+# record says where it looked: there first, then the configured directory.
+moved=$WORK/moved
+mv "$inst" "$moved"
+installed_record moved "${bin/#$inst/$moved}"
+mv "${libdir/#$inst/$moved}" "$WORK/hidden-tool"
+"${bin/#$inst/$moved}/strata" record "$PROGS/malloc_basic" >"$WORK/none.out" 2>"$WORK/none.err"
+expect_eq "without its tool, the installed strata record exits 1" "$?" 1
+expect_in "... and names the directory it looked in" "$WORK/none.err" \
+   "none of .*${libdir/#$inst/$moved}, "
 finish

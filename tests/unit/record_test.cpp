@@ -86,6 +86,26 @@ TEST(RecordArgs, MassifOptions) {
   EXPECT_EQ(request.out_file, "a");
 }
 
+// The layout help2man reads: descriptions in one column, two spaces after the
+// longest name; a longer name on a line of its own; nothing past column 79.
+TEST(RecordArgs, HelpLayout) {
+  std::ostringstream out;
+  print_record_help(out);
+  std::istringstream lines(out.str());
+  std::string line;
+  while (std::getline(lines, line)) {
+    EXPECT_LE(line.size(), 79u) << line;
+    EXPECT_FALSE(line.ends_with(' ')) << line;
+  }
+  const std::string column(32, ' ');  // "  --pages-as-heap yes|no (=no)" and two spaces
+  EXPECT_TRUE(
+      contains(out.str(), "\n  --depth N (=30)" + std::string(15, ' ') + "record at most N code"));
+  EXPECT_TRUE(contains(out.str(), "\n  --pages-as-heap yes|no (=no)  profile pages mapped"));
+  EXPECT_TRUE(contains(out.str(), "\n  -o [ --out-file ] FILE (=strata.out.%p)\n" + column +
+                                      "write the profile to FILE;"));
+  EXPECT_TRUE(contains(out.str(), "\n" + column + "allocation stack (1 to 200)\n"));
+}
+
 TEST(RecordArgs, BadOptionsNameTheOption) {
   struct Case {
     Args args;
@@ -178,6 +198,25 @@ TEST(Run, ToolDirectory) {
   EXPECT_EQ(find_tool_dir(), dir.string());
   unsetenv("STRATA_VALGRIND_LIB");
   std::filesystem::remove_all(dir);
+}
+
+// An installed strata finds its tool the way from bindir to pkglibexecdir,
+// from wherever it is: staged under a DESTDIR, or moved with its tree.
+TEST(Run, InstalledToolDirectory) {
+  using std::filesystem::path;
+  EXPECT_EQ(installed_tool_dir("/stage/usr/local/bin/strata", "/usr/local/bin",
+                               "/usr/local/libexec/strata"),
+            path("/stage/usr/local/libexec/strata"));
+  EXPECT_EQ(
+      installed_tool_dir("/usr/local/bin/strata", "/usr/local/bin", "/usr/local/libexec/strata"),
+      path("/usr/local/libexec/strata"));
+  EXPECT_EQ(installed_tool_dir("/opt/s/bin/strata", "/usr/bin/", "/usr/lib/x86_64/strata"),
+            path("/opt/s/lib/x86_64/strata"));
+  EXPECT_EQ(installed_tool_dir("/d/opt/bin/strata", "/opt/bin", "/opt/bin/../libexec//strata"),
+            path("/d/opt/libexec/strata"));
+  // A bindir or pkglibexecdir that is not absolute leaves only the configured path.
+  EXPECT_EQ(installed_tool_dir("/d/bin/strata", "bin", "/usr/libexec/strata"),
+            path("/usr/libexec/strata"));
 }
 
 // ---- --out-file ------------------------------------------------------------------
