@@ -545,6 +545,10 @@ std::optional<Leak> rising_trough(const Run& run, std::vector<Trough> troughs) {
   for (std::size_t k = 1; k < troughs.size(); ++k) {
     leak.rises += troughs[k].bytes > troughs[k - 1].bytes;
   }
+  // Leaked memory is kept in most cycles: the troughs rise from more than
+  // half of the cycles to the next (with three troughs, 0, 0 and then a
+  // rise is one jump of a random walk, not a leak).
+  if (2 * leak.rises <= troughs.size() - 1) return std::nullopt;
   leak.growth_bytes = trend.slope;
   leak.cycles = troughs.size();
   leak.confidence = trend.tau * (0.5 + 0.5 * many) * size_weight(trend.rise, max);

@@ -222,6 +222,23 @@ TEST(RisingTrough, FewCycles) {
   EXPECT_TRUE(!two_leak || two_leak->kind == LeakKind::steady_growth);
 }
 
+// Troughs that rise from only half of the cycles to the next (0, 0, then one
+// rise: a random walk's jump) are not a rising trough; rising in two of
+// three steps is.
+TEST(RisingTrough, RisesFromMostCycles) {
+  Fine once = cyclic(3, 100, 5000, [](std::size_t k) { return k == 2 ? 3000 : 0; });
+  std::optional<Leak> leak = judge(once, 10, marked(3, 100));
+  EXPECT_TRUE(!leak || leak->kind != LeakKind::rising_trough);
+  Fine twice = cyclic(4, 100, 5000, [](std::size_t k) {
+    constexpr std::uint64_t kBase[] = {0, 0, 1500, 3000};
+    return kBase[k];
+  });
+  leak = judge(twice, 10, marked(4, 100));
+  ASSERT_TRUE(leak);
+  EXPECT_EQ(leak->kind, LeakKind::rising_trough);
+  EXPECT_EQ(leak->rises, 2u);
+}
+
 TEST(RisingTrough, OneCycleIsNoSuspect) {
   Fine one = cyclic(1, 400, 5000, [](std::size_t) { return 0; });
   EXPECT_FALSE(judge(one, 10, marked(1, 400)));
