@@ -5,6 +5,7 @@
 #include "leaks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -559,6 +560,8 @@ std::optional<Leak> rising_trough(const Run& run, std::vector<Trough> troughs) {
 // ---- steady growth -------------------------------------------------------------
 
 // The floor of the run at each point: the least it holds from then to the end.
+// The floor of a run from point k on is this one's from k on.
+using Floor = std::span<const std::uint64_t>;
 std::vector<std::uint64_t> floor_of(const Run& run) {
   std::vector<std::uint64_t> floor(run.points.size());
   std::uint64_t low = UINT64_MAX;
@@ -578,16 +581,28 @@ std::size_t points_until(const Run& run, double time) {
   return static_cast<std::size_t>(after - run.points.begin());
 }
 
-// The floor at the end of each of kBins equal bins of the run's time, as
-// troughs; a bin without a point is left out.
-std::vector<Trough> floor_by_bin(const Run& run, const std::vector<std::uint64_t>& floor) {
+// The run cut into kBins equal bins of its time: for each bin, how many
+// points of the run are in it and the bins before (the last bin ends with the
+// last point; a bin without a point ends where the one before does).
+std::array<std::size_t, kBins> bin_ends(const Run& run) {
   double first = static_cast<double>(run.points.front().time);
   double span = static_cast<double>(run.points.back().time) - first;
+  std::array<std::size_t, kBins> ends{};
+  std::size_t k = 0;
+  for (std::size_t b = 0; b + 1 < kBins; ++b) {
+    k = std::max(k, points_until(run, first + span * static_cast<double>(b + 1) / kBins));
+    ends[b] = k;
+  }
+  ends[kBins - 1] = run.points.size();
+  return ends;
+}
+
+// The floor at the end of each of kBins equal bins of the run's time, as
+// troughs; a bin without a point is left out.
+std::vector<Trough> floor_by_bin(const Run& run, Floor floor) {
   std::vector<Trough> bins;
   std::size_t k = 0;  // the points before k are in the bins before
-  for (std::size_t b = 0; b < kBins; ++b) {
-    double end = first + span * static_cast<double>(b + 1) / kBins;
-    std::size_t next = b + 1 == kBins ? run.points.size() : std::max(k, points_until(run, end));
+  for (std::size_t next : bin_ends(run)) {
     if (next == k) continue;
     k = next;
     bins.push_back({0, run.points[k - 1].snapshot, run.points[k - 1].time, floor[k - 1]});
@@ -596,7 +611,7 @@ std::vector<Trough> floor_by_bin(const Run& run, const std::vector<std::uint64_t
 }
 
 // The floor's value at the last point at or before `time`.
-std::uint64_t floor_at(const Run& run, const std::vector<std::uint64_t>& floor, double time) {
+std::uint64_t floor_at(const Run& run, Floor floor, double time) {
   std::size_t until = points_until(run, time);
   return until == 0 ? floor.front() : floor[until - 1];
 }
@@ -620,8 +635,7 @@ double unevenness(std::span<const Trough> bins, std::uint64_t start) {
   return coefficient_of_variation(rises);
 }
 
-FloorTrend floor_trend(const Run& run, const std::vector<std::uint64_t>& floor,
-                       std::span<const Trough> bins, double tie) {
+FloorTrend floor_trend(const Run& run, Floor floor, std::span<const Trough> bins, double tie) {
   FloorTrend trend;
   trend.rise = static_cast<double>(floor.back() - floor.front());
   double first = static_cast<double>(run.points.front().time);
@@ -646,8 +660,7 @@ bool climbs(const FloorTrend& t, double max) {
 // The run from point `onset` on, if it lasts kMinGrowthSpan of the run at
 // least and the floor goes on from there to new heights: the most held up to
 // `onset` is at most kMaxBeforeOnset of the floor at the end.
-std::optional<Run> run_from(const Run& run, const std::vector<std::uint64_t>& floor,
-                            std::size_t onset) {
+std::optional<Run> run_from(const Run& run, Floor floor, std::size_t onset) {
   if (onset == 0 || onset + 1 >= floor.size()) return std::nullopt;
   std::uint64_t before = 0;
   for (std::size_t k = 0; k <= onset; ++k) before = std::max(before, run.points[k].max);
@@ -666,16 +679,14 @@ std::optional<Run> run_from(const Run& run, const std::vector<std::uint64_t>& fl
 // first value (it was flat before), then the start of each of kBins equal
 // bins of the run's time (before it, the context may have wandered within
 // what it held at the start, as a working set does).
-std::vector<std::size_t> onsets(const Run& run, const std::vector<std::uint64_t>& floor) {
+std::vector<std::size_t> onsets(const Run& run, Floor floor) {
   std::vector<std::size_t> found;
   std::size_t flat = 0;
   while (flat + 1 < floor.size() && floor[flat + 1] == floor.front()) ++flat;
   found.push_back(flat);
-  double first = static_cast<double>(run.points.front().time);
-  double span = static_cast<double>(run.points.back().time) - first;
-  for (std::size_t b = 1; b < kBins; ++b) {
-    std::size_t at = points_until(run, first + span * static_cast<double>(b) / kBins);
-    if (at > found.back()) found.push_back(at);
+  std::array<std::size_t, kBins> ends = bin_ends(run);
+  for (std::size_t b = 0; b + 1 < kBins; ++b) {
+    if (ends[b] > found.back()) found.push_back(ends[b]);
   }
   return found;
 }
@@ -686,13 +697,9 @@ std::vector<std::size_t> onsets(const Run& run, const std::vector<std::uint64_t>
 // `min` of the points whose interval ends in it); a bin without a point is
 // left out.
 std::vector<double> bin_lows(const Run& run) {
-  double first = static_cast<double>(run.points.front().time);
-  double span = static_cast<double>(run.points.back().time) - first;
   std::vector<double> lows;
   std::size_t k = 0;
-  for (std::size_t b = 0; b < kBins; ++b) {
-    double end = first + span * static_cast<double>(b + 1) / kBins;
-    std::size_t next = b + 1 == kBins ? run.points.size() : std::max(k, points_until(run, end));
+  for (std::size_t next : bin_ends(run)) {
     if (next == k) continue;
     std::uint64_t low = UINT64_MAX;
     for (; k < next; ++k) low = std::min(low, run.points[k].min);
@@ -716,7 +723,7 @@ struct Stair {
 
 // The steps of a floor: rises by more than the tie and by kStairStep of the
 // rise before them.
-std::vector<Stair> stairs_of(const std::vector<std::uint64_t>& floor, double tie) {
+std::vector<Stair> stairs_of(Floor floor, double tie) {
   std::vector<Stair> stairs;
   for (std::size_t k = 1; k < floor.size(); ++k) {
     double step = static_cast<double>(floor[k] - floor[k - 1]);
@@ -758,12 +765,12 @@ bool keeps_to_a_line(const Run& run, std::span<const Stair> stairs, std::uint64_
 // plateaus is overdue (its last step is one entry: r is about 1), and so is a
 // pool that keeps its high-water mark (records get rarer and smaller); a
 // random walk does not hold its steps, and most of its rise is in small ones.
-std::optional<Stairs> climbs_in_stairs(const Run& run, std::vector<std::uint64_t> floor,
-                                       double tie) {
+std::optional<Stairs> climbs_in_stairs(const Run& run, Floor run_floor, double tie) {
   std::vector<double> lows = bin_lows(run);
   if (lows.size() < kMinBinsWithData) return std::nullopt;
-  for (std::uint64_t& level : floor) {
-    level = std::min(level, static_cast<std::uint64_t>(lows.back()));
+  std::vector<std::uint64_t> floor;
+  for (std::uint64_t level : run_floor) {
+    floor.push_back(std::min(level, static_cast<std::uint64_t>(lows.back())));
   }
   std::vector<Stair> stairs = stairs_of(floor, tie);
   if (stairs.size() < kMinStairs) return std::nullopt;
@@ -786,12 +793,12 @@ std::optional<Stairs> climbs_in_stairs(const Run& run, std::vector<std::uint64_t
   return Stairs{stairs.size(), median(std::move(factors))};
 }
 
-// `stairs`: whether a staircase counts too (not from an onset within the
-// run: a staircase's times count from when the context first held bytes).
-std::optional<Leak> steady_growth_of(const Run& run, bool stairs_too = true) {
+// `floor`: the run's (floor_of); `stairs_too`: whether a staircase counts
+// too (not from an onset within the run: a staircase's times count from when
+// the context first held bytes).
+std::optional<Leak> steady_growth_of(const Run& run, Floor floor, bool stairs_too) {
   double max = static_cast<double>(run.max);
   if (run.points.size() < kMinBinsWithData || max == 0) return std::nullopt;
-  std::vector<std::uint64_t> floor = floor_of(run);
   std::vector<Trough> bins = floor_by_bin(run, floor);
   if (bins.size() < kMinBinsWithData) return std::nullopt;
   FloorTrend trend = floor_trend(run, floor, bins, kTie * max);
@@ -819,14 +826,15 @@ std::optional<Leak> steady_growth_of(const Run& run, bool stairs_too = true) {
 // onset from which the run grows steadily to new heights (in a staircase
 // only from where the floor leaves a flat start).
 std::optional<Leak> steady_growth(const Run& run) {
-  if (std::optional<Leak> leak = steady_growth_of(run)) return leak;
   if (run.points.size() < kMinBinsWithData) return std::nullopt;
   std::vector<std::uint64_t> floor = floor_of(run);
+  if (std::optional<Leak> leak = steady_growth_of(run, floor, true)) return leak;
   std::vector<std::size_t> found = onsets(run, floor);
   for (std::size_t k = 0; k < found.size(); ++k) {
     std::optional<Run> late = run_from(run, floor, found[k]);
     if (!late) continue;
-    if (std::optional<Leak> leak = steady_growth_of(*late, k == 0)) return leak;
+    Floor late_floor = Floor(floor).subspan(found[k]);
+    if (std::optional<Leak> leak = steady_growth_of(*late, late_floor, k == 0)) return leak;
   }
   return std::nullopt;
 }
