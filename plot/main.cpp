@@ -9,9 +9,9 @@
 #include <iostream>
 #include <string_view>
 
-#include "commands.hpp"
-#include "error.hpp"
-#include "shown.hpp"
+#include "cmd/commands.hpp"
+#include "util/error.hpp"
+#include "util/shown.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 // frames its sites share.  Measures are built per whole stack (the own sites
 // of a node) and added up the tree, so measuring costs what grouping by whole
 // stacks costs.
-#include "context_tree.hpp"
+#include "analyze/context_tree.hpp"
 
 #include <algorithm>
 #include <queue>

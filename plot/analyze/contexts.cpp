@@ -7,13 +7,13 @@
 // sites are walked twice: once to measure and rank every context, once to
 // build the series of those listed and of the "other places" (from the sites
 // of the contexts folded into it, at once).
-#include "contexts.hpp"
+#include "analyze/contexts.hpp"
 
 #include <algorithm>
 #include <map>
 #include <numeric>
 
-#include "context_tree.hpp"
+#include "analyze/context_tree.hpp"
 
 namespace strata {
 

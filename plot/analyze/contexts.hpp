@@ -29,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

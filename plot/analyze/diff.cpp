@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "diff.hpp"
+#include "analyze/diff.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 
-#include "frame_names.hpp"
-#include "leak_words.hpp"
+#include "model/frame_names.hpp"
+#include "view/leak_words.hpp"
 
 namespace strata {
 

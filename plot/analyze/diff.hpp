@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "contexts.hpp"
-#include "leaks.hpp"
-#include "model.hpp"
+#include "analyze/contexts.hpp"
+#include "analyze/leaks.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

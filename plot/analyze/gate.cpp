@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "gate.hpp"
+#include "analyze/gate.hpp"
 
-#include "error.hpp"
-#include "read_text.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace strata {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "report.hpp"
+#include "view/report.hpp"
 
 namespace strata {
 

@@ -2,7 +2,7 @@
 // Leak detection: rising troughs across the program's cycles, and steady
 // growth of a context's floor.  docs/design.md, "Leak detection", explains the
 // method; the thresholds are the constants below, named as there.
-#include "leaks.hpp"
+#include "analyze/leaks.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,8 +10,8 @@
 #include <map>
 #include <numeric>
 
-#include "context_tree.hpp"
-#include "own_code.hpp"
+#include "analyze/context_tree.hpp"
+#include "analyze/own_code.hpp"
 
 namespace strata {
 

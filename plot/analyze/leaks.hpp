@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "contexts.hpp"
-#include "model.hpp"
+#include "analyze/contexts.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

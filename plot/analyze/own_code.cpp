@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "own_code.hpp"
+#include "analyze/own_code.hpp"
 
 #include <algorithm>
 #include <array>
 #include <string_view>
 
-#include "contexts.hpp"
+#include "analyze/contexts.hpp"
 
 namespace strata {
 

@@ -33,7 +33,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

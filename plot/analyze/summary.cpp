@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "analyze.hpp"
+#include "analyze/summary.hpp"
 
 namespace strata {
 

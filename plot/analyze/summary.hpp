@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "model.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

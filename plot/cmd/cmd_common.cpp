@@ -3,10 +3,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "commands.hpp"
-#include "error.hpp"
-#include "read.hpp"
-#include "shown.hpp"
+#include "cmd/commands.hpp"
+#include "util/error.hpp"
+#include "read/read.hpp"
+#include "util/shown.hpp"
 
 namespace po = boost::program_options;
 

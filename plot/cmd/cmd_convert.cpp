@@ -6,10 +6,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "commands.hpp"
-#include "error.hpp"
-#include "export.hpp"
-#include "read_text.hpp"
+#include "cmd/commands.hpp"
+#include "util/error.hpp"
+#include "render/export.hpp"
+#include "util/text.hpp"
 
 namespace po = boost::program_options;
 

@@ -10,12 +10,12 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "commands.hpp"
-#include "error.hpp"
-#include "leaks.hpp"
-#include "plot_data.hpp"
-#include "render_gnuplot.hpp"
-#include "report_options.hpp"
+#include "cmd/commands.hpp"
+#include "util/error.hpp"
+#include "analyze/leaks.hpp"
+#include "view/plot_data.hpp"
+#include "render/render_gnuplot.hpp"
+#include "cmd/report_options.hpp"
 
 namespace po = boost::program_options;
 

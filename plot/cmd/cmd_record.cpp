@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "commands.hpp"
-#include "record.hpp"
-#include "shown.hpp"
+#include "cmd/commands.hpp"
+#include "record/record.hpp"
+#include "util/shown.hpp"
 
 namespace strata {
 

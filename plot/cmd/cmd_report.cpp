@@ -4,11 +4,11 @@
 // or as one JSON document.
 #include <iostream>
 
-#include "commands.hpp"
-#include "error.hpp"
-#include "gate.hpp"
-#include "report.hpp"
-#include "report_options.hpp"
+#include "cmd/commands.hpp"
+#include "util/error.hpp"
+#include "analyze/gate.hpp"
+#include "view/report.hpp"
+#include "cmd/report_options.hpp"
 
 namespace po = boost::program_options;
 

@@ -2,12 +2,12 @@
 // The post-hoc options of `strata report` and `strata plot`.  Values are read
 // as text and checked here, so that every problem is one Error naming the
 // option; given twice, the last value counts.
-#include "report_options.hpp"
+#include "cmd/report_options.hpp"
 
 #include <algorithm>
 
-#include "error.hpp"
-#include "read_text.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace po = boost::program_options;
 

@@ -6,8 +6,8 @@
 
 #include <boost/program_options.hpp>
 
-#include "contexts.hpp"
-#include "model.hpp"
+#include "analyze/contexts.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

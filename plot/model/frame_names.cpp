@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "frame_names.hpp"
+#include "model/frame_names.hpp"
 
 #include <cctype>
 #include <cstdio>

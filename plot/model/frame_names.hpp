@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "model.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

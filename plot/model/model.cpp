@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "model.hpp"
+#include "model/model.hpp"
 
 #include <algorithm>
 #include <array>

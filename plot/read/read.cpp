@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "read.hpp"
+#include "read/read.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
-#include "error.hpp"
+#include "util/error.hpp"
 
 namespace strata {
 

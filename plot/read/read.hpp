@@ -5,7 +5,7 @@
 #include <istream>
 #include <string>
 
-#include "model.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

@@ -29,9 +29,9 @@
 #include <map>
 #include <optional>
 
-#include "error.hpp"
-#include "read.hpp"
-#include "read_text.hpp"
+#include "util/error.hpp"
+#include "read/read.hpp"
+#include "util/text.hpp"
 
 namespace strata {
 

@@ -9,9 +9,9 @@
 #include <array>
 #include <unordered_map>
 
-#include "error.hpp"
-#include "read.hpp"
-#include "read_text.hpp"
+#include "util/error.hpp"
+#include "read/read.hpp"
+#include "util/text.hpp"
 
 namespace strata {
 

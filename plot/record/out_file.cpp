@@ -11,8 +11,8 @@
 #include <fstream>
 #include <regex>
 
-#include "error.hpp"
-#include "record.hpp"
+#include "util/error.hpp"
+#include "record/record.hpp"
 
 namespace fs = std::filesystem;
 

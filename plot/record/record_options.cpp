@@ -10,10 +10,10 @@
 #include <functional>
 #include <iostream>
 
-#include "commands.hpp"
-#include "error.hpp"
-#include "read_text.hpp"
-#include "record.hpp"
+#include "cmd/commands.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+#include "record/record.hpp"
 
 namespace po = boost::program_options;
 

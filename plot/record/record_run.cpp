@@ -11,8 +11,8 @@
 #include <cstring>
 #include <iostream>
 
-#include "error.hpp"
-#include "record.hpp"
+#include "util/error.hpp"
+#include "record/record.hpp"
 
 #ifndef STRATA_PKGLIBEXECDIR
 #define STRATA_PKGLIBEXECDIR "/usr/local/libexec/strata"

@@ -8,9 +8,9 @@
 #include <array>
 #include <string_view>
 
-#include "error.hpp"
-#include "read_text.hpp"
-#include "record.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+#include "record/record.hpp"
 
 namespace strata {
 

@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "leaks.hpp"
-#include "model.hpp"
+#include "analyze/leaks.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

@@ -8,9 +8,9 @@
 // in the report (frame_names.hpp); inlined frames are frames of their own.
 #include <map>
 
-#include "error.hpp"
-#include "export.hpp"
-#include "frame_names.hpp"
+#include "util/error.hpp"
+#include "render/export.hpp"
+#include "model/frame_names.hpp"
 
 namespace strata {
 

@@ -14,9 +14,9 @@
 //   == Leak suspects ==
 //
 //   vanished: Leak at frame_alloc (leaky-player.c:74), +600 KiB per cycle before
-#include "diff.hpp"
-#include "report.hpp"
-#include "report_json.hpp"
+#include "analyze/diff.hpp"
+#include "view/report.hpp"
+#include "render/report_json.hpp"
 
 namespace strata {
 

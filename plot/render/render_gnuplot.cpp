@@ -19,7 +19,7 @@
 //
 // with one element for each band, for the troughs of each leak suspect, the
 // markers' lines and the totals of a massif.out file.
-#include "render_gnuplot.hpp"
+#include "render/render_gnuplot.hpp"
 
 #include <algorithm>
 #include <array>
@@ -28,7 +28,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "units.hpp"
+#include "util/units.hpp"
 
 namespace strata {
 

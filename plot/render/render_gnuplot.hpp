@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "plot_data.hpp"
-#include "units.hpp"
+#include "view/plot_data.hpp"
+#include "util/units.hpp"
 
 namespace strata {
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "render_gnuplot.hpp"
+#include "render/render_gnuplot.hpp"
 
 namespace strata {
 

@@ -16,8 +16,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "error.hpp"
-#include "render_gnuplot.hpp"
+#include "util/error.hpp"
+#include "render/render_gnuplot.hpp"
 
 extern char** environ;
 

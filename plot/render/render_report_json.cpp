@@ -4,10 +4,10 @@
 // an object) is null, as is a line number of 0.
 #include <nlohmann/json.hpp>
 
-#include "frame_names.hpp"
-#include "json_writer.hpp"
-#include "report.hpp"
-#include "report_json.hpp"
+#include "model/frame_names.hpp"
+#include "util/json_writer.hpp"
+#include "view/report.hpp"
+#include "render/report_json.hpp"
 
 namespace strata {
 

@@ -42,9 +42,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "frame_names.hpp"
-#include "report.hpp"
-#include "shown.hpp"
+#include "model/frame_names.hpp"
+#include "view/report.hpp"
+#include "util/shown.hpp"
 
 namespace strata {
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "model.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "error.hpp"
+#include "util/error.hpp"
 
 namespace strata {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "json_writer.hpp"
+#include "util/json_writer.hpp"
 
 #include <algorithm>
 #include <string>

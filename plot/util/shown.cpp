@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "shown.hpp"
+#include "util/shown.hpp"
 
 #include <cstdio>
 

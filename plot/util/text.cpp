@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "read_text.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
-#include "error.hpp"
-#include "shown.hpp"
+#include "util/error.hpp"
+#include "util/shown.hpp"
 
 namespace strata {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "units.hpp"
+#include "util/units.hpp"
 
 #include <array>
 #include <cmath>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "leak_words.hpp"
+#include "view/leak_words.hpp"
 
 #include <cmath>
 
-#include "units.hpp"
+#include "util/units.hpp"
 
 namespace strata {
 

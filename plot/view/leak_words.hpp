@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "leaks.hpp"
+#include "analyze/leaks.hpp"
 
 namespace strata {
 

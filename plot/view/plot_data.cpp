@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "plot_data.hpp"
+#include "view/plot_data.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "error.hpp"
-#include "leak_words.hpp"
-#include "plot_legend.hpp"
-#include "units.hpp"
+#include "util/error.hpp"
+#include "view/leak_words.hpp"
+#include "view/plot_legend.hpp"
+#include "util/units.hpp"
 
 namespace strata {
 

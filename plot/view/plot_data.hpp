@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "leaks.hpp"
-#include "model.hpp"
+#include "analyze/leaks.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "plot_legend.hpp"
+#include "view/plot_legend.hpp"
 
 #include <array>
 #include <cstdio>
@@ -7,9 +7,9 @@
 #include <optional>
 #include <set>
 
-#include "contexts.hpp"
-#include "frame_names.hpp"
-#include "shown.hpp"
+#include "analyze/contexts.hpp"
+#include "model/frame_names.hpp"
+#include "util/shown.hpp"
 
 namespace strata {
 

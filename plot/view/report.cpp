@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // make_report: the summary and analyze_heap() put into plain values.
-#include "report.hpp"
+#include "view/report.hpp"
 
-#include "leak_words.hpp"
+#include "view/leak_words.hpp"
 
 namespace strata {
 

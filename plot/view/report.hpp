@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "analyze.hpp"
-#include "context_tree.hpp"
-#include "contexts.hpp"
-#include "leaks.hpp"
-#include "model.hpp"
+#include "analyze/summary.hpp"
+#include "analyze/context_tree.hpp"
+#include "analyze/contexts.hpp"
+#include "analyze/leaks.hpp"
+#include "model/model.hpp"
 
 namespace strata {
 

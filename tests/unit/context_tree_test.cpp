@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The calling-context tree: its shape, its sums, and the contexts chosen
 // from it (the folding rule, the budget, kept stacks), against --depth.
-#include "context_tree.hpp"
+#include "analyze/context_tree.hpp"
 
 #include <map>
 

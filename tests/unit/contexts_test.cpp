@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Contexts: wildcards, the post-hoc options, grouping, spacetime, ranking and
 // folding, on hand-written profiles.
-#include "contexts.hpp"
+#include "analyze/contexts.hpp"
 
 #include <array>
 

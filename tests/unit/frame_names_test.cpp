@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Frame names: object+0xOFFSET for frames without a symbol, and the short
 // C++ names of the graph's legends.
-#include "frame_names.hpp"
+#include "model/frame_names.hpp"
 
 #include <gtest/gtest.h>
 

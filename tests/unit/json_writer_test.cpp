@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // write_json: as nlohmann's dump(2), without recursion, the indentation capped.
-#include "json_writer.hpp"
+#include "util/json_writer.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // A synthetic program is a "fine" signal, its bytes at every time unit, which
 // sample() turns into what the recorder writes: a snapshot every `every`
 // units, with the lowest and highest bytes since the snapshot before.
-#include "leaks.hpp"
+#include "analyze/leaks.hpp"
 
 #include <cmath>
 #include <functional>

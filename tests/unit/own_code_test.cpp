@@ -2,7 +2,7 @@
 // The program's own code: the headline of a leak suspect skips the C
 // library, libstdc++ (its objects, its namespaces, its inline functions)
 // and the objects or functions named by --library.
-#include "own_code.hpp"
+#include "analyze/own_code.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,11 +2,11 @@
 // The graph's data: the bands and their order, the points between snapshots
 // that show troughs, the troughs of a leak, the peak, and the invariant that
 // the bands add up to each snapshot's total.
-#include "plot_data.hpp"
+#include "view/plot_data.hpp"
 
 #include <algorithm>
 
-#include "error.hpp"
+#include "util/error.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {

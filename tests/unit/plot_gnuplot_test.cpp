@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "render_gnuplot.hpp"
+#include "render/render_gnuplot.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {

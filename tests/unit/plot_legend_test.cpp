@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The texts of the graph: safe texts, short names, and the legends that tell
 // call sites apart.
-#include "plot_legend.hpp"
+#include "view/plot_legend.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // Readable units of the graph's axes and labels.
 #include <gtest/gtest.h>
 
-#include "units.hpp"
+#include "util/units.hpp"
 
 namespace strata::test {
 namespace {

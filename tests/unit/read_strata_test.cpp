@@ -2,7 +2,7 @@
 // The reader of strata profiles, on small hand-written profiles.
 #include <array>
 
-#include "read_text.hpp"
+#include "util/text.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The command line of strata record and the --out-file pattern.
-#include "record.hpp"
+#include "record/record.hpp"
 
 #include <unistd.h>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // summarize(), and the report's renderers on its results.
-#include "report.hpp"
+#include "view/report.hpp"
 
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "analyze.hpp"
+#include "analyze/summary.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // shown(): texts from a file, safe to show on a terminal and in XML.
-#include "shown.hpp"
+#include "util/shown.hpp"
 
 #include <gtest/gtest.h>
 

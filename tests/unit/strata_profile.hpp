@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "error.hpp"
-#include "model.hpp"
-#include "read.hpp"
+#include "util/error.hpp"
+#include "model/model.hpp"
+#include "read/read.hpp"
 
 namespace strata::test {
 
