@@ -151,14 +151,13 @@ Context ContextTree::context(NodeId id, const SeriesBuilder& builder,
   context.shape = children(id).empty() ? ContextShape::stacks : ContextShape::callers;
   context.sites = sorted(sites(id));
   context.series = builder.of(context.sites);
-  measure.apply(context);
+  apply_measures(context, measure);
   return context;
 }
 
 // ---- measuring -------------------------------------------------------------------
 
-void ContextTree::measure(const SeriesBuilder& builder, const SeriesMeasure& measure,
-                          const StackVisitor& each_stack) {
+void ContextTree::measure(const SeriesBuilder& builder, const SeriesMeasure& measure) {
   Context stack;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     ContextNode& n = nodes_[i];
@@ -168,8 +167,7 @@ void ContextTree::measure(const SeriesBuilder& builder, const SeriesMeasure& mea
     stack.frames = frames(NodeId{static_cast<std::uint32_t>(i)});
     stack.sites = sorted(own_sites(NodeId{static_cast<std::uint32_t>(i)}));
     builder.build(stack.sites, stack.series);
-    measure.apply(stack);
-    if (each_stack) each_stack(NodeId{static_cast<std::uint32_t>(i)}, stack);
+    apply_measures(stack, measure);
     n.own_spacetime = stack.spacetime;
     n.own_peak_bytes = stack.peak_bytes;
   }
@@ -220,7 +218,9 @@ class Chooser {
   Chooser(const ContextTree& tree, const ContextOptions& options, const std::vector<NodeId>& kept)
       : tree_(tree),
         threshold_(options.threshold),
-        budget_(options.top == 0 ? 0 : std::max<std::size_t>(options.top, kept.size() + 1) - kept.size()),
+        budget_(options.top == 0
+                    ? 0
+                    : std::max<std::size_t>(options.top, kept.size() + 1) - kept.size()),
         amounts_(tree.size()),
         state_(tree.size(), State::hidden),
         split_(tree.size(), 0) {
@@ -420,7 +420,7 @@ std::vector<Context> tree_contexts(const ContextTree& tree, const ContextOptions
     if (context.sites.empty()) continue;
     std::sort(context.sites.begin(), context.sites.end());
     context.series = builder.of(context.sites);
-    measure.apply(context);
+    apply_measures(context, measure);
     contexts.push_back(std::move(context));
     kept_out.push_back(i >= first_kept);
   }
@@ -470,6 +470,45 @@ std::vector<TreeLine> tree_lines(const ContextTree& tree, double threshold) {
     pending.insert(pending.end(), shown.rbegin(), shown.rend());
   }
   return out;
+}
+
+// ---- the default grouping ------------------------------------------------------
+
+Contexts tree_grouping(const Model& model, const ContextTree& tree, const ContextOptions& options,
+                       const SeriesBuilder& builder, const SeriesMeasure& measure,
+                       const std::vector<NodeId>& kept) {
+  Contexts result;
+  result.snapshots = builder.snapshots();
+  double& spacetime = result.spacetime;
+  std::vector<bool> ranked_kept;
+  std::vector<Context> ranked = tree_contexts(tree, options, builder, measure, kept, ranked_kept);
+  spacetime = tree.node(tree.root()).spacetime;
+  for (Context& context : ranked) {
+    context.spacetime_pct = spacetime > 0 ? 100.0 * context.spacetime / spacetime : 0.0;
+  }
+  rank(ranked, ranked_kept);
+  std::vector<bool> listed(model.sites.size(), false);
+  for (const Context& context : ranked) {
+    for (SiteId site : context.sites) listed[index(site)] = true;
+  }
+  Context other;
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    std::span<const SiteId> own = tree.own_sites(NodeId{static_cast<std::uint32_t>(i)});
+    std::size_t before = other.sites.size();
+    for (SiteId site : own) {
+      if (!listed[index(site)]) other.sites.push_back(site);
+    }
+    other.folded += other.sites.size() > before;
+  }
+  if (other.folded > 0) {
+    std::sort(other.sites.begin(), other.sites.end());
+    other.series = builder.of(other.sites);
+    apply_measures(other, measure);
+    other.spacetime_pct = spacetime > 0 ? 100.0 * other.spacetime / spacetime : 0.0;
+    ranked.push_back(std::move(other));
+  }
+  result.contexts = std::move(ranked);
+  return result;
 }
 
 }  // namespace strata

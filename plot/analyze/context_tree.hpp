@@ -37,12 +37,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "analyze/contexts.hpp"
+#include "analyze/series.hpp"
 #include "model/model.hpp"
 
 namespace strata {
@@ -99,12 +99,9 @@ class ContextTree {
   Context context(NodeId id, const SeriesBuilder& builder, const SeriesMeasure& measure) const;
 
   // Measures every node: builds the series of the own sites of each node
-  // (each whole stack), one at a time, and adds the measures up the tree;
-  // `each_stack`, if given, sees each of those contexts while its series is
-  // there.  Then ranks the children.
-  using StackVisitor = std::function<void(NodeId, const Context&)>;
-  void measure(const SeriesBuilder& builder, const SeriesMeasure& measure,
-               const StackVisitor& each_stack = nullptr);
+  // (each whole stack), one at a time, and adds the measures up the tree.
+  // Then ranks the children.
+  void measure(const SeriesBuilder& builder, const SeriesMeasure& measure);
 
  private:
   void sort_sites();
@@ -143,5 +140,12 @@ struct TreeLine {
 };
 
 std::vector<TreeLine> tree_lines(const ContextTree& tree, double threshold);
+
+// The default grouping: the contexts chosen from a measured tree
+// (tree_contexts), ranked, then the "N other places" of the sites under none
+// of them (N their different stacks); the spacetime is the heap's.
+Contexts tree_grouping(const Model& model, const ContextTree& tree, const ContextOptions& options,
+                       const SeriesBuilder& builder, const SeriesMeasure& measure,
+                       const std::vector<NodeId>& kept);
 
 }  // namespace strata

@@ -15,20 +15,19 @@
 // time) and its share of the total, its bytes at the peak and at the end.
 // Contexts are ranked by spacetime; those under `--threshold` percent of it,
 // and those beyond `--top`, are folded into one "N other places" context,
-// last.  A context that `keep` asks for (strata keeps the leak suspects,
-// leaks.hpp) is never folded.
+// last.  A context kept (strata keeps the leak suspects: heap_analysis.hpp)
+// is never folded.  With the tree, the grouping is tree_grouping
+// (context_tree.hpp); heap_analysis.hpp joins the two.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analyze/series.hpp"
 #include "model/model.hpp"
 
 namespace strata {
@@ -42,18 +41,6 @@ struct ContextOptions {
   std::vector<std::string> alloc_fns = {};  // patterns (* and ?) of frames to remove from the top
   std::size_t top = 0;                      // list at most N contexts, fold the rest; 0: no limit
   std::vector<std::string> libraries = {};  // patterns of code not the program's (own_code.hpp)
-};
-
-// A context at one snapshot: its bytes then, and the lowest and highest bytes
-// since the snapshot before it in the series (both include `bytes`).  When a
-// context has several sites, `min` and `max` are the sums of its sites' lows
-// and highs: bounds of the context's own, which may be tighter.
-struct ContextPoint {
-  std::size_t snapshot = 0;  // index into Model::snapshots
-  std::uint64_t time = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t min = 0;
-  std::uint64_t max = 0;
 };
 
 // What a context's frames are to its sites.
@@ -86,25 +73,26 @@ struct Contexts {
   std::vector<Context> contexts;       // ranked by spacetime; "N other places" last, if any
 };
 
-class SeriesBuilder;
-class SeriesMeasure;
-class ContextTree;
-enum class NodeId : std::uint32_t;
+// Sets the spacetime, peak_bytes, end_bytes and max_bytes of `context` from
+// its series.
+void apply_measures(Context& context, const SeriesMeasure& measure);
 
-// What must stay listed whatever its rank (strata keeps the leak suspects,
-// leaks.hpp).
-struct Keep {
-  // With --depth: asked about each context once its series and measures are
-  // known, but not yet its share (with the builder of the series, for others).
-  std::function<bool(const Context&, const SeriesBuilder&)> context;
-  // With the tree: asked once the tree is measured; returns disjoint nodes,
-  // each kept whole (all the sites under it) as a context of its own.
-  std::function<std::vector<NodeId>(const ContextTree&, const SeriesBuilder&, const SeriesMeasure&)>
-      nodes;
-};
+// With --depth: the sites grouped by their context_frames(), each group
+// measured (its series built, measured, then dropped), unranked.
+std::vector<Context> group_by_frames(const Model& model, const ContextOptions& options,
+                                     const SeriesBuilder& builder, const SeriesMeasure& measure);
 
-// Groups the sites of `model` into contexts, measures, ranks and folds them.
-Contexts group_contexts(const Model& model, const ContextOptions& options, const Keep& keep = {});
+// Ranks measured `contexts` by spacetime, sets their shares of it, and folds
+// those under the threshold or beyond --top into "N other places", but for
+// those `kept` flags (same order as `contexts`; a kept context comes with
+// its series).  The series of the others listed are built here.
+Contexts rank_and_fold(std::vector<Context> contexts, std::vector<bool> kept,
+                       const ContextOptions& options, const SeriesBuilder& builder,
+                       const SeriesMeasure& measure);
+
+// Sorts `contexts` by rank (spacetime, then peak, then most held, then
+// least site), and `kept` along.
+void rank(std::vector<Context>& contexts, std::vector<bool>& kept);
 
 // True when `name` matches `pattern`, in which * stands for any characters
 // and ? for one character (the patterns of --alloc-fn).
@@ -113,72 +101,5 @@ bool wildcard_match(std::string_view pattern, std::string_view name);
 // A site's frames once --alloc-fn and --depth are applied: its context's key.
 std::vector<FrameId> context_frames(const Model& model, const Site& site,
                                     const ContextOptions& options);
-
-// ---- its parts, exposed for the tests and the tree -----------------------------
-
-// Builds the series of groups of sites over the snapshots with site data.
-// A site's series is a step function: it changes only where the site is
-// listed.  So the builder keeps, for each site, its steps: where it was
-// listed, what it gained there since its step before, and how far below and
-// above its bytes it went in the interval.  A group's series is then its
-// sites' steps added up at their points and summed along time: its cost is
-// the length of the series plus the steps of its sites, not the length times
-// the sites.
-class SeriesBuilder {
- public:
-  explicit SeriesBuilder(const Model& model);
-
-  // The snapshots with site data, in time order: the points of every series.
-  const std::vector<std::size_t>& snapshots() const { return snapshots_; }
-
-  // Zeros at every point of the series.
-  std::vector<ContextPoint> empty() const;
-
-  // The series of `sites` together: at each point, the sum of their bytes,
-  // of their lows and of their highs.
-  std::vector<ContextPoint> of(std::span<const SiteId> sites) const;
-
-  // The same into `series`, whose storage is reused.
-  void build(std::span<const SiteId> sites, std::vector<ContextPoint>& series) const;
-
- private:
-  // A site where it is listed.  In a chain snapshot: the bytes it gained
-  // since its step before (modulo 2^64: it may have lost some), and its
-  // bytes less its low and its high less its bytes.  In a complete snapshot
-  // (a peak, outside the chain): its bytes there in `gain`, and 0, 0.  No
-  // initializers: steps_ is allocated without filling it in.
-  struct Step {
-    std::size_t point;  // index into snapshots_
-    std::uint64_t gain;
-    std::uint64_t below;
-    std::uint64_t above;
-  };
-
-  void count_steps(const Model& model);
-  void fill_steps(const Model& model);
-
-  std::vector<std::size_t> snapshots_;  // series point -> index into Model::snapshots
-  std::vector<std::uint64_t> times_;    // series point -> its time
-  std::vector<std::uint8_t> complete_;  // series point -> 1 for a complete snapshot
-  std::vector<std::size_t> first_;      // SiteId -> its first step in steps_; then the end
-  std::unique_ptr<Step[]> steps_;       // site by site, each in time order
-};
-
-// Measures series over the points of a SeriesBuilder: what each point weighs
-// in the spacetime (half the time to each neighbour: trapezoids; 1 each when
-// the series spans no time), and where the peak and the end are.
-class SeriesMeasure {
- public:
-  SeriesMeasure(const Model& model, const SeriesBuilder& builder);
-
-  // Sets the spacetime, peak_bytes, end_bytes and max_bytes of `context`
-  // from its series.
-  void apply(Context& context) const;
-
- private:
-  std::vector<double> weights_;
-  std::optional<std::size_t> peak_;  // series index of the peak
-  std::optional<std::size_t> end_;   // series index of the end
-};
 
 }  // namespace strata

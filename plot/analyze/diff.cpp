@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "analyze/heap_analysis.hpp"
 #include "model/frame_names.hpp"
 #include "view/leak_words.hpp"
 

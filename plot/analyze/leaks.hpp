@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Leak suspects: the API that `strata report` and `strata plot` share for the
-// contexts whose memory keeps growing.  docs/design.md, "Leak detection",
-// gives the method and its thresholds.
+// Leak suspects: the verdict on a context whose memory keeps growing.
+// docs/design.md, "Leak detection", gives the method and its thresholds.
 //
-// First the program's cycles: from STRATA_MARK markers when a label recurs,
-// else from the rhythm of the total heap.  Then each context's series
-// (contexts.hpp) is judged on its own:
+// First the program's cycles (cycles.hpp).  Then each context's series
+// (series.hpp) is judged on its own (judge_series, leak_rules.cpp):
 //   - a rising trough: the lowest level the context falls to in each cycle
 //     (using the per-interval minimum, so a trough between two snapshots
 //     counts) goes up across the cycles, steadily and by a clear margin;
@@ -23,27 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "analyze/contexts.hpp"
+#include "analyze/cycles.hpp"
+#include "analyze/series.hpp"
 #include "model/model.hpp"
 
 namespace strata {
-
-// Where the cycles come from.
-enum class CycleSource : std::uint8_t {
-  none,     // no cycles found: only steady growth is looked for
-  markers,  // a STRATA_MARK label that recurs
-  rhythm,   // the period of the total heap's oscillation
-};
-
-struct Cycles {
-  CycleSource source = CycleSource::none;
-  std::string label;                       // the marker label that starts each cycle (markers)
-  std::vector<std::uint64_t> starts = {};  // the time each cycle starts, increasing; the last
-                                           // cycle runs to the end of the profile
-  double period = 0;                       // the median cycle length, in the time unit
-
-  std::size_t count() const { return starts.size(); }
-};
 
 enum class LeakKind : std::uint8_t { rising_trough, steady_growth };
 
@@ -65,7 +47,7 @@ struct LeakPart {
 };
 
 struct Leak {
-  std::size_t context = 0;  // index into Contexts::contexts
+  std::size_t context = 0;  // index into Contexts::contexts (contexts.hpp)
   LeakKind kind = LeakKind::rising_trough;
   double growth_bytes = 0;  // per cycle (rising trough), per time unit (steady growth)
   std::size_t cycles = 0;   // cycles judged (0 for steady growth)
@@ -90,37 +72,12 @@ struct Leaks {
   std::vector<Leak> suspects;  // most suspicious first (confidence, then growth over the run)
 };
 
-// ---- the whole analysis, as report and plot use it ---------------------------
-
-struct HeapAnalysis {
-  Contexts contexts;  // ranked and folded; no leak suspect is folded away
-  Leaks leaks;
-};
-
-HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options);
-
-// ---- its parts, exposed for the tests ----------------------------------------
-
-// The cycles of a profile: markers(), else rhythm() of the total heap at the
-// snapshots, else none.
-Cycles find_cycles(const Model& model);
-
-// The cycles from markers: the label put most often, if at least 3 times.
-Cycles cycles_from_markers(const Model& model);
-
-// The cycles of a series from its own rhythm (the autocorrelation of the
-// detrended series, at regular times); none when it has no clear period or
-// fewer than 3 cycles.
-Cycles cycles_from_rhythm(std::span<const std::uint64_t> times,
-                          std::span<const std::uint64_t> bytes);
+// A suspect's growth over the whole run: its last trough less its first.
+double total_growth(const Leak& leak);
 
 // The verdict on one context's series (points in time order) given the cycles
 // and the end of the profile; Leak::context is left 0.
 std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cycles& cycles,
                                  std::uint64_t end_time);
-
-// The Theil-Sen slope of y over x: the median of the pairwise slopes (of at
-// most 256 evenly spaced points, so that its cost stays bounded).
-double theil_sen_slope(std::span<const double> x, std::span<const double> y);
 
 }  // namespace strata

@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "cmd/commands.hpp"
-#include "util/error.hpp"
 #include "read/read.hpp"
+#include "util/error.hpp"
 #include "util/shown.hpp"
 
 namespace po = boost::program_options;

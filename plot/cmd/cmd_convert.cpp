@@ -6,9 +6,10 @@
 #include <fstream>
 #include <iostream>
 
+#include "analyze/heap_analysis.hpp"
 #include "cmd/commands.hpp"
-#include "util/error.hpp"
 #include "render/export.hpp"
+#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace po = boost::program_options;

@@ -3,10 +3,10 @@
 // (diff.hpp), as text or as one JSON document.
 #include <iostream>
 
-#include "cmd/commands.hpp"
 #include "analyze/diff.hpp"
-#include "util/error.hpp"
+#include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
+#include "util/error.hpp"
 
 namespace po = boost::program_options;
 

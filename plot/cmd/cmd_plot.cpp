@@ -10,12 +10,13 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "cmd/commands.hpp"
-#include "util/error.hpp"
+#include "analyze/heap_analysis.hpp"
 #include "analyze/leaks.hpp"
-#include "view/plot_data.hpp"
-#include "render/render_gnuplot.hpp"
+#include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
+#include "render/render_gnuplot.hpp"
+#include "util/error.hpp"
+#include "view/plot_data.hpp"
 
 namespace po = boost::program_options;
 

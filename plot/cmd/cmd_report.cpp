@@ -4,11 +4,11 @@
 // or as one JSON document.
 #include <iostream>
 
-#include "cmd/commands.hpp"
-#include "util/error.hpp"
 #include "analyze/gate.hpp"
-#include "view/report.hpp"
+#include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
+#include "util/error.hpp"
+#include "view/report.hpp"
 
 namespace po = boost::program_options;
 

@@ -84,24 +84,4 @@ void sort_by_site(std::vector<SiteSample>& samples, std::vector<SiteSample>& scr
   }
 }
 
-SiteSeries::SiteSeries(const Model& model) : points_(model.sites.size()) {
-  for (std::size_t i = 0; i < model.snapshots.size(); ++i) {
-    const Snapshot& snapshot = model.snapshots[i];
-    if (snapshot.site_data != SiteData::changes) continue;
-    for (const SiteSample& s : snapshot.sites) {
-      points_[index(s.site)].push_back({i, s.bytes, s.blocks, s.min, s.max});
-    }
-  }
-}
-
-SitePoint SiteSeries::at(SiteId site, std::size_t snapshot) const {
-  std::span<const SitePoint> series = points(site);
-  auto after = std::upper_bound(series.begin(), series.end(), snapshot,
-                                [](std::size_t s, const SitePoint& p) { return s < p.snapshot; });
-  if (after == series.begin()) return {snapshot, 0, 0, 0, 0};
-  SitePoint point = *(after - 1);
-  if (point.snapshot == snapshot) return point;
-  return {snapshot, point.bytes, point.blocks, point.bytes, point.bytes};
-}
-
 }  // namespace strata

@@ -6,8 +6,9 @@
 // what each held.  Sites are stacks of interned frames.  Per-site data is kept
 // as the file gives it, as changes: a snapshot of the "chain" lists only the
 // sites that changed since the chain snapshot before it, so memory grows with
-// the changes, not with sites x snapshots.  SiteSeries turns the chain into
-// one time series per site; sites_at() gives the full state at one snapshot.
+// the changes, not with sites x snapshots.  The series engine
+// (analyze/series.hpp) turns the chain into series of sites and groups of
+// sites; sites_at() gives the full state at one snapshot.
 //
 // The core invariant: at a chain snapshot, replaying the chain from the start
 // gives each site's bytes, and a site not listed held the same bytes all the
@@ -133,32 +134,5 @@ std::vector<SiteSample> sites_at(const Model& model, std::size_t snapshot);
 // number (a radix sort on the site ids once there are more than a few);
 // `scratch` is storage to reuse.  A site is listed at most once in a snapshot.
 void sort_by_site(std::vector<SiteSample>& samples, std::vector<SiteSample>& scratch);
-
-// A site at one chain snapshot (an index into Model::snapshots).
-struct SitePoint {
-  std::size_t snapshot = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t blocks = 0;
-  std::uint64_t min = 0;
-  std::uint64_t max = 0;
-};
-
-// One time series per site, built from the chain snapshots.
-class SiteSeries {
- public:
-  explicit SiteSeries(const Model& model);
-
-  // The snapshots at which `site` changed, in time order.  Between two points
-  // the site held the bytes of the earlier one; a point's min and max cover the
-  // time since the chain snapshot before it.
-  std::span<const SitePoint> points(SiteId site) const { return points_[index(site)]; }
-
-  // The site at snapshot `snapshot`: its point there, or else what it held
-  // since its last point (min = max = bytes); zeros before its first point.
-  SitePoint at(SiteId site, std::size_t snapshot) const;
-
- private:
-  std::vector<std::vector<SitePoint>> points_;  // SiteId -> points
-};
 
 }  // namespace strata

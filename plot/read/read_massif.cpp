@@ -29,8 +29,8 @@
 #include <map>
 #include <optional>
 
-#include "util/error.hpp"
 #include "read/read.hpp"
+#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace strata {

@@ -9,8 +9,8 @@
 #include <array>
 #include <unordered_map>
 
-#include "util/error.hpp"
 #include "read/read.hpp"
+#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace strata {

@@ -11,8 +11,8 @@
 #include <fstream>
 #include <regex>
 
-#include "util/error.hpp"
 #include "record/record.hpp"
+#include "util/error.hpp"
 
 namespace fs = std::filesystem;
 

@@ -11,9 +11,9 @@
 #include <iostream>
 
 #include "cmd/commands.hpp"
+#include "record/record.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
-#include "record/record.hpp"
 
 namespace po = boost::program_options;
 

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <iostream>
 
-#include "util/error.hpp"
 #include "record/record.hpp"
+#include "util/error.hpp"
 
 #ifndef STRATA_PKGLIBEXECDIR
 #define STRATA_PKGLIBEXECDIR "/usr/local/libexec/strata"

@@ -8,9 +8,9 @@
 #include <array>
 #include <string_view>
 
+#include "record/record.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
-#include "record/record.hpp"
 
 namespace strata {
 

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyze/heap_analysis.hpp"
 #include "analyze/leaks.hpp"
 #include "model/model.hpp"
 

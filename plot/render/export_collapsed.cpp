@@ -8,9 +8,10 @@
 // in the report (frame_names.hpp); inlined frames are frames of their own.
 #include <map>
 
-#include "util/error.hpp"
-#include "render/export.hpp"
+#include "analyze/heap_analysis.hpp"
 #include "model/frame_names.hpp"
+#include "render/export.hpp"
+#include "util/error.hpp"
 
 namespace strata {
 
@@ -48,13 +49,14 @@ std::vector<CollapsedStack> collapsed_at(const Model& model, std::size_t snapsho
 }
 
 std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnalysis& analysis) {
-  SiteSeries series(model);
+  SeriesBuilder series(model);
   std::vector<CollapsedStack> stacks;
   for (const Leak& leak : analysis.leaks.suspects) {
     if (leak.troughs.size() < 2) continue;
     std::size_t first = leak.troughs.front().snapshot, last = leak.troughs.back().snapshot;
     for (SiteId site : analysis.contexts.contexts[leak.context].sites) {
-      std::uint64_t before = series.at(site, first).min, after = series.at(site, last).min;
+      std::uint64_t before = series.site_at(site, first).min,
+                    after = series.site_at(site, last).min;
       if (after > before) {
         stacks.push_back({outermost_first(model.site(site).frames), after - before});
       }

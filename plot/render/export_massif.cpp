@@ -28,8 +28,8 @@
 #include <iomanip>
 #include <sstream>
 
-#include "render/export.hpp"
 #include "model/frame_names.hpp"
+#include "render/export.hpp"
 
 namespace strata {
 

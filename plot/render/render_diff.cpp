@@ -15,8 +15,8 @@
 //
 //   vanished: Leak at frame_alloc (leaky-player.c:74), +600 KiB per cycle before
 #include "analyze/diff.hpp"
-#include "view/report.hpp"
 #include "render/report_json.hpp"
+#include "view/report.hpp"
 
 namespace strata {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "view/plot_data.hpp"
 #include "util/units.hpp"
+#include "view/plot_data.hpp"
 
 namespace strata {
 

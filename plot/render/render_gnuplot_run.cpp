@@ -16,8 +16,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "util/error.hpp"
 #include "render/render_gnuplot.hpp"
+#include "util/error.hpp"
 
 extern char** environ;
 

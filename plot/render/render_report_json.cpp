@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "model/frame_names.hpp"
+#include "render/report_json.hpp"
 #include "util/json_writer.hpp"
 #include "view/report.hpp"
-#include "render/report_json.hpp"
 
 namespace strata {
 

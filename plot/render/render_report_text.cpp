@@ -43,8 +43,8 @@
 #include <cstdio>
 
 #include "model/frame_names.hpp"
-#include "view/report.hpp"
 #include "util/shown.hpp"
+#include "view/report.hpp"
 
 namespace strata {
 
@@ -372,8 +372,8 @@ std::string report_grouped(std::uint64_t n) { return grouped(n); }
 std::string leak_heading(const ReportLeak& l) {
   std::string where = l.frames.empty() ? "(no stack)" : frame_text(l.frames[l.headline]);
   return std::string(l.kind == LeakKind::rising_trough ? "Leak" : "Growth") + " at " + where +
-         ", context #" + std::to_string(l.context_rank) + " (confidence " +
-         fixed(l.confidence, 2) + ")";
+         ", context #" + std::to_string(l.context_rank) + " (confidence " + fixed(l.confidence, 2) +
+         ")";
 }
 
 void render_report_text(const Report& report, std::ostream& out) {

@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analyze/heap_analysis.hpp"
 #include "util/error.hpp"
+#include "util/units.hpp"
 #include "view/leak_words.hpp"
 #include "view/plot_legend.hpp"
-#include "util/units.hpp"
 
 namespace strata {
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/heap_analysis.hpp"
 #include "analyze/leaks.hpp"
 #include "model/model.hpp"
 

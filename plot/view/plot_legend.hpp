@@ -18,9 +18,9 @@
 #include <string_view>
 #include <vector>
 
+#include "analyze/own_code.hpp"
 #include "model/frame_names.hpp"
 #include "model/model.hpp"
-#include "analyze/own_code.hpp"
 
 namespace strata {
 

@@ -2,6 +2,7 @@
 // make_report: the summary and analyze_heap() put into plain values.
 #include "view/report.hpp"
 
+#include "analyze/heap_analysis.hpp"
 #include "view/leak_words.hpp"
 
 namespace strata {
@@ -57,11 +58,8 @@ ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak&
           .troughs = leak.troughs};
 }
 
-std::vector<ReportTreeNode> report_tree(const Model& model, const ContextOptions& options) {
-  SeriesBuilder builder(model);
-  SeriesMeasure measure(model, builder);
-  ContextTree tree(model, options.alloc_fns);
-  tree.measure(builder, measure);
+std::vector<ReportTreeNode> report_tree(const Model& model, const ContextTree& tree,
+                                        const ContextOptions& options) {
   std::vector<ReportTreeNode> nodes;
   for (const TreeLine& line : tree_lines(tree, options.threshold)) {
     std::span<const FrameId> frames = tree.own_frames(line.node);
@@ -80,7 +78,7 @@ std::vector<ReportTreeNode> report_tree(const Model& model, const ContextOptions
 }  // namespace
 
 Report make_report(const Model& model, const ContextOptions& options, bool tree) {
-  HeapAnalysis analysis = analyze_heap(model, options);
+  HeapAnalysis analysis = analyze_heap(model, options, {.tree = tree});
   Report report;
   report.summary = summarize(model);
   report.recording = model.header.options;
@@ -96,7 +94,7 @@ Report make_report(const Model& model, const ContextOptions& options, bool tree)
   for (const Leak& leak : analysis.leaks.suspects) {
     report.leaks.push_back(report_leak(model, analysis.contexts, leak));
   }
-  if (tree) report.tree = report_tree(model, options);
+  if (tree) report.tree = report_tree(model, *analysis.tree, options);
   return report;
 }
 

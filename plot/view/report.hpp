@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "analyze/summary.hpp"
 #include "analyze/context_tree.hpp"
 #include "analyze/contexts.hpp"
 #include "analyze/leaks.hpp"
+#include "analyze/summary.hpp"
 #include "model/model.hpp"
 
 namespace strata {

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "analyze/heap_analysis.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {
@@ -176,16 +177,16 @@ TEST(TreeContexts, TheBudgetStopsTheSplits) {
 TEST(TreeContexts, AKeptStackIsAContextOfItsOwn) {
   Model model = read_text(tree_profile());
   // Keep c's stack (5 bytes): it is listed on its own, whatever the threshold.
-  Keep keep;
-  keep.nodes = [&](const ContextTree& tree, const SeriesBuilder&, const SeriesMeasure&) {
-    std::vector<NodeId> kept;
-    for (std::size_t i = 0; i < tree.size(); ++i) {
-      NodeId id{static_cast<std::uint32_t>(i)};
-      if (names(model, tree.frames(id)) == "alloc c main") kept.push_back(id);
-    }
-    return kept;
-  };
-  Contexts contexts = group_contexts(model, {.threshold = 2}, keep);
+  SeriesBuilder builder(model);
+  SeriesMeasure measure(model, builder);
+  ContextTree tree(model, {});
+  tree.measure(builder, measure);
+  std::vector<NodeId> kept;
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    NodeId id{static_cast<std::uint32_t>(i)};
+    if (names(model, tree.frames(id)) == "alloc c main") kept.push_back(id);
+  }
+  Contexts contexts = tree_grouping(model, tree, {.threshold = 2}, builder, measure, kept);
   Names got = context_names(model, contexts);
   EXPECT_EQ(std::count(got.begin(), got.end(), "alloc c main"), 1);
   EXPECT_EQ(contexts.contexts.back().folded, 1u);  // d only

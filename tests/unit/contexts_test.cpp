@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "analyze/heap_analysis.hpp"
+#include "site_series.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {
@@ -246,11 +248,16 @@ TEST(GroupContexts, TopAndKeep) {
   ASSERT_EQ(top.contexts.size(), 2u);
   EXPECT_EQ(top.contexts[1].folded, 2u);
   // A context kept is listed whatever its rank.
-  Keep keep;
-  keep.context = [&](const Context& c, const SeriesBuilder&) {
-    return model.frame(c.frames[0]).function == "three";
-  };
-  Contexts kept = group_contexts(model, {.depth = 0, .threshold = 50, .top = 1}, keep);
+  ContextOptions options{.depth = 0, .threshold = 50, .top = 1};
+  SeriesBuilder builder(model);
+  SeriesMeasure measure(model, builder);
+  std::vector<Context> groups = group_by_frames(model, options, builder, measure);
+  std::vector<bool> keep;
+  for (Context& c : groups) {
+    keep.push_back(model.frame(c.frames[0]).function == "three");
+    if (keep.back()) c.series = builder.of(c.sites);  // a kept context comes with its series
+  }
+  Contexts kept = rank_and_fold(std::move(groups), keep, options, builder, measure);
   ASSERT_EQ(kept.contexts.size(), 3u);
   EXPECT_EQ(model.frame(kept.contexts[1].frames[0]).function, "three");
   EXPECT_EQ(kept.contexts[2].folded, 1u);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The model's queries: the peak, the state at a snapshot, the series.
+#include "site_series.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {

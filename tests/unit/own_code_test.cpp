@@ -69,11 +69,10 @@ TEST(OwnCode, InlinedStandardHeadersAreLibraryCode) {
     f.file = std::move(file);
     return f;
   };
-  std::vector<Frame> stack{at("operator new(unsigned long)", "new_op.cc", false),
-                           at("allocate", "new_allocator.h", true),
-                           at("basic_string<>", "basic_string.h", true),
-                           at("operator[]", "stl_map.h", true),
-                           at("handle(int)", "server.cpp", false)};
+  std::vector<Frame> stack{
+      at("operator new(unsigned long)", "new_op.cc", false),
+      at("allocate", "new_allocator.h", true), at("basic_string<>", "basic_string.h", true),
+      at("operator[]", "stl_map.h", true), at("handle(int)", "server.cpp", false)};
   EXPECT_EQ(own.headline(stack), 4u);
 }
 

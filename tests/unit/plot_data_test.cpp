@@ -6,8 +6,9 @@
 
 #include <algorithm>
 
-#include "util/error.hpp"
+#include "analyze/heap_analysis.hpp"
 #include "strata_profile.hpp"
+#include "util/error.hpp"
 
 namespace strata::test {
 namespace {

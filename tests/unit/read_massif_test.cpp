@@ -9,6 +9,7 @@
 // one frame per cycle (a leak) and builds a std::map of strings in a loop.
 #include <numeric>
 
+#include "site_series.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {

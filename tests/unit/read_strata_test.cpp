@@ -2,8 +2,9 @@
 // The reader of strata profiles, on small hand-written profiles.
 #include <array>
 
-#include "util/text.hpp"
+#include "site_series.hpp"
 #include "strata_profile.hpp"
+#include "util/text.hpp"
 
 namespace strata::test {
 namespace {

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "util/error.hpp"
 #include "model/model.hpp"
 #include "read/read.hpp"
+#include "util/error.hpp"
 
 namespace strata::test {
 
@@ -94,5 +94,14 @@ inline void expect_strata_error(const std::string& text, std::uint64_t line,
                                 const std::string& part) {
   expect_error([&] { read_text(text); }, line, part);
 }
+
+// A deterministic pseudo-random number in [0, range).
+struct Noise {
+  std::uint32_t seed = 1;
+  std::uint64_t operator()(std::uint64_t range) {
+    seed = seed * 1103515245u + 12345u;
+    return ((seed >> 8) & 0xffffff) % range;
+  }
+};
 
 }  // namespace strata::test
