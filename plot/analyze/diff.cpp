@@ -8,7 +8,6 @@
 
 #include "analyze/heap_analysis.hpp"
 #include "model/frame_names.hpp"
-#include "view/leak_words.hpp"
 
 namespace strata {
 
@@ -94,10 +93,7 @@ void fill_side(const Side& side, const Leak& leak, bool is_new, DiffLeak& out) {
   const Context& context = side.analysis.contexts.contexts[leak.context];
   out.frames = frames_of(side.model, context.frames);
   out.headline = leak.headline;
-  std::string rate =
-      growth_rate(leak, side.model.header.time_unit, static_cast<double>(side.model.end_time));
   (is_new ? out.new_kind : out.old_kind) = leak.kind;
-  (is_new ? out.new_growth : out.old_growth) = rate;
   (is_new ? out.new_growth_bytes : out.old_growth_bytes) = leak.growth_bytes;
 }
 
@@ -131,6 +127,10 @@ Diff diff_profiles(const Model& old_model, const Model& new_model, const Context
   Diff diff;
   diff.old_file = old_model.file;
   diff.new_file = new_model.file;
+  diff.old_time_unit = old_model.header.time_unit;
+  diff.new_time_unit = new_model.header.time_unit;
+  diff.old_end_time = old_model.end_time;
+  diff.new_end_time = new_model.end_time;
   diff.same_time_unit = old_model.header.time_unit == new_model.header.time_unit;
   diff.peak = {peak_total(old_model), peak_total(new_model)};
   diff.end = {end_heap(old_model), end_heap(new_model)};

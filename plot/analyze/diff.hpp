@@ -45,15 +45,17 @@ struct DiffLeak {
   LeakKind new_kind = LeakKind::rising_trough;  // when it is a suspect in NEW
   std::vector<Frame> frames;                    // its context's, innermost first
   std::size_t headline = 0;                     // index into frames (own_code.hpp)
-  std::string old_growth;                       // "+600 KiB per cycle"; empty when not a suspect
-  std::string new_growth;
-  double old_growth_bytes = 0;
-  double new_growth_bytes = 0;
+  double old_growth_bytes = 0;                  // per cycle or per time unit (Leak::growth_bytes);
+  double new_growth_bytes = 0;                  // 0 when not a suspect there
 };
 
 struct Diff {
   std::string old_file;
   std::string new_file;
+  std::string old_time_unit;  // each profile's time unit and end (for a growth's rate)
+  std::string new_time_unit;
+  std::uint64_t old_end_time = 0;
+  std::uint64_t new_end_time = 0;
   bool same_time_unit = true;
   DiffBytes peak;                     // the total at the peaks
   DiffBytes end;                      // the useful heap at the last snapshots
@@ -65,9 +67,5 @@ struct Diff {
 constexpr double kGrowthChange = 0.25;
 
 Diff diff_profiles(const Model& old_model, const Model& new_model, const ContextOptions& options);
-
-// The renderers (render_diff.cpp).
-void render_diff_text(const Diff& diff, std::ostream& out);
-void render_diff_json(const Diff& diff, std::ostream& out);
 
 }  // namespace strata

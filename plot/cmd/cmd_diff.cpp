@@ -6,6 +6,7 @@
 #include "analyze/diff.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
+#include "render/render.hpp"
 #include "util/error.hpp"
 
 namespace po = boost::program_options;

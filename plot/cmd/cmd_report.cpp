@@ -4,10 +4,11 @@
 // or as one JSON document.
 #include <iostream>
 
-#include "analyze/gate.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
+#include "render/render.hpp"
 #include "util/error.hpp"
+#include "view/gate.hpp"
 #include "view/report.hpp"
 
 namespace po = boost::program_options;
@@ -63,7 +64,10 @@ int cmd_report(const Args& args) {
     render_report_text(report, std::cout);
   }
   std::cout.flush();
-  return fail_on ? run_gate(report, *fail_on, std::cerr) : 0;
+  if (!fail_on) return 0;
+  std::vector<const ReportLeak*> failing = gate_suspects(report, *fail_on);
+  render_gate(report, failing, std::cerr);
+  return failing.empty() ? 0 : kGateStatus;
 }
 
 }  // namespace strata

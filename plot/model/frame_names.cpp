@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "util/shown.hpp"
+
 namespace strata {
 
 namespace {
@@ -106,6 +108,16 @@ std::string without_long_template_arguments(std::string_view name) {
 
 std::string short_function(std::string_view name) {
   return without_long_template_arguments(without_arguments(name));
+}
+
+std::string frame_text(const Frame& f) {
+  std::string text = frame_name(f);
+  if (!f.file.empty()) {
+    text += " (" + f.file + ":" + std::to_string(f.line) + ")";
+  } else if (!f.object.empty()) {
+    text += " (in " + f.object + ")";
+  }
+  return shown(text) + (f.inlined ? " [inlined]" : "");
 }
 
 }  // namespace strata

@@ -41,4 +41,9 @@ std::string short_function(std::string_view name);
 
 constexpr std::size_t kLongTemplateArguments = 12;
 
+// A frame as the text report and strata diff show it: "function (file:line)",
+// "function (in object)" without line information, " [inlined]" after one
+// inlined into the next; its control characters escaped (shown()).
+std::string frame_text(const Frame& frame);
+
 }  // namespace strata

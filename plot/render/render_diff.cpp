@@ -15,8 +15,12 @@
 //
 //   vanished: Leak at frame_alloc (leaky-player.c:74), +600 KiB per cycle before
 #include "analyze/diff.hpp"
+#include "model/frame_names.hpp"
+#include "render/render.hpp"
 #include "render/report_json.hpp"
-#include "view/report.hpp"
+#include "util/units.hpp"
+#include "view/kinds.hpp"
+#include "view/leak_words.hpp"
 
 namespace strata {
 
@@ -25,13 +29,13 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::string signed_bytes(std::int64_t change) {
-  std::string magnitude = report_grouped(static_cast<std::uint64_t>(change < 0 ? -change : change));
+  std::string magnitude = grouped(static_cast<std::uint64_t>(change < 0 ? -change : change));
   return (change < 0 ? "-" : change > 0 ? "+" : "") + magnitude;
 }
 
 std::string change_text(const DiffBytes& bytes) {
-  return signed_bytes(bytes.change()) + " (" + report_grouped(bytes.old_bytes) + " -> " +
-         report_grouped(bytes.new_bytes) + ")";
+  return signed_bytes(bytes.change()) + " (" + grouped(bytes.old_bytes) + " -> " +
+         grouped(bytes.new_bytes) + ")";
 }
 
 const char* status_name(DiffStatus status) {
@@ -48,43 +52,47 @@ const char* status_name(DiffStatus status) {
   return "same";
 }
 
-const char* kind_name(LeakKind kind, bool json) {
-  if (kind == LeakKind::rising_trough) return json ? "rising_trough" : "Leak";
-  return json ? "steady_growth" : "Growth";
+// "+600 KiB per cycle": a suspect's growth in OLD or in NEW.
+std::string growth(const Diff& diff, const DiffLeak& leak, bool in_new) {
+  if (in_new) {
+    return growth_rate(leak.new_kind, leak.new_growth_bytes, diff.new_time_unit,
+                       static_cast<double>(diff.new_end_time));
+  }
+  return growth_rate(leak.old_kind, leak.old_growth_bytes, diff.old_time_unit,
+                     static_cast<double>(diff.old_end_time));
 }
 
-std::string leak_line(const DiffLeak& leak) {
+std::string leak_line(const Diff& diff, const DiffLeak& leak) {
   bool in_new = leak.status != DiffStatus::vanished;
-  std::string where =
-      leak.frames.empty() ? "(no stack)" : report_frame_text(leak.frames[leak.headline]);
+  std::string where = leak.frames.empty() ? "(no stack)" : frame_text(leak.frames[leak.headline]);
   std::string text = std::string(status_name(leak.status)) + ": " +
-                     kind_name(in_new ? leak.new_kind : leak.old_kind, false) + " at " + where;
-  if (leak.status == DiffStatus::appeared) return text + ", " + leak.new_growth;
-  if (leak.status == DiffStatus::vanished) return text + ", " + leak.old_growth + " before";
-  return text + ", " + leak.old_growth + " before, " + leak.new_growth + " now";
+                     std::string(kind_names(in_new ? leak.new_kind : leak.old_kind).heading) +
+                     " at " + where;
+  if (leak.status == DiffStatus::appeared) return text + ", " + growth(diff, leak, true);
+  if (leak.status == DiffStatus::vanished)
+    return text + ", " + growth(diff, leak, false) + " before";
+  return text + ", " + growth(diff, leak, false) + " before, " + growth(diff, leak, true) + " now";
 }
 
 }  // namespace
 
 void render_diff_text(const Diff& diff, std::ostream& out) {
   out << "strata diff: " << diff.old_file << " -> " << diff.new_file << "\n"
-      << "peak:  " << report_grouped(diff.peak.old_bytes) << " -> "
-      << report_grouped(diff.peak.new_bytes) << " bytes (" << signed_bytes(diff.peak.change())
-      << ")\n"
-      << "end:   " << report_grouped(diff.end.old_bytes) << " -> "
-      << report_grouped(diff.end.new_bytes) << " bytes (" << signed_bytes(diff.end.change())
-      << ")\n";
+      << "peak:  " << grouped(diff.peak.old_bytes) << " -> " << grouped(diff.peak.new_bytes)
+      << " bytes (" << signed_bytes(diff.peak.change()) << ")\n"
+      << "end:   " << grouped(diff.end.old_bytes) << " -> " << grouped(diff.end.new_bytes)
+      << " bytes (" << signed_bytes(diff.end.change()) << ")\n";
   if (!diff.same_time_unit)
     out << "(the profiles have different time units: compare rates with care)\n";
   out << "\n== Contexts, the largest change at the peak first ==\n";
   for (const DiffContext& c : diff.contexts) {
     out << "\n" << change_text(c.peak) << " at the peak, " << change_text(c.end) << " at the end\n";
-    for (const Frame& frame : c.frames) out << "     " << report_frame_text(frame) << "\n";
+    for (const Frame& frame : c.frames) out << "     " << frame_text(frame) << "\n";
     if (c.frames.empty()) out << "     (no stack)\n";
   }
   out << "\n== Leak suspects ==\n\n";
   if (diff.leaks.empty()) out << "None in either profile.\n";
-  for (const DiffLeak& leak : diff.leaks) out << leak_line(leak) << "\n";
+  for (const DiffLeak& leak : diff.leaks) out << leak_line(diff, leak) << "\n";
 }
 
 namespace {
@@ -95,7 +103,7 @@ Json bytes_json(const DiffBytes& bytes) {
 
 Json side_json(bool present, LeakKind kind, const std::string& growth, double growth_bytes) {
   if (!present) return nullptr;
-  return {{"kind", kind_name(kind, true)}, {"growth", growth}, {"growth_bytes", growth_bytes}};
+  return {{"kind", kind_names(kind).id}, {"growth", growth}, {"growth_bytes", growth_bytes}};
 }
 
 }  // namespace
@@ -119,9 +127,9 @@ void render_diff_json(const Diff& diff, std::ostream& out) {
                              {"headline", l.headline},
                              {"frames", report_frames_json(l.frames)},
                              {"old", side_json(l.status != DiffStatus::appeared, l.old_kind,
-                                               l.old_growth, l.old_growth_bytes)},
+                                               growth(diff, l, false), l.old_growth_bytes)},
                              {"new", side_json(l.status != DiffStatus::vanished, l.new_kind,
-                                               l.new_growth, l.new_growth_bytes)}});
+                                               growth(diff, l, true), l.new_growth_bytes)}});
   }
   out << json.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }

@@ -5,9 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "model/frame_names.hpp"
+#include "render/render.hpp"
 #include "render/report_json.hpp"
 #include "util/json_writer.hpp"
-#include "view/report.hpp"
+#include "view/kinds.hpp"
 
 namespace strata {
 
@@ -119,7 +120,6 @@ Json parts_json(const std::vector<ReportLeakPart>& parts) {
 }
 
 Json leak_json(const ReportLeak& l) {
-  bool rising = l.kind == LeakKind::rising_trough;
   Json headline = l.frames.empty() ? Json() : frames_json({l.frames[l.headline]})[0];
   return {{"context", l.context_rank},
           {"headline", headline},
@@ -127,9 +127,9 @@ Json leak_json(const ReportLeak& l) {
           {"words", text_or_null(l.words)},
           {"parts", parts_json(l.parts)},
           {"frames", frames_json(l.frames)},
-          {"kind", rising ? "rising_trough" : "steady_growth"},
+          {"kind", kind_names(l.kind).id},
           {"growth_bytes", l.growth_bytes},
-          {"growth_per", rising ? "cycle" : "time_unit"},
+          {"growth_per", kind_names(l.kind).per},
           {"cycles", l.cycles},
           {"peak_bytes", l.peak_bytes},
           {"end_bytes", l.end_bytes},

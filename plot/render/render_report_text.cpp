@@ -43,32 +43,14 @@
 #include <cstdio>
 
 #include "model/frame_names.hpp"
+#include "render/render.hpp"
 #include "util/shown.hpp"
-#include "view/report.hpp"
+#include "util/units.hpp"
+#include "view/kinds.hpp"
 
 namespace strata {
 
 namespace {
-
-// 1234567 as "1,234,567".
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string counted(std::size_t n, const std::string& what) {
-  return grouped(n) + " " + what + (n == 1 ? "" : "s");
-}
-
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
 
 // ---- the header ------------------------------------------------------------
 
@@ -190,16 +172,6 @@ void title(const std::string& text, std::ostream& out) {
 
 // "function (file:line)", "function (in object)", and object+0xOFFSET for
 // the function when it is unknown (frame_names.hpp).
-std::string frame_text(const Frame& f) {
-  std::string text = frame_name(f);
-  if (!f.file.empty()) {
-    text += " (" + f.file + ":" + std::to_string(f.line) + ")";
-  } else if (!f.object.empty()) {
-    text += " (in " + f.object + ")";
-  }
-  return shown(text) + (f.inlined ? " [inlined]" : "");
-}
-
 void stack(const std::vector<Frame>& frames, std::ostream& out) {
   for (const Frame& frame : frames) out << "     " << frame_text(frame) << "\n";
   if (frames.empty()) out << "     (no stack)\n";
@@ -365,15 +337,18 @@ void tree(const Report& r, std::ostream& out) {
 
 }  // namespace
 
-std::string report_frame_text(const Frame& frame) { return frame_text(frame); }
-
-std::string report_grouped(std::uint64_t n) { return grouped(n); }
-
 std::string leak_heading(const ReportLeak& l) {
   std::string where = l.frames.empty() ? "(no stack)" : frame_text(l.frames[l.headline]);
-  return std::string(l.kind == LeakKind::rising_trough ? "Leak" : "Growth") + " at " + where +
-         ", context #" + std::to_string(l.context_rank) + " (confidence " + fixed(l.confidence, 2) +
-         ")";
+  return std::string(kind_names(l.kind).heading) + " at " + where + ", context #" +
+         std::to_string(l.context_rank) + " (confidence " + fixed(l.confidence, 2) + ")";
+}
+
+void render_gate(const Report& report, const std::vector<const ReportLeak*>& failing,
+                 std::ostream& err) {
+  for (const ReportLeak* leak : failing) {
+    err << "strata report: " << report.summary.file << ": " << leak_heading(*leak) << ": "
+        << leak->why << "\n";
+  }
 }
 
 void render_report_text(const Report& report, std::ostream& out) {

@@ -75,4 +75,23 @@ std::string format_time(const std::string& time_unit, double time) {
   return short_number(time / scale.divisor) + " " + scale.unit;
 }
 
+std::string grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string counted(std::size_t n, const std::string& what) {
+  return grouped(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
 }  // namespace strata

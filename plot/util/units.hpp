@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Readable units for the graph: the time axis in the profile's unit with a
-// multiple that suits the run's length ("Mi instructions", "s", "MiB
-// allocated and freed"), the bytes axis in B, KiB, MiB or GiB, and sizes and
-// times as short texts ("1.5 MiB", "3.07 s").
+// Numbers and units for people, in one place: for the graph, the time axis
+// in the profile's unit with a multiple that suits the run's length ("Mi
+// instructions", "s", "MiB allocated and freed"), the bytes axis in B, KiB,
+// MiB or GiB, and sizes and times as short texts ("1.5 MiB", "3.07 s"); for
+// the report, numbers grouped by thousands and counted things.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace strata {
@@ -32,5 +35,11 @@ std::string format_bytes(double bytes);
 // A moment or a length of time in the profile's time unit: "3.07 Mi
 // instructions", "250 ms", "1.5 s", "12 KiB allocated and freed".
 std::string format_time(const std::string& time_unit, double time);
+
+// The report's numbers: 1234567 as "1,234,567"; "1 site", "3 sites" (the
+// plural by adding an s); 0.904 as "0.90" with 2 decimals.
+std::string grouped(std::uint64_t n);
+std::string counted(std::size_t n, const std::string& what);
+std::string fixed(double value, int decimals);
 
 }  // namespace strata

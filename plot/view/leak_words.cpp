@@ -39,12 +39,15 @@ std::string ending(const Leak& leak) {
 
 }  // namespace
 
-std::string growth_rate(const Leak& leak, const std::string& time_unit, double end_time) {
-  if (leak.kind == LeakKind::rising_trough) {
-    return "+" + format_bytes(leak.growth_bytes) + " per cycle";
-  }
+std::string growth_rate(LeakKind kind, double growth_bytes, const std::string& time_unit,
+                        double end_time) {
+  if (kind == LeakKind::rising_trough) return "+" + format_bytes(growth_bytes) + " per cycle";
   Scale scale = time_scale(time_unit, end_time);
-  return "+" + format_bytes(leak.growth_bytes * scale.divisor) + " per " + scale.unit;
+  return "+" + format_bytes(growth_bytes * scale.divisor) + " per " + scale.unit;
+}
+
+std::string growth_rate(const Leak& leak, const std::string& time_unit, double end_time) {
+  return growth_rate(leak.kind, leak.growth_bytes, time_unit, end_time);
 }
 
 std::string leak_why(const Leak& leak, const std::string& time_unit, double end_time) {

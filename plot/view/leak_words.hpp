@@ -21,5 +21,7 @@ std::string growth_words(const Leak& leak);
 
 // "+600 KiB per cycle" or "+1.2 MiB per Mi instructions".
 std::string growth_rate(const Leak& leak, const std::string& time_unit, double end_time);
+std::string growth_rate(LeakKind kind, double growth_bytes, const std::string& time_unit,
+                        double end_time);
 
 }  // namespace strata

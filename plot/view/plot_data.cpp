@@ -7,6 +7,7 @@
 #include "analyze/heap_analysis.hpp"
 #include "util/error.hpp"
 #include "util/units.hpp"
+#include "view/kinds.hpp"
 #include "view/leak_words.hpp"
 #include "view/plot_legend.hpp"
 
@@ -113,7 +114,7 @@ std::string leak_detail(const Leak& leak, const PlotData& data) {
 // program should reach a steady state); numbered when there are several
 // suspects: "LEAK 1", "GROWTH 2", ...
 std::string leak_name(const Leak& leak, std::size_t rank, std::size_t count) {
-  std::string word = leak.kind == LeakKind::rising_trough ? "LEAK" : "GROWTH";
+  std::string word(kind_names(leak.kind).band);
   return count == 1 ? word : word + " " + std::to_string(rank + 1);
 }
 
@@ -121,7 +122,8 @@ std::string leak_name(const Leak& leak, std::size_t rank, std::size_t count) {
 constexpr std::string_view kOtherCallers = "other callers of ";
 
 std::size_t longest_prefix(std::size_t count) {
-  std::string leak = "GROWTH" + (count == 1 ? std::string() : " " + std::to_string(count));
+  std::string leak = std::string(kind_names(LeakKind::steady_growth).band) +
+                     (count == 1 ? std::string() : " " + std::to_string(count));
   return std::max(text_width(leak + ": "), text_width(kOtherCallers));
 }
 

@@ -83,17 +83,4 @@ struct Report {
 // The report; with `tree`, the calling-context tree too.
 Report make_report(const Model& model, const ContextOptions& options, bool tree = false);
 
-// The renderers (render_report_text.cpp, render_report_json.cpp).
-void render_report_text(const Report& report, std::ostream& out);
-void render_report_json(const Report& report, std::ostream& out);
-
-// "Leak at frame_alloc (player.c:74), context #1 (confidence 1.00)": a
-// suspect's heading in the text report, and in the CI gate's lines.
-std::string leak_heading(const ReportLeak& leak);
-
-// A frame as the text report shows it: "function (file:line)", its control
-// characters escaped; and 1234567 as "1,234,567".  For `strata diff`.
-std::string report_frame_text(const Frame& frame);
-std::string report_grouped(std::uint64_t n);
-
 }  // namespace strata

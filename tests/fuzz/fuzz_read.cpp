@@ -10,12 +10,12 @@
 #include <sstream>
 #include <string>
 
-#include "util/error.hpp"
 #include "analyze/leaks.hpp"
-#include "view/plot_data.hpp"
 #include "read/read.hpp"
+#include "render/render.hpp"
 #include "render/render_gnuplot.hpp"
-#include "view/report.hpp"
+#include "util/error.hpp"
+#include "view/plot_data.hpp"
 
 #ifndef FUZZ_READER
 #error "FUZZ_READER must name the reader: read_strata or read_massif"

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // summarize(), and the report's renderers on its results.
-#include "view/report.hpp"
-
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "analyze/summary.hpp"
+#include "render/render.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {

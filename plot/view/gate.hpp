@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The CI gate of `strata report --fail-on=KINDS`: which leak suspects stop
-// a build, said on stderr, one line each, and the exit status that says so.
+// a build (render.hpp says them on stderr, one line each), and the exit
+// status that says so.
 #pragma once
 
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,9 +26,5 @@ FailOn parse_fail_on(const std::string& kinds);
 
 // The suspects of `report` whose kind `fail_on` names, most suspicious first.
 std::vector<const ReportLeak*> gate_suspects(const Report& report, const FailOn& fail_on);
-
-// Writes a line a suspect ("strata report: FILE: Leak at ...: why") to `err`
-// and returns kGateStatus, or 0 when there is none.
-int run_gate(const Report& report, const FailOn& fail_on, std::ostream& err);
 
 }  // namespace strata

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "analyze/gate.hpp"
+// The CI gate (gate.hpp).
+#include "view/gate.hpp"
 
 #include "util/error.hpp"
 #include "util/text.hpp"
+#include "view/kinds.hpp"
 
 namespace strata {
 
 FailOn parse_fail_on(const std::string& kinds) {
   FailOn fail_on;
   for (std::string_view kind : split(kinds, ',')) {
-    if (kind == "leak") {
+    if (kind == kind_names(LeakKind::rising_trough).option) {
       fail_on.leak = true;
-    } else if (kind == "growth") {
+    } else if (kind == kind_names(LeakKind::steady_growth).option) {
       fail_on.growth = true;
     } else if (kind == "any") {
       fail_on = {true, true};
@@ -30,15 +32,6 @@ std::vector<const ReportLeak*> gate_suspects(const Report& report, const FailOn&
     if (rising ? fail_on.leak : fail_on.growth) found.push_back(&leak);
   }
   return found;
-}
-
-int run_gate(const Report& report, const FailOn& fail_on, std::ostream& err) {
-  std::vector<const ReportLeak*> found = gate_suspects(report, fail_on);
-  for (const ReportLeak* leak : found) {
-    err << "strata report: " << report.summary.file << ": " << leak_heading(*leak) << ": "
-        << leak->why << "\n";
-  }
-  return found.empty() ? 0 : kGateStatus;
 }
 
 }  // namespace strata

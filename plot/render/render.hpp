@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The renderers of the report, the CI gate and strata diff: each writes what
+// a view or an analysis says (view/report.hpp, view/gate.hpp,
+// analyze/diff.hpp) as text or as JSON, and sees nothing else.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analyze/diff.hpp"
+#include "view/gate.hpp"
+#include "view/report.hpp"
+
+namespace strata {
+
+// `strata report` (render_report_text.cpp, render_report_json.cpp).
+void render_report_text(const Report& report, std::ostream& out);
+void render_report_json(const Report& report, std::ostream& out);
+
+// "Leak at frame_alloc (player.c:74), context #1 (confidence 1.00)": a
+// suspect's heading in the text report, and in the CI gate's lines.
+std::string leak_heading(const ReportLeak& leak);
+
+// The CI gate's lines on `err`, one a suspect that fails it: "strata report:
+// FILE: Leak at ...: why" (render_report_text.cpp).
+void render_gate(const Report& report, const std::vector<const ReportLeak*>& failing,
+                 std::ostream& err);
+
+// `strata diff` (render_diff.cpp).
+void render_diff_text(const Diff& diff, std::ostream& out);
+void render_diff_json(const Diff& diff, std::ostream& out);
+
+}  // namespace strata
