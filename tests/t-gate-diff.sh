@@ -87,4 +87,18 @@ hostile=$top_srcdir/tests/data/hostile-export.strata
 expect_eq "diff, hostile names: exit status" "$?" 0
 expect_not "diff, hostile names: no line broken (each frame line starts with 5 spaces)" \
    grep -Evq '^(     .*|[-+0-9].* at the end|strata diff: .*|peak: .*|end: .*|== .* ==|\(the profiles have .*|(vanished|appeared|changed|same): .*|)$' "$WORK/hostile.txt"
+
+# The threshold a profile was recorded with is strata diff's too, as it is
+# report's and plot's (without --threshold of its own): the contexts compared
+# are those the report lists.
+record_ok coarse --threshold=30 "$EXAMPLES/leaky-player" || finish
+listed=$("$STRATA" report --json "$profile" | "$PYTHON" -c '
+import json, sys
+print(sum(1 for c in json.load(sys.stdin)["contexts"] if not c["other_places"]))')
+compared=$("$STRATA" diff --json "$profile" "$profile" | "$PYTHON" -c '
+import json, sys
+print(len(json.load(sys.stdin)["contexts"]))')
+expect_eq "diff of a profile recorded with --threshold=30: its contexts are the report's" \
+   "$compared" "$listed"
+expect_le "... which are few" "$listed" 3
 finish

@@ -84,24 +84,40 @@ Model load_profile(const std::string& path) {
   return model;
 }
 
-po::variables_map parse_args(const Args& args, const po::options_description& options,
-                             const po::positional_options_description& positional) {
+std::optional<po::variables_map> parse_subcommand(const Args& args, const Subcommand& command,
+                                                  const po::options_description& visible) {
+  po::options_description all;
+  all.add(visible).add_options()("files", po::value<std::vector<std::string>>());
+  po::positional_options_description positional;
+  positional.add("files", static_cast<int>(command.files));
   po::variables_map values;
   try {
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), values);
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
     po::notify(values);
   } catch (const po::error& error) {
     throw Error(error.what());
   }
+  if (values.count("help")) {
+    std::cout << "Usage: " << command.usage << "\n" << command.about << "\n\n";
+    print_options(std::cout, visible);
+    return std::nullopt;
+  }
+  if (values.count("version")) {
+    print_version();
+    return std::nullopt;
+  }
   return values;
 }
 
-po::variables_map parse_file_args(const Args& args, const po::options_description& visible) {
-  po::options_description all;
-  all.add(visible).add_options()("file", po::value<std::string>());
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  return parse_args(args, all, positional);
+std::vector<std::string> profile_paths(const po::variables_map& values, const Subcommand& command) {
+  std::vector<std::string> paths;
+  if (values.count("files")) paths = values["files"].as<std::vector<std::string>>();
+  if (paths.size() != command.files) throw usage_error(command.missing, command);
+  return paths;
+}
+
+Error usage_error(const std::string& what, const Subcommand& command) {
+  return Error(what + " (usage: " + command.usage + ")");
 }
 
 }  // namespace strata

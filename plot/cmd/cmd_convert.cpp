@@ -18,8 +18,9 @@ namespace strata {
 
 namespace {
 
-// The synopsis: after "Usage: " in --help, after "usage: " in errors.
-constexpr const char* kUsage = "strata convert --to=FORMAT [OPTIONS] FILE -o OUT";
+constexpr Subcommand kConvert = {"strata convert --to=FORMAT [OPTIONS] FILE -o OUT",
+                                 "Writes FILE (a strata profile or a massif.out file) as FORMAT.",
+                                 1, "no profile given"};
 
 po::options_description visible_options() {
   po::options_description options;
@@ -82,22 +83,17 @@ void convert(const Model& model, const po::variables_map& values, const std::str
 
 int cmd_convert(const Args& args) {
   po::options_description visible = visible_options();
-  po::variables_map values = parse_file_args(args, visible);
-  if (values.count("help")) {
-    std::cout << "Usage: " << kUsage
-              << "\nWrites FILE (a strata profile or a massif.out file) as FORMAT.\n\n";
-    print_options(std::cout, visible);
-    return 0;
-  }
-  if (values.count("version")) return print_version();
-  if (!values.count("to")) throw Error(std::string("no format given (usage: ") + kUsage + ")");
+  std::optional<po::variables_map> parsed = parse_subcommand(args, kConvert, visible);
+  if (!parsed) return 0;
+  const po::variables_map& values = *parsed;
+  if (!values.count("to")) throw usage_error("no format given", kConvert);
   std::string format = values["to"].as<std::string>();
   if (format != "massif" && format != "collapsed") {
     throw Error("--to=" + format + ": the formats are massif and collapsed");
   }
-  if (!values.count("file")) throw Error(std::string("no profile given (usage: ") + kUsage + ")");
-  if (!values.count("output")) throw Error(std::string("no output given (usage: ") + kUsage + ")");
-  Model model = load_profile(values["file"].as<std::string>());
+  std::string file = profile_paths(values, kConvert)[0];
+  if (!values.count("output")) throw usage_error("no output given", kConvert);
+  Model model = load_profile(file);
   std::string output = values["output"].as<std::string>();
   if (output == "-") {
     convert(model, values, format, std::cout);

@@ -15,8 +15,12 @@ namespace strata {
 
 namespace {
 
-// The synopsis: after "Usage: " in --help, after "usage: " in errors.
-constexpr const char* kUsage = "strata diff [OPTIONS] OLD NEW";
+constexpr Subcommand kDiff = {
+    "strata diff [OPTIONS] OLD NEW",
+    "Compares OLD and NEW, two profiles of one program (strata profiles or massif.out files):\n"
+    "per context, the change in bytes at the peak and at the end; the leak suspects that\n"
+    "appeared, vanished or changed growth.",
+    2, "two profiles needed"};
 
 po::options_description visible_options() {
   po::options_description options;
@@ -32,26 +36,14 @@ po::options_description visible_options() {
 
 int cmd_diff(const Args& args) {
   po::options_description visible = visible_options();
-  po::options_description all;
-  all.add(visible).add_options()("files", po::value<std::vector<std::string>>());
-  po::positional_options_description positional;
-  positional.add("files", 2);
-  po::variables_map values = parse_args(args, all, positional);
-  if (values.count("help")) {
-    std::cout << "Usage: " << kUsage
-              << "\nCompares OLD and NEW, two profiles of one program (strata profiles or "
-                 "massif.out files):\nper context, the change in bytes at the peak and at the "
-                 "end; the leak suspects that\nappeared, vanished or changed growth.\n\n";
-    print_options(std::cout, visible);
-    return 0;
-  }
-  if (values.count("version")) return print_version();
-  if (!values.count("files") || values["files"].as<std::vector<std::string>>().size() != 2) {
-    throw Error(std::string("two profiles needed (usage: ") + kUsage + ")");
-  }
-  const std::vector<std::string>& files = values["files"].as<std::vector<std::string>>();
+  std::optional<po::variables_map> parsed = parse_subcommand(args, kDiff, visible);
+  if (!parsed) return 0;
+  const po::variables_map& values = *parsed;
+  std::vector<std::string> files = profile_paths(values, kDiff);
   ContextOptions options = read_context_options(values);
-  Diff diff = diff_profiles(load_profile(files[0]), load_profile(files[1]), options);
+  Model old_model = load_profile(files[0]), new_model = load_profile(files[1]);
+  // As report and plot do: without --threshold, the one OLD was recorded with.
+  Diff diff = diff_profiles(old_model, new_model, for_profile(options, values, old_model));
   if (values.count("json")) {
     render_diff_json(diff, std::cout);
   } else {

@@ -24,8 +24,11 @@ namespace strata {
 
 namespace {
 
-// The synopsis: after "Usage: " in --help, after "usage: " in errors.
-constexpr const char* kUsage = "strata plot [OPTIONS] FILE -o OUT";
+constexpr Subcommand kPlot = {
+    "strata plot [OPTIONS] FILE -o OUT",
+    "Draws the heap of FILE (a strata profile or a massif.out file) over time, by call site,\n"
+    "into OUT.  A graph shows 10 call sites unless --top says otherwise.",
+    1, "no profile given"};
 
 // A graph shows at most this many call sites unless --top says otherwise.
 constexpr const char* kPlotTop = "10";
@@ -79,7 +82,7 @@ GraphOptions terminal_options(GraphOptions options) {
 }
 
 GraphOptions graph_options(const po::variables_map& values) {
-  if (!values.count("output")) throw Error(std::string("no output given (usage: ") + kUsage + ")");
+  if (!values.count("output")) throw usage_error("no output given", kPlot);
   GraphOptions options;
   options.output = values["output"].as<std::string>();
   std::optional<GraphFormat> format = graph_format(options.output);
@@ -111,20 +114,13 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
 
 int cmd_plot(const Args& args) {
   po::options_description visible = visible_options();
-  po::variables_map values = parse_file_args(args, visible);
-  if (values.count("help")) {
-    std::cout << "Usage: " << kUsage
-              << "\nDraws the heap of FILE (a strata profile or a massif.out file) over time,"
-                 " by call site,\ninto OUT.  A graph shows 10 call sites unless --top says"
-                 " otherwise.\n\n";
-    print_options(std::cout, visible);
-    return 0;
-  }
-  if (values.count("version")) return print_version();
-  if (!values.count("file")) throw Error(std::string("no profile given (usage: ") + kUsage + ")");
+  std::optional<po::variables_map> parsed = parse_subcommand(args, kPlot, visible);
+  if (!parsed) return 0;
+  const po::variables_map& values = *parsed;
+  std::string file = profile_paths(values, kPlot)[0];
   GraphOptions graph = graph_options(values);
   ContextOptions options = read_context_options(values);
-  Model model = load_profile(values["file"].as<std::string>());
+  Model model = load_profile(file);
   ContextOptions contexts = for_profile(options, values, model);
   PlotData data = make_plot_data(model, analyze_heap(model, contexts), plot_options(values, graph));
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {

@@ -17,8 +17,9 @@ namespace strata {
 
 namespace {
 
-// The synopsis: after "Usage: " in --help, after "usage: " in errors.
-constexpr const char* kUsage = "strata report [OPTIONS] FILE";
+constexpr Subcommand kReport = {"strata report [OPTIONS] FILE",
+                                "Reports on FILE, a strata profile or a massif.out file.", 1,
+                                "no profile given"};
 
 // A report lists at most this many contexts unless --top says otherwise.
 constexpr const char* kReportTop = "20";
@@ -44,19 +45,14 @@ po::options_description visible_options() {
 
 int cmd_report(const Args& args) {
   po::options_description visible = visible_options();
-  po::variables_map values = parse_file_args(args, visible);
-  if (values.count("help")) {
-    std::cout << "Usage: " << kUsage
-              << "\nReports on FILE, a strata profile or a massif.out file.\n\n";
-    print_options(std::cout, visible);
-    return 0;
-  }
-  if (values.count("version")) return print_version();
-  if (!values.count("file")) throw Error(std::string("no profile given (usage: ") + kUsage + ")");
+  std::optional<po::variables_map> parsed = parse_subcommand(args, kReport, visible);
+  if (!parsed) return 0;
+  const po::variables_map& values = *parsed;
+  std::string file = profile_paths(values, kReport)[0];
   ContextOptions options = read_context_options(values);
   std::optional<FailOn> fail_on;
   if (values.count("fail-on")) fail_on = parse_fail_on(values["fail-on"].as<std::string>());
-  Model model = load_profile(values["file"].as<std::string>());
+  Model model = load_profile(file);
   Report report = make_report(model, for_profile(options, values, model), values.count("tree") > 0);
   if (values.count("json")) {
     render_report_json(report, std::cout);

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "model/model.hpp"
+#include "util/error.hpp"
 
 namespace strata {
 
@@ -35,14 +37,28 @@ void print_options(std::ostream& out, const boost::program_options::options_desc
 // Reads a profile; warns on stderr when it was cut short.
 Model load_profile(const std::string& path);
 
-// Parses `args` against `options` and `positional`; Boost's errors become Error.
-boost::program_options::variables_map parse_args(
-    const Args& args, const boost::program_options::options_description& options,
-    const boost::program_options::positional_options_description& positional);
+// What a subcommand that reads profiles takes on its command line.
+struct Subcommand {
+  const char* usage;    // the synopsis: after "Usage: " in --help, after "usage: " in errors
+  const char* about;    // what it does, the lines after the synopsis in --help
+  std::size_t files;    // the profiles it takes (FILE: 1; OLD NEW: 2)
+  const char* missing;  // the error without them: "no profile given"
+};
 
-// Parses `args` against `visible` plus one positional argument, FILE (the
-// profile), which lands in the map as "file".
-boost::program_options::variables_map parse_file_args(
-    const Args& args, const boost::program_options::options_description& visible);
+// The preamble every such subcommand shares: parses `args` against `visible`
+// plus the profiles, and answers --help (the synopsis, `about`, then the
+// options) and --version.  nullopt when it answered (exit status 0); else
+// the values, the profiles (0 to `files` of them) under "files".
+std::optional<boost::program_options::variables_map> parse_subcommand(
+    const Args& args, const Subcommand& command,
+    const boost::program_options::options_description& visible);
+
+// The profiles given, exactly `command.files` of them; else an Error
+// ("no profile given (usage: ...)").
+std::vector<std::string> profile_paths(const boost::program_options::variables_map& values,
+                                       const Subcommand& command);
+
+// An Error "WHAT (usage: SYNOPSIS)".
+Error usage_error(const std::string& what, const Subcommand& command);
 
 }  // namespace strata
