@@ -11,6 +11,7 @@
 
 #include "model/model.hpp"
 #include "util/error.hpp"
+#include "util/help.hpp"
 
 namespace strata {
 
@@ -26,13 +27,6 @@ int cmd_diff(const Args& args);
 
 // Prints "strata VERSION" (the same for every subcommand) and returns 0.
 int print_version();
-
-// Prints the options of a --help: "Options (defaults in parentheses):", then
-// each option's name and value ("--depth N (=30)") and its description,
-// wrapped to 79 columns.  The descriptions start in one column, two spaces
-// after the longest name (help2man, which makes the manual pages, needs two);
-// a name longer than 36 characters has a line of its own.
-void print_options(std::ostream& out, const boost::program_options::options_description& options);
 
 // Reads a profile; warns on stderr when it was cut short.
 Model load_profile(const std::string& path);

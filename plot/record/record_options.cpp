@@ -10,9 +10,9 @@
 #include <functional>
 #include <iostream>
 
-#include "cmd/commands.hpp"
 #include "record/record.hpp"
 #include "util/error.hpp"
+#include "util/help.hpp"
 #include "util/text.hpp"
 
 namespace po = boost::program_options;
