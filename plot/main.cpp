@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata: the command of the strata heap profiler.  main only picks the
-// subcommand and prints the one error that stops it, shown() (shown.hpp): an
-// error may quote a file.
+// subcommand and prints the one error that stops it, shown() (util/shown.hpp):
+// an error may quote a file.
 //
-// Layers, each using only the one after it:
-//   render (render_*.cpp) -> analyze (summary.cpp) -> model (model.cpp)
-//   and read (read*.cpp) -> model; the subcommands (cmd_*.cpp) join them.
+// The folders, each including only those after it (docs/design.md, "The
+// folders"; tests/t-layers.sh checks it):
+//   cmd -> render -> view -> analyze -> model -> util, read -> model,
+//   record -> util; the subcommands (cmd/cmd_*.cpp) join the stages.
 #include <iostream>
 #include <string_view>
 

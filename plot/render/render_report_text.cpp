@@ -1,41 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// `strata report` as text (render_report_json.cpp writes the same as JSON):
+// `strata report` as text (render_report_json.cpp writes the same as JSON).
+// Run in examples/ as `strata record ./leaky-player`, then `strata report
+// --top=3 strata.out.PID` prints (tests/t-samples.sh checks this sample
+// against a real run, numbers aside):
+// clang-format off
 //
-//   profile:    strata.out.4242 (strata profile, pid 4242)
-//   command:    ./leaky-player --cycles 5 --frames 24
-//   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --stacks=no --pages-as-heap=no
-//   time unit:  B (bytes allocated and freed)
-//   duration:   114,831,008 (the first snapshot at 65,552)
-//   snapshots:  1,576, 1,576 with site data (8 sites, 11 markers)
-//   end:        the program ended at time 114,831,008
-//   peak:       3,414,688 bytes at time 90,541,872 (useful heap 3,390,128, extra heap 24,560,
-//   stacks 0) final:      0 bytes at time 114,831,008 (useful heap 0, extra heap 0, stacks 0)
-//   cycles:     5, each begun by the marker "video opened", 22,336,928 apart (median)
-//   contexts:   8 sites in 8 contexts (--depth=all), 4 listed, 4 folded (under 1.0%)
+//   profile:    strata.out.15419 (strata profile, pid 15419)
+//   command:    ./leaky-player
+//   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --heap=yes --stacks=no --pages-as-heap=no
+//   time unit:  i (instructions executed)
+//   duration:   136,287,188 (the first snapshot at 1)
+//   snapshots:  1,701, 1,701 with site data (8 sites, 17 markers)
+//   end:        the program ended at time 136,287,188
+//   peak:       5,258,368 bytes at time 120,318,660 (useful heap 5,233,712, extra heap 24,656, stacks 0)
+//   final:      0 bytes at time 136,287,188 (useful heap 0, extra heap 0, stacks 0)
+//   cycles:     8, each begun by the marker "video opened", 17,017,288 apart (median)
+//   contexts:   8 sites in 3 contexts (chosen from the calling-context tree), 5 stacks folded (under 1.0% or beyond 3 contexts)
 //
 //   Contexts, by spacetime
 //   ----------------------
 //
-//   #1 Context accounted for 95.1% of measured spacetime
-//      held 3,226,272 bytes at the peak, 0 at the end
+//   #1 Context accounted for 95.4% of measured spacetime
+//      held 5,069,856 bytes at the peak, 0 at the end
 //        frame_alloc (leaky-player.c:74)
 //        decoder_decode (leaky-player.c:138)
 //        player_play (leaky-player.c:183)
 //        main (leaky-player.c:254)
-//   ...
-//   #5 4 other places accounted for 0.9% of measured spacetime
+//
+//   #2 Context accounted for 1.4% of measured spacetime
+//      held 65,536 bytes at the peak, 0 at the end
+//        decoder_open (leaky-player.c:123)
+//        player_open (leaky-player.c:173)
+//        main (leaky-player.c:253)
+//
+//   #3 Context accounted for 1.1% of measured spacetime
+//      held 32,768 bytes at the peak, 0 at the end
+//        thumbnail_cache (leaky-player.c:152)
+//        player_play (leaky-player.c:184)
+//        main (leaky-player.c:254)
+//
+//   #4 5 other places accounted for 2.2% of measured spacetime
 //      held 65,552 bytes at the peak, 0 at the end
 //
 //   Leak suspects, most suspicious first
 //   ------------------------------------
 //
-//   #1 Rising trough in context #1 (confidence 0.90)
-//      its trough rose by 614,528 bytes per cycle over 5 cycles, from 0 to 2,458,112 bytes
-//      held 3,226,272 bytes at the peak, 0 at the end: freed before exit, so a check of what
-//      is not freed at exit misses it
+//   #1 Leak at frame_alloc (leaky-player.c:74), context #1 (confidence 1.00)
+//      its trough (the least it held in a cycle) rose in 7 of 8 cycles, from 0 B to 4.1 MiB (at
+//      114 Mi instructions), about 600 KiB a cycle, and was given back only at exit
+//      held 5,069,856 bytes at the peak, 0 at the end
+//      freed before exit: a check of what is not freed at exit misses it
 //        frame_alloc (leaky-player.c:74)
-//        ...
+//        decoder_decode (leaky-player.c:138)
+//        player_play (leaky-player.c:183)
+//        main (leaky-player.c:254)
 //
+// clang-format on
 // A frame is "function (file:line)", "function (in object)" without line
 // information, and object+0xOFFSET when the function is unknown
 // ("cc1plus+0x1b6a652 (in /usr/lib/gcc/x86_64-linux-gnu/12/cc1plus)").
