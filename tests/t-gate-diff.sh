@@ -58,8 +58,8 @@ expect_in "diff: the leak vanished" "$WORK/diff.txt" '^vanished: Leak at frame_a
 "$PYTHON" - "$WORK/diff.json" "$WORK/leaky.json" "$WORK/fixed.json" >"$WORK/diff.facts" <<'PYEOF'
 import json, sys
 diff, old, new = (json.load(open(f)) for f in sys.argv[1:4])
-print("peak", diff["peak"]["old"] == old["peak"]["total_bytes"],
-      diff["peak"]["new"] == new["peak"]["total_bytes"])
+print("peak", diff["peak"]["old"] == old["peak"]["heap_bytes"],
+      diff["peak"]["new"] == new["peak"]["heap_bytes"])
 def by_names(report):
     return {tuple(f["name"] for f in c["frames"]): c for c in report["contexts"] if c["frames"]}
 o, n = by_names(old), by_names(new)

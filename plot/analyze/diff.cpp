@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <string_view>
+#include <utility>
 
 #include "analyze/heap_analysis.hpp"
 #include "model/frame_names.hpp"
@@ -15,9 +17,14 @@ namespace {
 
 using Names = std::vector<std::string>;  // a stack's frames by name, innermost first
 
+// massif ends a stack that goes below main with this frame; strata cuts
+// the stack at main (docs/design.md, "What is a site").
+constexpr std::string_view kBelowMain = "(below main)";
+
 Names names_of(const Model& model, const std::vector<FrameId>& frames) {
   Names names;
   for (FrameId id : frames) names.push_back(frame_name(model.frame(id)));
+  if (!names.empty() && names.back() == kBelowMain) names.pop_back();
   return names;
 }
 
@@ -26,6 +33,47 @@ std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids
   for (FrameId id : ids) frames.push_back(model.frame(id));
   return frames;
 }
+
+// The contexts compared, by name, as a trie of their names from the
+// innermost: a site's bytes go to every context its stack starts with, found
+// by walking its names down the trie (so the cost is the sites times the
+// contexts' depth, not the sites times the contexts).
+class NameTrie {
+ public:
+  // Adds `names`, a context; returns its index (0, 1, ... in the order added).
+  std::size_t add(const Names& names) {
+    std::size_t node = 0;
+    for (const std::string& name : names) {
+      auto [it, added] = children_.try_emplace({node, name}, keys_.size());
+      if (added) keys_.push_back(kNone);
+      node = it->second;
+    }
+    if (keys_[node] == kNone) keys_[node] = contexts_++;
+    return keys_[node];
+  }
+
+  std::size_t size() const { return contexts_; }
+
+  // Calls `each` with the index of each context that `names` starts with
+  // (a context without frames holds the sites without a stack).
+  template <typename Each>
+  void prefixes(const Names& names, Each each) const {
+    std::size_t node = 0;
+    if (names.empty() && keys_[node] != kNone) each(keys_[node]);
+    for (const std::string& name : names) {
+      auto it = children_.find({node, name});
+      if (it == children_.end()) return;
+      node = it->second;
+      if (keys_[node] != kNone) each(keys_[node]);
+    }
+  }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::map<std::pair<std::size_t, std::string>, std::size_t> children_;  // (node, name) -> node
+  std::vector<std::size_t> keys_{kNone};  // node -> its context, or kNone; the root is 0
+  std::size_t contexts_ = 0;
+};
 
 // One profile, its analysis and its sites by name.
 struct Side {
@@ -43,16 +91,16 @@ struct Side {
     if (!m.snapshots.empty()) at_end = sites_at(m, m.snapshots.size() - 1);
   }
 
-  // The bytes of the sites whose stacks start with `names`.
-  std::uint64_t bytes(const std::vector<SiteSample>& samples, const Names& names) const {
-    std::uint64_t sum = 0;
+  // The bytes of each context of `trie` in `samples`: of the sites whose
+  // stacks start with its names.
+  std::vector<std::uint64_t> bytes(const std::vector<SiteSample>& samples,
+                                   const NameTrie& trie) const {
+    std::vector<std::uint64_t> sums(trie.size(), 0);
     for (const SiteSample& sample : samples) {
-      const Names& site = site_names[index(sample.site)];
-      if (site.size() >= names.size() && std::equal(names.begin(), names.end(), site.begin())) {
-        sum += sample.bytes;
-      }
+      trie.prefixes(site_names[index(sample.site)],
+                    [&](std::size_t context) { sums[context] += sample.bytes; });
     }
-    return sum;
+    return sums;
   }
 };
 
@@ -69,9 +117,11 @@ std::map<Names, std::vector<Frame>> context_keys(const Side& old_side, const Sid
   return keys;
 }
 
-std::uint64_t peak_total(const Model& model) {
+// The useful heap at the peak: what the contexts' bytes at the peak add up
+// to, as the end's do at the end.
+std::uint64_t peak_heap(const Model& model) {
   std::optional<std::size_t> peak = peak_snapshot(model);
-  return peak ? model.snapshots[*peak].total() : 0;
+  return peak ? model.snapshots[*peak].heap : 0;
 }
 
 std::uint64_t end_heap(const Model& model) {
@@ -132,13 +182,21 @@ Diff diff_profiles(const Model& old_model, const Model& new_model, const Context
   diff.old_end_time = old_model.end_time;
   diff.new_end_time = new_model.end_time;
   diff.same_time_unit = old_model.header.time_unit == new_model.header.time_unit;
-  diff.peak = {peak_total(old_model), peak_total(new_model)};
+  diff.peak = {peak_heap(old_model), peak_heap(new_model)};
   diff.end = {end_heap(old_model), end_heap(new_model)};
-  for (auto& [names, frames] : context_keys(old_side, new_side)) {
+  NameTrie trie;
+  std::vector<std::vector<Frame>> frames;  // the trie's context -> its frames
+  for (auto& [names, first_frames] : context_keys(old_side, new_side)) {
+    trie.add(names);
+    frames.push_back(std::move(first_frames));
+  }
+  std::vector<std::uint64_t> old_peak = old_side.bytes(old_side.at_peak, trie),
+                             new_peak = new_side.bytes(new_side.at_peak, trie),
+                             old_end = old_side.bytes(old_side.at_end, trie),
+                             new_end = new_side.bytes(new_side.at_end, trie);
+  for (std::size_t i = 0; i < frames.size(); ++i) {
     diff.contexts.push_back(
-        {std::move(frames),
-         {old_side.bytes(old_side.at_peak, names), new_side.bytes(new_side.at_peak, names)},
-         {old_side.bytes(old_side.at_end, names), new_side.bytes(new_side.at_end, names)}});
+        {std::move(frames[i]), {old_peak[i], new_peak[i]}, {old_end[i], new_end[i]}});
   }
   std::stable_sort(diff.contexts.begin(), diff.contexts.end(),
                    [](const DiffContext& a, const DiffContext& b) {

@@ -57,7 +57,7 @@ struct Diff {
   std::uint64_t old_end_time = 0;
   std::uint64_t new_end_time = 0;
   bool same_time_unit = true;
-  DiffBytes peak;                     // the total at the peaks
+  DiffBytes peak;                     // the useful heap at the peaks
   DiffBytes end;                      // the useful heap at the last snapshots
   std::vector<DiffContext> contexts;  // the largest change at the peak first, then at the end
   std::vector<DiffLeak> leaks;        // appeared, vanished, changed, same

@@ -79,9 +79,9 @@ std::string leak_line(const Diff& diff, const DiffLeak& leak) {
 void render_diff_text(const Diff& diff, std::ostream& out) {
   out << "strata diff: " << diff.old_file << " -> " << diff.new_file << "\n"
       << "peak:  " << grouped(diff.peak.old_bytes) << " -> " << grouped(diff.peak.new_bytes)
-      << " bytes (" << signed_bytes(diff.peak.change()) << ")\n"
+      << " bytes of useful heap (" << signed_bytes(diff.peak.change()) << ")\n"
       << "end:   " << grouped(diff.end.old_bytes) << " -> " << grouped(diff.end.new_bytes)
-      << " bytes (" << signed_bytes(diff.end.change()) << ")\n";
+      << " bytes of useful heap (" << signed_bytes(diff.end.change()) << ")\n";
   if (!diff.same_time_unit)
     out << "(the profiles have different time units: compare rates with care)\n";
   out << "\n== Contexts, the largest change at the peak first ==\n";

@@ -144,10 +144,11 @@ std::string grouping_text(const Report& r) {
   for (const std::string& pattern : g.alloc_fns) how += " --alloc-fn=" + pattern;
   std::string text;
   if (!g.depth) {
-    text = counted(sites, "site") + " in " + grouped(contexts - folded) + " contexts (" + how + ")";
+    text =
+        counted(sites, "site") + " in " + counted(contexts - folded, "context") + " (" + how + ")";
     if (folded > 0) {
       text += ", " + counted(folded, "stack") + " folded (under " + fixed(g.threshold, 1) + "%" +
-              (g.top > 0 ? " or beyond " + std::to_string(g.top) + " contexts" : "") + ")";
+              (g.top > 0 ? " or beyond " + counted(g.top, "context") : "") + ")";
     }
     return text;
   }

@@ -156,7 +156,7 @@ void name_context_bands(const Model& model, std::vector<Source>& sources, std::s
     band.detail = context_detail(context);
     bool other_callers = context.shape == ContextShape::other_callers;
     if (band.kind == BandKind::other) {
-      band.legend = std::to_string(context.folded) + " other places";
+      band.legend = counted(context.folded, "other place");
     } else if (stacks[i].empty()) {
       band.legend = "(an allocation without a stack)";
     } else {

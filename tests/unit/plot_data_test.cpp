@@ -167,7 +167,7 @@ TEST(PlotData, WithoutLeaksTheRankOrderFromTheBottom) {
   ASSERT_EQ(data.bands.size(), 3u);
   EXPECT_EQ(data.bands[0].legend, "f (a.c:1) \xE2\x86\x90 main");
   EXPECT_EQ(data.bands[1].kind, BandKind::other);
-  EXPECT_EQ(data.bands[1].legend, "1 other places");
+  EXPECT_EQ(data.bands[1].legend, "1 other place");  // singular
   EXPECT_TRUE(data.troughs.empty());
 }
 

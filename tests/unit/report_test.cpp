@@ -59,5 +59,15 @@ TEST(Summary, Text) {
   EXPECT_TRUE(contains(out.str(), "command:    ./leaky-player --cycles 3")) << out.str();
 }
 
+// One of a thing is not several ("1 site in 1 contexts" before).
+TEST(Summary, OneIsSingular) {
+  std::ostringstream out;
+  render_report_text(make_report(read_text(format_example()), ContextOptions{.top = 1}), out);
+  EXPECT_TRUE(contains(out.str(), "contexts:   1 site in 1 context (chosen from")) << out.str();
+  EXPECT_TRUE(contains(out.str(), "or beyond 1 context)") || !contains(out.str(), "beyond"))
+      << out.str();
+  EXPECT_FALSE(contains(out.str(), " 1 contexts")) << out.str();
+}
+
 }  // namespace
 }  // namespace strata::test
