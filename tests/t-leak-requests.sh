@@ -1,0 +1,19 @@
+#!/bin/bash
+# A plain leak in a request loop, freed at exit, no markers
+# (tests/programs/leak_requests: 256 bytes kept a request, 300 requests),
+# recorded in environments of eight sizes (the environment moves every
+# instruction count): `strata report --fail-on=leak` must exit 3 and name
+# history_keep each time.  Issue 18's item 12, the regression test of the
+# leak detection that issue 21 rebuilds: the detector of today calls it
+# steady growth (a leak only if the program should reach a steady state),
+# so this test is expected to fail (XFAIL_TESTS) until then.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+for pad in 0 100 333 1000 2222 4000 7777 10000; do
+   padding=$(head -c "$pad" /dev/zero | tr '\0' x)
+   PAD=$padding record_ok "pad$pad" "$PROGS/leak_requests" || continue
+   "$STRATA" report --fail-on=leak "$profile" >/dev/null 2>"$WORK/pad$pad.gate"
+   expect_eq "environment padded by $pad bytes: --fail-on=leak exits 3" "$?" 3
+   expect_in "... naming history_keep" "$WORK/pad$pad.gate" ': Leak at history_keep '
+done
+finish
