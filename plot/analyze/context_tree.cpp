@@ -485,6 +485,7 @@ Contexts tree_grouping(const Model& model, const ContextTree& tree, const Contex
   spacetime = tree.node(tree.root()).spacetime;
   for (Context& context : ranked) {
     context.spacetime_pct = spacetime > 0 ? 100.0 * context.spacetime / spacetime : 0.0;
+    context.share_pct = context.spacetime_pct;
   }
   rank(ranked, ranked_kept);
   std::vector<bool> listed(model.sites.size(), false);
@@ -505,6 +506,7 @@ Contexts tree_grouping(const Model& model, const ContextTree& tree, const Contex
     other.series = builder.of(other.sites);
     apply_measures(other, measure);
     other.spacetime_pct = spacetime > 0 ? 100.0 * other.spacetime / spacetime : 0.0;
+    other.share_pct = other.spacetime_pct;
     ranked.push_back(std::move(other));
   }
   result.contexts = std::move(ranked);

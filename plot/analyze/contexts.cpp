@@ -84,6 +84,7 @@ std::vector<Context> group_by_frames(const Model& model, const ContextOptions& o
       contexts.back().frames = std::move(frames);
     }
     contexts[it->second].sites.push_back(static_cast<SiteId>(i));
+    contexts[it->second].counts += model.sites[i].counts;
   }
   std::vector<ContextPoint> series;  // one context's at a time, in the same storage
   for (Context& context : contexts) {
@@ -95,9 +96,30 @@ std::vector<Context> group_by_frames(const Model& model, const ContextOptions& o
   return contexts;
 }
 
+namespace {}  // namespace
+
+double sort_measure(const Context& context, ContextSort sort) {
+  switch (sort) {
+    case ContextSort::peak:
+      return static_cast<double>(context.peak_bytes);
+    case ContextSort::allocations:
+      return static_cast<double>(context.counts.calls);
+    case ContextSort::temporary:
+      return static_cast<double>(context.counts.temporary);
+    case ContextSort::allocated:
+      return static_cast<double>(context.counts.allocated);
+    case ContextSort::spacetime:
+      break;
+  }
+  return context.spacetime;
+}
+
 namespace {
 
-bool ranks_before(const Context& a, const Context& b) {
+bool ranks_before(const Context& a, const Context& b, ContextSort sort) {
+  if (sort != ContextSort::spacetime && sort_measure(a, sort) != sort_measure(b, sort)) {
+    return sort_measure(a, sort) > sort_measure(b, sort);
+  }
   if (a.spacetime != b.spacetime) return a.spacetime > b.spacetime;
   if (a.peak_bytes != b.peak_bytes) return a.peak_bytes > b.peak_bytes;
   if (a.max_bytes != b.max_bytes) return a.max_bytes > b.max_bytes;
@@ -114,7 +136,7 @@ std::vector<Context> fold(std::vector<Context> ranked, const std::vector<bool>& 
   std::size_t top = options.top == 0 ? ranked.size() : options.top;
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     Context& context = ranked[i];
-    if (kept[i] || (context.spacetime_pct >= options.threshold && listed.size() < top)) {
+    if (kept[i] || (context.share_pct >= options.threshold && listed.size() < top)) {
       if (!kept[i]) context.series = builder.of(context.sites);
       listed.push_back(std::move(context));
       continue;
@@ -122,6 +144,8 @@ std::vector<Context> fold(std::vector<Context> ranked, const std::vector<bool>& 
     ++other.folded;
     other.sites.insert(other.sites.end(), context.sites.begin(), context.sites.end());
     other.spacetime_pct += context.spacetime_pct;
+    other.share_pct += context.share_pct;
+    other.counts += context.counts;
   }
   if (other.folded > 0) {
     std::sort(other.sites.begin(), other.sites.end());
@@ -134,11 +158,12 @@ std::vector<Context> fold(std::vector<Context> ranked, const std::vector<bool>& 
 
 }  // namespace
 
-void rank(std::vector<Context>& contexts, std::vector<bool>& kept) {
+void rank(std::vector<Context>& contexts, std::vector<bool>& kept, ContextSort sort) {
   std::vector<std::size_t> order(contexts.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return ranks_before(contexts[a], contexts[b]); });
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return ranks_before(contexts[a], contexts[b], sort);
+  });
   std::vector<Context> ranked;
   std::vector<bool> ranked_kept;
   for (std::size_t i : order) {
@@ -152,12 +177,17 @@ void rank(std::vector<Context>& contexts, std::vector<bool>& kept) {
 Contexts rank_and_fold(std::vector<Context> contexts, std::vector<bool> kept,
                        const ContextOptions& options, const SeriesBuilder& builder,
                        const SeriesMeasure& measure) {
-  double total = 0;
-  for (const Context& context : contexts) total += context.spacetime;
+  double total = 0, sorted_total = 0;
+  for (const Context& context : contexts) {
+    total += context.spacetime;
+    sorted_total += sort_measure(context, options.sort);
+  }
   for (Context& context : contexts) {
     context.spacetime_pct = total > 0 ? 100.0 * context.spacetime / total : 0.0;
+    double measure = sort_measure(context, options.sort);
+    context.share_pct = sorted_total > 0 ? 100.0 * measure / sorted_total : 0.0;
   }
-  rank(contexts, kept);
+  rank(contexts, kept, options.sort);
   Contexts result;
   result.snapshots = builder.snapshots();
   for (const Context& context : contexts) result.spacetime += context.spacetime;

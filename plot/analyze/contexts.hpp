@@ -34,6 +34,9 @@ namespace strata {
 
 // The post-hoc options of `strata report` and `strata plot` (report_options.hpp
 // reads them from a command line).
+// What the contexts are ranked by, and folded by the share of (--sort).
+enum class ContextSort : std::uint8_t { spacetime, peak, allocations, temporary, allocated };
+
 struct ContextOptions {
   // Group by the first N code addresses; 0: whole stacks; none: the tree.
   std::optional<std::size_t> depth = std::nullopt;
@@ -41,6 +44,9 @@ struct ContextOptions {
   std::vector<std::string> alloc_fns = {};  // patterns (* and ?) of frames to remove from the top
   std::size_t top = 0;                      // list at most N contexts, fold the rest; 0: no limit
   std::vector<std::string> libraries = {};  // patterns of code not the program's (own_code.hpp)
+  // Other than spacetime: the contexts are whole stacks (or --depth), ranked
+  // by it, and --threshold and --top fold by its share.
+  ContextSort sort = ContextSort::spacetime;
 };
 
 // What a context's frames are to its sites.
@@ -62,6 +68,8 @@ struct Context {
   std::uint64_t peak_bytes = 0;      // at peak_snapshot(model)
   std::uint64_t end_bytes = 0;       // at the last snapshot
   std::uint64_t max_bytes = 0;       // the most it held at any time (the largest `max`)
+  AllocationCounts counts;           // its sites' together
+  double share_pct = 0;              // its share of what it is ranked by (ContextOptions::sort)
   std::vector<ContextPoint> series;  // one per Contexts::snapshots, in time order
 
   bool other() const { return folded > 0; }
@@ -90,9 +98,13 @@ Contexts rank_and_fold(std::vector<Context> contexts, std::vector<bool> kept,
                        const ContextOptions& options, const SeriesBuilder& builder,
                        const SeriesMeasure& measure);
 
-// Sorts `contexts` by rank (spacetime, then peak, then most held, then
-// least site), and `kept` along.
-void rank(std::vector<Context>& contexts, std::vector<bool>& kept);
+// Sorts `contexts` by rank (by `sort`, then spacetime, then peak, then most
+// held, then least site), and `kept` along.
+void rank(std::vector<Context>& contexts, std::vector<bool>& kept,
+          ContextSort sort = ContextSort::spacetime);
+
+// What `context` is ranked by, as a number (ContextOptions::sort).
+double sort_measure(const Context& context, ContextSort sort);
 
 // True when `name` matches `pattern`, in which * stands for any characters
 // and ? for one character (the patterns of --alloc-fn).

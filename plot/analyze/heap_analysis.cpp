@@ -58,10 +58,23 @@ std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
   return out;
 }
 
+// Every context's counts: its sites' together.
+void count(const Model& model, std::vector<Context>& contexts) {
+  for (Context& context : contexts) {
+    context.counts = {};
+    for (SiteId site : context.sites) context.counts += model.site(site).counts;
+  }
+}
+
 }  // namespace
 
-HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options, AnalysisParts parts) {
+HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, AnalysisParts parts) {
+  // Ranked by something else than spacetime, the contexts are whole stacks
+  // (or --depth): the tree's are chosen by spacetime and the peak.
+  ContextOptions options = given;
+  if (options.sort != ContextSort::spacetime && !options.depth) options.depth = 0;
   HeapAnalysis analysis;
+  analysis.options = options;
   SeriesBuilder builder(model);
   SeriesMeasure measure(model, builder);
   if (parts.leaks) analysis.leaks.cycles = find_cycles(model);
@@ -79,6 +92,7 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& options, Ana
   } else {
     analysis.contexts = depth_grouping(model, options, cycles, builder, measure, verdicts);
   }
+  count(model, analysis.contexts.contexts);
   analysis.leaks.suspects = suspects(model, options, analysis.contexts.contexts, verdicts);
   if (parts.tree) analysis.tree = std::move(tree);
   return analysis;

@@ -22,7 +22,8 @@
 namespace strata {
 
 struct HeapAnalysis {
-  Contexts contexts;  // ranked and folded; no leak suspect is folded away
+  ContextOptions options;  // those the contexts were grouped with (--sort implies --depth)
+  Contexts contexts;       // ranked and folded; no leak suspect is folded away
   Leaks leaks;
   // The measured calling-context tree (for `strata report --tree`): built by
   // default, and with --depth when asked for; else null.

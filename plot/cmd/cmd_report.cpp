@@ -32,6 +32,11 @@ po::options_description visible_options() {
        "print the calling-context tree, each node with its share of the spacetime and of the "
        "peak, the callers under the threshold folded")     //
       ("json", "print one JSON document instead of text")  //
+      ("sort", po::value<std::string>()->value_name("BY")->default_value("spacetime"),
+       "rank the contexts by spacetime, peak (bytes at the peak), allocations (allocation "
+       "calls), temporary (allocations freed before any other was made) or allocated (bytes "
+       "allocated in total); other than spacetime, the contexts are whole stacks (or --depth) "
+       "and --threshold and --top fold by their share of it")  //
       ("fail-on", po::value<std::string>()->value_name("KINDS"),
        "a CI gate: exit with status 3 when a leak suspect of one of KINDS is found (leak: a "
        "rising trough; growth: steady growth; leak,growth or any: both), naming each on "
@@ -39,6 +44,17 @@ po::options_description visible_options() {
       ("version", "show the version")  //
       ("help,h", "show this help");
   return options;
+}
+
+ContextSort parse_sort(const std::string& by) {
+  if (by == "spacetime") return ContextSort::spacetime;
+  if (by == "peak") return ContextSort::peak;
+  if (by == "allocations") return ContextSort::allocations;
+  if (by == "temporary") return ContextSort::temporary;
+  if (by == "allocated") return ContextSort::allocated;
+  throw Error("--sort=" + by +
+              ": the orders are spacetime, peak, allocations, temporary and "
+              "allocated");
 }
 
 }  // namespace
@@ -50,9 +66,17 @@ int cmd_report(const Args& args) {
   const po::variables_map& values = *parsed;
   std::string file = profile_paths(values, kReport)[0];
   ContextOptions options = read_context_options(values);
+  options.sort = parse_sort(values["sort"].as<std::string>());
   std::optional<FailOn> fail_on;
   if (values.count("fail-on")) fail_on = parse_fail_on(values["fail-on"].as<std::string>());
   Model model = load_profile(file);
+  bool by_counts = options.sort != ContextSort::spacetime && options.sort != ContextSort::peak;
+  if (by_counts && !model.has_counts) {
+    throw Error(model.file, 0,
+                "--sort=" + values["sort"].as<std::string>() +
+                    ": the profile has no allocation counts (profiles of format version 3 "
+                    "have them)");
+  }
   Report report = make_report(model, for_profile(options, values, model), values.count("tree") > 0);
   if (values.count("json")) {
     render_report_json(report, std::cout);

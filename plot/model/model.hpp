@@ -49,8 +49,26 @@ struct Frame {
 };
 
 // An allocation site: its stack, innermost frame first, allocator frames removed.
+// What a site's allocation calls did over the whole run (profiles of
+// version 3): the calls that made one of its blocks, the bytes they asked
+// for, and how many of those blocks were temporary, freed before any other
+// allocation was made (heaptrack's definition).
+struct AllocationCounts {
+  std::uint64_t calls = 0;
+  std::uint64_t allocated = 0;
+  std::uint64_t temporary = 0;
+
+  AllocationCounts& operator+=(const AllocationCounts& other) {
+    calls += other.calls;
+    allocated += other.allocated;
+    temporary += other.temporary;
+    return *this;
+  }
+};
+
 struct Site {
   std::vector<FrameId> frames;
+  AllocationCounts counts;  // up to the last complete snapshot; zeros without counts
 };
 
 enum class SnapshotKind : std::uint8_t { regular, user, peak, final };
@@ -115,6 +133,7 @@ struct Model {
   bool cut_short = false;           // ended without `X`: read up to the last complete snapshot
   std::string stop_reason;          // why the tool stopped writing (a `Q` record), else empty
   std::uint64_t end_time = 0;       // time of `X` (or `Q`), else of the last snapshot
+  bool has_counts = false;          // the sites' AllocationCounts are known (version 3)
 
   const Frame& frame(FrameId id) const { return frames[index(id)]; }
   const Site& site(SiteId id) const { return sites[index(id)]; }

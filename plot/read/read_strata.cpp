@@ -20,7 +20,7 @@ namespace {
 using Fields = std::vector<std::string_view>;
 
 constexpr std::string_view kMagic = "strata-profile";
-constexpr std::uint64_t kOldestVersion = 1, kVersion = 2;
+constexpr std::uint64_t kOldestVersion = 1, kVersion = 3;
 
 class StrataReader {
  public:
@@ -101,9 +101,10 @@ class StrataReader {
       lines_.fail("bad first line: not a strata profile");
     }
     version_ = number(fields[1], "format version");
+    model_.has_counts = version_ >= 3;
     if (version_ < kOldestVersion || version_ > kVersion) {
       lines_.fail("profile format version " + std::to_string(version_) +
-                  " is not supported (this strata reads versions 1 and 2)");
+                  " is not supported (this strata reads versions 1 to 3)");
     }
   }
 
@@ -127,13 +128,13 @@ class StrataReader {
         {"opt", &StrataReader::read_option},  {"F", &StrataReader::read_frame},
         {"S", &StrataReader::read_site},      {"M", &StrataReader::read_marker},
         {"T", &StrataReader::begin_snapshot}, {"s", &StrataReader::read_sample},
-        {"E", &StrataReader::end_snapshot},   {"X", &StrataReader::read_end},
-        {"Q", &StrataReader::read_stop},
+        {"c", &StrataReader::read_counts},    {"E", &StrataReader::end_snapshot},
+        {"X", &StrataReader::read_end},       {"Q", &StrataReader::read_stop},
     };
     auto handler = handlers.find(fields[0]);
     if (handler == handlers.end()) lines_.fail("unknown record type " + quote(fields[0]));
     if (ended_) lines_.fail(std::string("record after the end record ") + (stopped_ ? "Q" : "X"));
-    bool in_snapshot_record = fields[0] == "s" || fields[0] == "E";
+    bool in_snapshot_record = fields[0] == "s" || fields[0] == "c" || fields[0] == "E";
     if (open_ && !in_snapshot_record && fields[0] != "Q") {
       lines_.fail(std::string(fields[0]) + " record inside a snapshot (before its E)");
     }
@@ -190,6 +191,7 @@ class StrataReader {
     for (std::size_t i = 2; i < fields.size(); ++i) site.frames.push_back(frame_ref(fields[i]));
     model_.sites.push_back(std::move(site));
     listed_in_.push_back(0);
+    counted_in_.push_back(0);
   }
 
   FrameId frame_ref(std::string_view field) const {
@@ -288,6 +290,32 @@ class StrataReader {
     return nullptr;
   }
 
+  // A site's counts since the start of the run (version 3), in a snapshot
+  // of the chain: they take effect with its E, and never go down.
+  void read_counts(const Fields& fields) {
+    if (version_ < 3) lines_.fail("c record in a profile of version " + std::to_string(version_));
+    if (open_->kind == SnapshotKind::peak) lines_.fail("c record in a peak snapshot");
+    expect_fields(fields, 5);
+    SiteId site = site_ref(fields[1]);
+    AllocationCounts counts{number(fields[2], "allocation calls"),
+                            number(fields[3], "bytes allocated"),
+                            number(fields[4], "temporary allocations")};
+    const AllocationCounts& before = model_.sites[index(site)].counts;
+    std::string which = "site " + std::string(fields[1]);
+    if (counts.temporary > counts.calls) {
+      lines_.fail(which + ": more temporary allocations than allocation calls");
+    }
+    if (counts.calls < before.calls || counts.allocated < before.allocated ||
+        counts.temporary < before.temporary) {
+      lines_.fail(which + ": its counts went down since the snapshot before");
+    }
+    if (counted_in_[index(site)] == model_.snapshots.size() + 1) {
+      lines_.fail(which + " counted twice in one snapshot");
+    }
+    counted_in_[index(site)] = model_.snapshots.size() + 1;
+    pending_counts_.emplace_back(site, counts);
+  }
+
   void add_sample(const SiteSample& sample) {
     listed_in_[index(sample.site)] = model_.snapshots.size() + 1;
     samples_.push_back(sample);
@@ -301,6 +329,8 @@ class StrataReader {
     sort_by_site(samples_, scratch_);
     open_->sites.assign(samples_.begin(), samples_.end());  // no spare capacity
     samples_.clear();
+    for (const auto& [site, counts] : pending_counts_) model_.sites[index(site)].counts = counts;
+    pending_counts_.clear();
     if (open_->kind == SnapshotKind::peak) last_peak_time_ = open_->time;
     out_of_order_ = out_of_order_ || open_->time < last_time_;
     last_time_ = std::max(last_time_, open_->time);
@@ -335,6 +365,7 @@ class StrataReader {
     }
     open_.reset();
     samples_.clear();
+    pending_counts_.clear();
     model_.stop_reason = std::string(fields[2]);
     model_.end_time = last_time();
     model_.cut_short = true;
@@ -352,10 +383,12 @@ class StrataReader {
 
   LineReader lines_;
   Model model_;
-  std::optional<Snapshot> open_;        // the snapshot being read, until its E
-  std::vector<SiteSample> samples_;     // its s records, until its E
-  std::vector<SiteSample> scratch_;     // for sorting samples_
-  std::vector<std::size_t> listed_in_;  // SiteId -> snapshots read + 1 when it was last listed
+  std::optional<Snapshot> open_;         // the snapshot being read, until its E
+  std::vector<SiteSample> samples_;      // its s records, until its E
+  std::vector<SiteSample> scratch_;      // for sorting samples_
+  std::vector<std::size_t> listed_in_;   // SiteId -> snapshots read + 1 when it was last listed
+  std::vector<std::size_t> counted_in_;  // ... when its counts were last given (c records)
+  std::vector<std::pair<SiteId, AllocationCounts>> pending_counts_;  // the open snapshot's
   std::uint64_t last_peak_time_ = 0;
   std::uint64_t last_time_ = 0;  // of the latest snapshot read
   bool out_of_order_ = false;    // a peak is older than a snapshot before it

@@ -89,7 +89,14 @@ const char* shape_name(ContextShape shape) {
   return "stacks";
 }
 
-Json context_json(const ReportContext& c) {
+Json counts_json(const ReportContext& c, bool has_counts) {
+  if (!has_counts) return nullptr;
+  return {{"calls", c.counts.calls},
+          {"allocated_bytes", c.counts.allocated},
+          {"temporary", c.counts.temporary}};
+}
+
+Json context_json(const ReportContext& c, bool has_counts) {
   return {{"shape", shape_name(c.shape)},
           {"rank", c.rank},
           {"frames", frames_json(c.frames)},
@@ -98,7 +105,8 @@ Json context_json(const ReportContext& c) {
           {"spacetime_pct", c.spacetime_pct},
           {"peak_bytes", c.peak_bytes},
           {"end_bytes", c.end_bytes},
-          {"max_bytes", c.max_bytes}};
+          {"max_bytes", c.max_bytes},
+          {"allocations", counts_json(c, has_counts)}};
 }
 
 Json troughs_json(const std::vector<Trough>& troughs) {
@@ -197,7 +205,8 @@ void render_report_json(const Report& r, std::ostream& out) {
   json["spacetime"] = r.spacetime;
   json["cycles"] = cycles_json(r.cycles);
   json["contexts"] = Json::array();
-  for (const ReportContext& c : r.contexts) json["contexts"].push_back(context_json(c));
+  for (const ReportContext& c : r.contexts)
+    json["contexts"].push_back(context_json(c, r.has_counts));
   json["leaks"] = Json::array();
   for (const ReportLeak& l : r.leaks) json["leaks"].push_back(leak_json(l));
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);

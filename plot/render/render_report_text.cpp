@@ -202,6 +202,23 @@ std::string held(std::uint64_t peak, std::uint64_t end) {
   return "held " + grouped(peak) + " bytes at the peak, " + grouped(end) + " at the end";
 }
 
+// What the contexts are ranked by, after "Contexts, by ".
+const char* sort_title(ContextSort sort) {
+  switch (sort) {
+    case ContextSort::peak:
+      return "bytes at the peak";
+    case ContextSort::allocations:
+      return "allocation calls";
+    case ContextSort::temporary:
+      return "temporary allocations";
+    case ContextSort::allocated:
+      return "bytes allocated";
+    case ContextSort::spacetime:
+      break;
+  }
+  return "spacetime";
+}
+
 // What a context is, first on its line.
 std::string context_what(const ReportContext& c) {
   if (c.folded > 0) return counted(c.folded, "other place");
@@ -217,23 +234,30 @@ std::string callers_text(const ReportContext& c) {
   return "     ... and its other callers (" + stacks + "; the others have contexts of their own)";
 }
 
-void context(const ReportContext& c, std::ostream& out) {
+// "1,204 allocation calls (1,100 temporary), 2,468,864 bytes allocated".
+std::string counts_text(const AllocationCounts& counts) {
+  return counted(counts.calls, "allocation call") + " (" + grouped(counts.temporary) +
+         " temporary), " + grouped(counts.allocated) + " bytes allocated";
+}
+
+void context(const Report& r, const ReportContext& c, std::ostream& out) {
   out << "\n#" << c.rank << " " << context_what(c) << " accounted for " << fixed(c.spacetime_pct, 1)
       << "% of measured spacetime\n"
       << "   " << held(c.peak_bytes, c.end_bytes) << "\n";
+  if (r.has_counts) out << "   " << counts_text(c.counts) << "\n";
   if (c.folded > 0) return;
   stack(c.frames, out);
   if (c.shape != ContextShape::stacks) out << callers_text(c) << "\n";
 }
 
 void contexts(const Report& r, std::ostream& out) {
-  title("Contexts, by spacetime", out);
+  title(std::string("Contexts, by ") + sort_title(r.grouping.sort), out);
   if (r.site_snapshots == 0) {
     out << "\nNo snapshot has site data";
     if (r.summary.format == Format::massif) out << " (run massif with --detailed-freq=1)";
     out << ".\n";
   }
-  for (const ReportContext& c : r.contexts) context(c, out);
+  for (const ReportContext& c : r.contexts) context(r, c, out);
 }
 
 // ---- leak suspects -------------------------------------------------------------

@@ -24,7 +24,8 @@ ReportContext report_context(const Model& model, const Context& context, std::si
           .spacetime_pct = context.spacetime_pct,
           .peak_bytes = context.peak_bytes,
           .end_bytes = context.end_bytes,
-          .max_bytes = context.max_bytes};
+          .max_bytes = context.max_bytes,
+          .counts = context.counts};
 }
 
 std::vector<ReportLeakPart> report_parts(const Model& model, const Leak& leak) {
@@ -84,7 +85,8 @@ Report make_report(const Model& model, const ContextOptions& options, bool tree)
   report.recording = model.header.options;
   if (!model.snapshots.empty()) report.first_snapshot_time = model.snapshots.front().time;
   report.site_snapshots = analysis.contexts.snapshots.size();
-  report.grouping = options;
+  report.grouping = analysis.options;
+  report.has_counts = model.has_counts;
   report.spacetime = analysis.contexts.spacetime;
   report.cycles = analysis.leaks.cycles;
   const std::vector<Context>& contexts = analysis.contexts.contexts;

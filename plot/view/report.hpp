@@ -28,6 +28,7 @@ struct ReportContext {
   std::uint64_t peak_bytes = 0;
   std::uint64_t end_bytes = 0;
   std::uint64_t max_bytes = 0;
+  AllocationCounts counts;  // when the profile has them (Report::has_counts)
 };
 
 // A part of a suspect's growth: a caller of its node (leaks.hpp, LeakPart).
@@ -72,8 +73,9 @@ struct Report {
   std::vector<Option> recording;  // the recording options of the profile
   std::uint64_t first_snapshot_time = 0;
   std::size_t site_snapshots = 0;  // snapshots with site data
-  ContextOptions grouping;
-  double spacetime = 0;  // bytes x time units, all contexts
+  ContextOptions grouping;         // as the contexts were grouped (--sort implies --depth)
+  bool has_counts = false;         // the profile gives allocation counts (version 3)
+  double spacetime = 0;            // bytes x time units, all contexts
   Cycles cycles;
   std::vector<ReportContext> contexts;  // ranked; "N other places" last
   std::vector<ReportLeak> leaks;        // most suspicious first

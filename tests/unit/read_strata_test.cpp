@@ -362,7 +362,7 @@ TEST(ParseNumber, DecimalDigitsOnly) {
 // ---- malformed input ---------------------------------------------------------------
 
 TEST(ReadStrata, WrongVersion) {
-  expect_strata_error("strata-profile\t3\ncmd\tx\n", 1, "version 3 is not supported");
+  expect_strata_error("strata-profile\t4\ncmd\tx\n", 1, "version 4 is not supported");
   expect_strata_error("strata-profile\t0\ncmd\tx\n", 1, "version 0 is not supported");
 }
 
@@ -441,6 +441,50 @@ TEST(ReadStrata, MalformedRecords) {
     SCOPED_TRACE(body);
     expect_strata_error(profile(body), 5 + c.lines.size(), c.error);
   }
+}
+
+// ---- version 3: allocation counts ------------------------------------------------
+
+// A version 3 profile: one site, counts in two snapshots, then `tail`.
+std::string counted(const std::string& tail) {
+  return records({"strata-profile|3", "cmd|./p", "pid|1", "ppid|0", "time_unit|B",
+                  "F|1|0x10|0|f|p.c|1||", "S|1|1", "T|regular|10|64|8|0", "s|1|64|1|0|64",
+                  "c|1|3|192|2", "E"}) +
+         tail;
+}
+
+TEST(ReadStrata, CountsTakeEffectWithTheirSnapshot) {
+  Model model = read_text(
+      counted(records({"T|regular|20|0|0|0", "s|1|0|0|0|64", "c|1|4|256|3", "E", "X|30"})));
+  EXPECT_TRUE(model.has_counts);
+  EXPECT_EQ(model.sites[0].counts.calls, 4u);
+  EXPECT_EQ(model.sites[0].counts.allocated, 256u);
+  EXPECT_EQ(model.sites[0].counts.temporary, 3u);
+  // Cut short inside a snapshot: its counts are not taken.
+  model = read_text(counted(records({"T|regular|20|0|0|0", "c|1|9|999|9"})));
+  EXPECT_TRUE(model.cut_short);
+  EXPECT_EQ(model.sites[0].counts.calls, 3u);
+  EXPECT_EQ(model.sites[0].counts.allocated, 192u);
+  // Versions 1 and 2 have none.
+  EXPECT_FALSE(read_text(format_example()).has_counts);
+}
+
+TEST(ReadStrata, BadCounts) {
+  expect_strata_error(counted(records({"T|regular|20|0|0|0", "c|1|2|256|2", "E"})), 13,
+                      "site 1: its counts went down");
+  expect_strata_error(counted(records({"T|regular|20|0|0|0", "c|1|5|256|6", "E"})), 13,
+                      "more temporary allocations than allocation calls");
+  expect_strata_error(counted(records({"T|regular|20|0|0|0", "c|1|5|256|2", "c|1|5|256|2"})), 14,
+                      "counted twice in one snapshot");
+  expect_strata_error(counted(records({"T|peak|10|64|8|0", "c|1|5|256|1", "E"})), 13,
+                      "c record in a peak snapshot");
+  expect_strata_error(counted(records({"c|1|5|256|1"})), 12, "c record outside a snapshot");
+  expect_strata_error(counted(records({"T|regular|20|0|0|0", "c|2|5|256|1"})), 13, "site");
+  expect_strata_error(counted(records({"T|regular|20|0|0|0", "c|1|5|256"})), 13,
+                      "c record with 4 fields, expected 5");
+  std::string v2 = format_example();
+  v2.insert(v2.find("E\n"), "c\t1\t1\t1\t0\n");
+  expect_strata_error(v2, 19, "c record in a profile of version 2");
 }
 
 }  // namespace
