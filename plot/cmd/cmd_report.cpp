@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata report [OPTIONS] FILE: the header and the peak of a profile, its
 // contexts ranked by spacetime, and its leak suspects (report.hpp), as text
-// or as one JSON document.
+// or as one JSON document; the text ends with what the profile cannot see
+// (blind_spots.hpp).
 #include <iostream>
 
 #include "cmd/commands.hpp"
@@ -9,6 +10,8 @@
 #include "analyze/gate.hpp"
 #include "view/report.hpp"
 #include "cmd/report_options.hpp"
+#include "record/blind_spots.hpp"
+#include "util/shown.hpp"
 
 namespace po = boost::program_options;
 
@@ -39,6 +42,16 @@ po::options_description visible_options() {
   return options;
 }
 
+// What the profile cannot see (blind_spots.hpp), after the text report,
+// one line each.
+void print_blind_spots(const Model& model, std::ostream& out) {
+  std::vector<std::string> lines = blind_spot_lines(blind_spots(model), std::nullopt);
+  if (lines.empty()) return;
+  const std::string title = "What this profile cannot see";
+  out << "\n" << title << "\n" << std::string(title.size(), '-') << "\n\n";
+  for (const std::string& line : lines) out << shown(line) << "\n";
+}
+
 }  // namespace
 
 int cmd_report(const Args& args) {
@@ -61,6 +74,7 @@ int cmd_report(const Args& args) {
     render_report_json(report, std::cout);
   } else {
     render_report_text(report, std::cout);
+    print_blind_spots(model, std::cout);
   }
   std::cout.flush();
   return fail_on ? run_gate(report, *fail_on, std::cerr) : 0;
