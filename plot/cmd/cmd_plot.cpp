@@ -122,6 +122,7 @@ int cmd_plot(const Args& args) {
   if (values.count("version")) return print_version();
   if (!values.count("file")) throw Error(std::string("no profile given (usage: ") + kUsage + ")");
   GraphOptions graph = graph_options(values);
+  graph.input = values["file"].as<std::string>();
   ContextOptions options = read_context_options(values);
   Model model = load_profile(values["file"].as<std::string>());
   ContextOptions contexts = for_profile(options, values, model);
