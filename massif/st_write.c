@@ -413,15 +413,16 @@ void note_Ledger(const HChar* kind, const HChar* a, const HChar* b,
                  const HChar* c)
 {
    const HChar* fields[4] = { kind, a, b, c };
-   HChar note[2048];
+   HChar note[2 * VKI_PATH_MAX];
    UInt  n = 0, i;
    Lift  lift;
    if (ledger < 0)
       return;
+   check_limit_Writer();   // the client's limit, even before a profile
    for (i = 0; i < 4 && fields[i] != NULL; i++) {
       UInt len = VG_(strlen)(fields[i]);
       if (n + len + 1 > sizeof(note))
-         return;   // a name longer than any path: not noted
+         return;   // longer than a path and a reason: not noted
       VG_(memcpy)(note + n, fields[i], len + 1);
       n += len + 1;
    }

@@ -53,10 +53,10 @@ double threshold_value(const po::variables_map& values) {
 // What to write, every option checked before the profile is read (and
 // long before OUT is touched).
 struct Conversion {
-  std::string format;                // massif or collapsed
-  double threshold = 0;              // massif
-  bool leaks = false;                // collapsed: the leaks' growth
-  std::optional<std::uint64_t> at;   // collapsed: the heap at this time, else at the peak
+  std::string format;               // massif or collapsed
+  double threshold = 0;             // massif
+  bool leaks = false;               // collapsed: the leaks' growth
+  std::optional<std::uint64_t> at;  // collapsed: the heap at this time, else at the peak
 };
 
 Conversion conversion(const po::variables_map& values) {
@@ -70,7 +70,9 @@ Conversion conversion(const po::variables_map& values) {
   if (values.count("at")) {
     std::string text = values["at"].as<std::string>();
     c.at = parse_number(text);
-    if (!c.at) throw Error("--at=" + text + ": must be a time, a whole number in the profile's unit");
+    if (!c.at) {
+      throw Error("--at=" + text + ": must be a time, a whole number in the profile's unit");
+    }
   }
   if (c.format == "massif" && (c.at || c.leaks)) {
     throw Error("--at and --leaks are for --to=collapsed: a massif.out file has every snapshot");

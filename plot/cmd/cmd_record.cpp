@@ -71,8 +71,9 @@ bool tell_profiles(const LedgerNotes& notes, const std::string& pattern,
     }
   }
   for (const LedgerNotes::NotCreated& lost : notes.not_created) {
-    std::cerr << "strata record: the profile of process " << lost.pid << " could not be created: "
-              << shown(as_named(lost.path, pattern)) << ": " << shown(lost.reason) << "\n";
+    std::cerr << "strata record: the profile of process " << lost.pid
+              << " could not be created: " << shown(as_named(lost.path, pattern)) << ": "
+              << shown(lost.reason) << "\n";
     complete = false;
   }
   if (written.empty()) {
@@ -114,20 +115,24 @@ void tell_execs(const LedgerNotes& notes, pid_t first) {
     }
   }
   if (others.empty()) return;
-  std::cerr << "strata record: " << others.size()
-            << (others.size() == 1 ? " program" : " programs") << " started by exec ("
-            << shown(others[0]) << (others.size() > 1 ? ", ..." : "")
+  std::cerr << "strata record: " << others.size() << (others.size() == 1 ? " program" : " programs")
+            << " started by exec (" << shown(others[0]) << (others.size() > 1 ? ", ..." : "")
             << ") not profiled: record with --trace-children=yes to profile "
             << (others.size() == 1 ? "it" : "them") << "\n";
 }
 
 // What the profiles cannot see, from the profiles themselves (those that
-// are regular files, read as far as they go) and the environment.
+// are regular files, read as far as they go; nothing when they hold more
+// than 256 MiB, which would take long to read) and the environment.
 void tell_blind_spots(const LedgerNotes& notes) {
+  constexpr std::uintmax_t kMostRead = std::uintmax_t{256} << 20;
+  std::uintmax_t read = 0;
   std::optional<BlindSpots> spots;
   for (const LedgerNotes::Profile& profile : notes.profiles) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(profile.path, error)) continue;
+    read += std::filesystem::file_size(profile.path, error);
+    if (error || read > kMostRead) return;
     try {
       BlindSpots more = blind_spots(read_profile(profile.path));
       if (spots) {

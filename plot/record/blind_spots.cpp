@@ -94,7 +94,7 @@ std::vector<std::string> blind_spot_lines(const BlindSpots& spots, std::optional
                     " keeps its small objects in arenas of its own (pymalloc), which strata "
                     "does not see" +
                     (pymalloc == true ? ": record with PYTHONMALLOC=malloc to see them"
-                              : " unless it was recorded with PYTHONMALLOC=malloc"));
+                                      : " unless it was recorded with PYTHONMALLOC=malloc"));
   }
   if (!spots.unsymbolised.empty()) {
     lines.push_back("no symbols for most frames in " + joined(spots.unsymbolised) +

@@ -14,8 +14,8 @@
 namespace strata {
 
 struct BlindSpots {
-  bool no_heap = false;  // a complete heap profile without a single block
-  std::string python;    // a Python interpreter's object in the stacks, else empty
+  bool no_heap = false;                   // a complete heap profile without a single block
+  std::string python;                     // a Python interpreter's object in the stacks, else empty
   std::vector<std::string> unsymbolised;  // objects most of whose frames have no symbol
 };
 

@@ -296,7 +296,8 @@ void prepare(Workspace& work, const GraphOptions& options) {
 // Whether `a` and `b` name one existing file (the same device and inode:
 // a link or another path to it is the same file).
 bool same_file(const fs::path& a, const fs::path& b) {
-  struct stat sa {}, sb {};
+  struct stat sa {};
+  struct stat sb {};
   return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
          sa.st_ino == sb.st_ino;
 }
@@ -306,7 +307,8 @@ bool same_file(const fs::path& a, const fs::path& b) {
 void refuse_overwriting_input(const Workspace& work, const GraphOptions& options) {
   if (options.input.empty()) return;
   if (options.format != GraphFormat::terminal && same_file(options.output, options.input)) {
-    throw Error(options.output, 0, "the graph would be written over the profile being drawn: choose another OUT");
+    throw Error(options.output, 0,
+                "the graph would be written over the profile being drawn: choose another OUT");
   }
   if (!options.keep_script) return;
   for (const fs::path& kept : {work.script(), work.data(), work.directory / work.picture}) {
@@ -314,7 +316,8 @@ void refuse_overwriting_input(const Workspace& work, const GraphOptions& options
       throw Error(kept.string(), 0,
                   "--keep-script would write the gnuplot " +
                       std::string(kept == work.script() ? "script" : "data") +
-                      " over the profile being drawn (the kept files are named after OUT): choose another OUT");
+                      " over the profile being drawn (the kept files are named after OUT): choose "
+                      "another OUT");
     }
   }
 }
@@ -333,7 +336,7 @@ std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions&
   if (options.format == GraphFormat::terminal) {
     std::string text = read_file(work.directory / work.picture);
     if (text.starts_with('\f')) text.erase(0, 1);  // the dumb terminal's form feed
-    std::cout << text;  // checked in main (util/output.hpp)
+    std::cout << text;                             // written and checked in main (util/output.hpp)
   } else if (options.format == GraphFormat::html) {
     std::string svg = read_file(work.directory / work.picture);
     write_file(options.output, html_page(data, svg, axis_map(messages, data, options)));

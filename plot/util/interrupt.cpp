@@ -25,8 +25,8 @@ constexpr int kSlots = 4;
 char paths[kSlots][PATH_MAX];
 volatile sig_atomic_t used[kSlots];
 volatile pid_t child = 0;
-int holders = 0;                   // RemovedOnSignal objects alive, and the child
-struct sigaction previous[4];      // the actions before, by kStopSignals index
+int holders = 0;               // RemovedOnSignal objects alive, and the child
+struct sigaction previous[4];  // the actions before, by kStopSignals index
 
 // Removes the entries of directory `dir` (one level: strata's temporary
 // directories hold files), then the directory; or the file.

@@ -8,9 +8,8 @@
 // rmdir): it is async-signal-safe.
 #pragma once
 
-#include <sys/types.h>
-
 #include <signal.h>
+#include <sys/types.h>
 
 #include <string>
 

@@ -61,9 +61,9 @@ class ReplacedFile {
   void commit();
 
  private:
-  std::string path_;       // as given, for errors
+  std::string path_;              // as given, for errors
   std::filesystem::path target_;  // where it ends: `path` with its links followed
-  std::string temp_;       // the temporary file, or empty when written directly
+  std::string temp_;              // the temporary file, or empty when written directly
   std::unique_ptr<RemovedOnSignal> removed_;
   std::ofstream out_;
 };

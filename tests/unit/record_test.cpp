@@ -240,17 +240,20 @@ TEST(OutFile, BadPatterns) {
   }
 }
 
+// A ledger note: its fields, each ended by a NUL.
+std::string note(std::initializer_list<std::string> fields) {
+  std::string text;
+  for (const std::string& field : fields) text += field + '\0';
+  return text;
+}
+
 // The ledger the tools write (st_write.c): profiles in order, those not
 // created, the execs not taken back; a note cut short or unknown ends it.
 TEST(Ledger, Notes) {
-  using namespace std::string_literals;
-  std::string text = "P\0" "10\0/w/p\0"s
-                     "E\0" "10\0/bin/true\0"s
-                     "F\0" "11\0/w/p.11\0Permission denied\0"s
-                     "E\0" "12\0/bin/ls\0"s
-                     "e\0" "12\0"s
-                     "P\0" "13\0/w/p.13\0"s
-                     "P\0" "14\0/w/p.14"s;  // cut short
+  std::string text = note({"P", "10", "/w/p"}) + note({"E", "10", "/bin/true"}) +
+                     note({"F", "11", "/w/p.11", "Permission denied"}) +
+                     note({"E", "12", "/bin/ls"}) + note({"e", "12"}) +
+                     note({"P", "13", "/w/p.13"}) + "P" + '\0' + "14" + '\0' + "/w/p.14";
   LedgerNotes notes = parse_ledger(text);
   ASSERT_EQ(notes.profiles.size(), 2u);
   EXPECT_EQ(notes.profiles[0].pid, 10);
@@ -261,7 +264,7 @@ TEST(Ledger, Notes) {
   EXPECT_EQ(notes.not_created[0].reason, "Permission denied");
   ASSERT_EQ(notes.unprofiled_execs.size(), 1u);  // 12's exec failed
   EXPECT_EQ(notes.unprofiled_execs[0].program, "/bin/true");
-  EXPECT_TRUE(parse_ledger("X\0junk\0"s).profiles.empty());
+  EXPECT_TRUE(parse_ledger(note({"X", "junk"})).profiles.empty());
   EXPECT_TRUE(parse_ledger("").profiles.empty());
 }
 
@@ -270,9 +273,9 @@ TEST(Ledger, InheritedAndRead) {
   Ledger ledger;
   pid_t pid = fork();
   if (pid == 0) {
-    static const char note[] = "P\0" "7\0/w/x";
-    ssize_t n = write(ledger.fd(), note, sizeof note);  // with the last NUL
-    _exit(n == sizeof note ? 0 : 1);
+    std::string text = note({"P", "7", "/w/x"});
+    ssize_t n = write(ledger.fd(), text.data(), text.size());
+    _exit(n == static_cast<ssize_t>(text.size()) ? 0 : 1);
   }
   int status = 0;
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
