@@ -12,7 +12,8 @@
 
 #include "cmd/commands.hpp"
 #include "read/read.hpp"
-#include "record/blind_spots.hpp"
+#include "analyze/blind_spots.hpp"
+#include "view/blind_spot_words.hpp"
 #include "record/record.hpp"
 #include "util/shown.hpp"
 

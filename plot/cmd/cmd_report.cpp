@@ -2,7 +2,7 @@
 // strata report [OPTIONS] FILE: the header and the peak of a profile, its
 // contexts ranked by spacetime, and its leak suspects (report.hpp), as text
 // or as one JSON document; the text ends with what the profile cannot see
-// (blind_spots.hpp).
+// (analyze/blind_spots.hpp).
 #include <iostream>
 
 #include "cmd/commands.hpp"
@@ -10,7 +10,8 @@
 #include "analyze/gate.hpp"
 #include "view/report.hpp"
 #include "cmd/report_options.hpp"
-#include "record/blind_spots.hpp"
+#include "analyze/blind_spots.hpp"
+#include "view/blind_spot_words.hpp"
 #include "util/shown.hpp"
 
 namespace po = boost::program_options;
@@ -42,7 +43,7 @@ po::options_description visible_options() {
   return options;
 }
 
-// What the profile cannot see (blind_spots.hpp), after the text report,
+// What the profile cannot see (analyze/blind_spots.hpp), after the text report,
 // one line each.
 void print_blind_spots(const Model& model, std::ostream& out) {
   std::vector<std::string> lines = blind_spot_lines(blind_spots(model), std::nullopt);

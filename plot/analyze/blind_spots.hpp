@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// What a profile cannot see, told to a new user in one line each: strata
-// record says it on stderr after the run, strata report at the end of its
-// text.  Each comes from facts of the profile (strata record adds those
-// only it knows: the environment, the execs its ledger noted).
+// What a profile cannot see, from its facts: no heap allocation at all, a
+// Python interpreter (whose own allocator strata does not see), objects
+// without symbols.  strata record and strata report say it in words
+// (view/blind_spot_words.hpp); strata record adds what only it knows (the
+// environment, the execs its ledger noted).
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +24,5 @@ BlindSpots blind_spots(const Model& model);
 
 // Those of several profiles of one run: no heap when none has any.
 void merge(BlindSpots& into, const BlindSpots& more);
-
-// One line each.  `pymalloc`: whether Python's allocator was on (strata
-// record knows it from PYTHONMALLOC), nullopt when unknown (a report).
-std::vector<std::string> blind_spot_lines(const BlindSpots& spots, std::optional<bool> pymalloc);
 
 }  // namespace strata
