@@ -83,6 +83,16 @@
 #include "st_alloc.h"
 #include "st_write.h"
 
+/* Not in the tool API, but in the core this tool links with (Valgrind
+   3.19's signatures): for --trace-children (Exec), the client's auxiliary
+   vector (The client's environment), and errno's words. */
+extern Bool         VG_(clo_trace_children);
+extern Bool         VG_(should_we_trace_this_child)(const HChar* child_exe_name,
+                                                    const HChar** child_argv);
+extern Int          VG_(fcntl)(Int fd, Int cmd, Addr arg);
+extern UWord*       VG_(client_auxv);
+extern const HChar* VG_(strerror)(UWord errnum);
+
 /*------------------------------------------------------------*/
 /*--- Statistics                                           ---*/
 /*------------------------------------------------------------*/
@@ -124,6 +134,7 @@ static UInt     clo_max_snapshots    = 100;   // massif's; no effect
 static Bool     clo_check_unwind_cache = False;   // a debugging option
 static Bool     clo_fast_client_calls  = True;    // a debugging option
 static UInt     clo_after_exec = 0;   // set by strata itself: see Exec
+static Int      clo_record_fd  = -1;  // set by strata record: the ledger
 
 static XArray* alloc_fns  = NULL;   /* XArray* of const HChar*: patterns */
 static XArray* ignore_fns = NULL;   /* XArray* of const HChar*: patterns */
@@ -174,6 +185,7 @@ static Bool st_process_cmd_line_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--check-unwind-cache", clo_check_unwind_cache) {}
    else if VG_BOOL_CLO(arg, "--fast-client-calls", clo_fast_client_calls) {}
    else if VG_BINT_CLO(arg, "--after-exec", clo_after_exec, 0, 1000000) {}
+   else if VG_BINT_CLO(arg, "--record-fd", clo_record_fd, 0, 1000000) {}
    else if VG_STR_CLO(arg, "-o", clo_out_file) {}
    else
       return VG_(replacement_malloc_process_cmd_line_option)(arg);
@@ -206,7 +218,9 @@ static void st_print_usage(void)
 "                              the blocks of malloc and new [no]\n"
 "    --out-file=FILE           write the profile to FILE; %%p is the\n"
 "                              process id, %%q{VAR} the value of $VAR, %%n\n"
-"                              a sequence number, %%%% a %% [strata.out.%%p]\n"
+"                              a sequence number, %%%% a %%; a forked child\n"
+"                              whose FILE would be its parent's writes\n"
+"                              FILE.PID [strata.out.%%p]\n"
 "    --massif-out-file=FILE    the same as --out-file\n"
 "    --threshold=PCT           the significance threshold (0 to 100) that\n"
 "                              strata report and strata plot take for this\n"
@@ -228,7 +242,9 @@ static void st_print_debug_usage(void)
 "                                 generated code, not the scheduler [yes]\n"
 "    --after-exec=N               (given by strata to the program a process\n"
 "                                 execs) the process has exec'd N times: the\n"
-"                                 profile's name gets .execN [0]\n");
+"                                 profile's name gets .execN [0]\n"
+"    --record-fd=N                (given by strata record) where to tell it\n"
+"                                 which profiles were written [none]\n");
 }
 
 /*------------------------------------------------------------*/
@@ -601,18 +617,43 @@ static void write_header(void)
    }
 }
 
-/* The file name: --out-file expanded, and after an exec (Exec) .execN. */
+/* The file name: --out-file expanded (the base name), and after an exec
+   (Exec) .execN.  The ledger is told which file was created, or which could
+   not be and why.  The process strata record started stops when it cannot
+   create its profile, before the program starts; any other process (a
+   forked child, a program started by exec) runs on without a profile. */
+static HChar* base_name = NULL;   // --out-file expanded, this process's
+static Bool   forked    = False;  // this process is a forked child
+
 static void open_Output(void)
 {
-   HChar* name = VG_(expand_file_name)("--out-file", clo_out_file);
-   HChar* full = VG_(malloc)("st.out.name", VG_(strlen)(name) + 32);
-   VG_(sprintf)(full, clo_after_exec > 0 ? "%s.exec%u" : "%s", name,
+   HChar  pid[16];
+   HChar* full;
+   UWord  err;
+   if (base_name != NULL)
+      VG_(free)(base_name);
+   base_name = VG_(expand_file_name)("--out-file", clo_out_file);
+   full = VG_(malloc)("st.out.name", VG_(strlen)(base_name) + 32);
+   VG_(sprintf)(full, clo_after_exec > 0 ? "%s.exec%u" : "%s", base_name,
                 clo_after_exec);
-   open_Writer(full, get_time);
+   VG_(sprintf)(pid, "%d", VG_(getpid)());
+   err = open_Writer(full, get_time);
+   if (err != 0) {
+      note_Ledger("F", pid, full, VG_(strerror)(err));
+      if (!forked && clo_after_exec == 0) {
+         VG_(fmsg)("strata: cannot create the profile file '%s': %s\n",
+                   full, VG_(strerror)(err));
+         VG_(exit)(1);
+      }
+      VG_(umsg)("strata: cannot create the profile file '%s': %s; process "
+                "%s runs on without a profile\n", full, VG_(strerror)(err),
+                pid);
+   } else {
+      note_Ledger("P", pid, full, NULL);
+      write_header();
+      flush_Writer();
+   }
    VG_(free)(full);
-   VG_(free)(name);
-   write_header();
-   flush_Writer();
 }
 
 /*------------------------------------------------------------*/
@@ -1836,6 +1877,49 @@ static void disable_malloc_replacement(void)
 }
 
 /*------------------------------------------------------------*/
+/*--- The client's environment                             ---*/
+/*------------------------------------------------------------*/
+
+/* Valgrind finds strata's tool through VALGRIND_LIB, and gives the client
+   the environment it was given: a program that runs valgrind itself would
+   find strata's directory instead of its own Valgrind's.  So the entry is
+   taken out of the client's environment before the client starts.  It is
+   on the client's initial stack, where the auxiliary vector comes right
+   after the environment's NULL (the dynamic loader finds it there): the
+   entries after it, the NULL and the vector move down one slot, the stack
+   pointer (at argc) stays where it is, and VG_(client_auxv) follows the
+   vector.  A traced exec gets VALGRIND_LIB again from the core, for the
+   new Valgrind, and the new strata takes it out again. */
+static Bool hide_one(HChar** env, const HChar* name_eq)
+{
+   SizeT   len = VG_(strlen)(name_eq);
+   HChar** slot;
+   HChar** null;
+   UWord*  end;
+   for (slot = env; *slot && VG_(strncmp)(*slot, name_eq, len) != 0; slot++)
+      ;
+   for (null = slot; *null; null++)
+      ;
+   if (*slot == NULL || (UWord*)(null + 1) != VG_(client_auxv))
+      return False;   // not there, or not the layout of Valgrind 3.19
+   for (end = VG_(client_auxv); end[0] != 0 /* AT_NULL */; end += 2)
+      ;
+   end += 2;
+   VG_(memmove)(slot, slot + 1, (Addr)end - (Addr)(slot + 1));
+   end[-1] = 0;
+   VG_(client_auxv)--;
+   return True;
+}
+
+static void hide_valgrind_lib(void)
+{
+   if (VG_(client_envp) == NULL || VG_(client_auxv) == NULL)
+      return;
+   while (hide_one(VG_(client_envp), "VALGRIND_LIB="))
+      ;
+}
+
+/*------------------------------------------------------------*/
 /*--- Stacks                                               ---*/
 /*------------------------------------------------------------*/
 
@@ -2078,7 +2162,35 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 /*------------------------------------------------------------*/
 
 /* A forked child writes a profile of its own: a new file, frames and sites
-   written anew, and a first snapshot of the heap it inherited. */
+   written anew, and a first snapshot of the heap it inherited.  When
+   --out-file names the same file for the child as for its parent (no %p in
+   it), the child's name is its parent's followed by its own pid, as if the
+   pattern ended in .%p; so is the name of anything it execs, and its
+   children's are theirs: the pattern with .%p is passed on to the program
+   a traced exec starts, as --out-file is. */
+static Word  out_file_arg = -1;      // its index in VG_(args_for_valgrind)
+static HChar* out_file_text = NULL;  // the option passed on
+
+static void name_child_Output(void)
+{
+   HChar* name = VG_(expand_file_name)("--out-file", clo_out_file);
+   Bool   same = base_name != NULL && VG_STREQ(name, base_name);
+   HChar* pattern;
+   VG_(free)(name);
+   if (!same)
+      return;
+   pattern = VG_(malloc)("st.out.child", VG_(strlen)(clo_out_file) + 4);
+   VG_(sprintf)(pattern, "%s.%%p", clo_out_file);
+   clo_out_file = pattern;     // never freed: the options keep pointers to it
+   out_file_text = VG_(malloc)("st.out.arg", VG_(strlen)(pattern) + 16);
+   VG_(sprintf)(out_file_text, "--out-file=%s", pattern);
+   if (out_file_arg < 0)
+      out_file_arg = VG_(addToXA)(VG_(args_for_valgrind), &out_file_text);
+   else
+      *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), out_file_arg)
+         = out_file_text;
+}
+
 static void st_atfork_child(ThreadId tid)
 {
    Word i;
@@ -2102,8 +2214,11 @@ static void st_atfork_child(ThreadId tid)
    peak_stacks_szB = stacks_szB;
    peak_written = False;      // the inherited heap is the child's first peak
    clo_after_exec = 0;        // a new process, named by its own pid
+   forked = True;
+   name_child_Output();
    open_Output();
-   take_snapshot(SnapRegular);
+   if (is_open_Writer())
+      take_snapshot(SnapRegular);
 }
 
 /*------------------------------------------------------------*/
@@ -2137,12 +2252,66 @@ static void pass_exec_count(UInt n)
    }
 }
 
+/* The ledger goes on across an exec that the core traces: its descriptor
+   stays open for the new strata (--record-fd, passed on like
+   --after-exec).  An exec the core does not trace is noted (E): the
+   program it starts is not profiled, and strata record says so; an E is
+   taken back (e) if the execve returns. */
+static Word  record_fd_arg = -1;      // its index in VG_(args_for_valgrind)
+static HChar record_fd_text[32];      // the option passed on
+static Bool  exec_traced = False;     // of the execve under way
+
+static Bool will_trace(UInt syscallno, UWord* args, const HChar** path)
+{
+   Addr name = syscallno == __NR_execve ? args[0] : args[1];
+   *path = name != 0 && VG_(am_is_valid_for_client)(name, 1, VKI_PROT_READ)
+              ? (const HChar*)name : "";
+   return VG_(clo_trace_children)
+          && VG_(should_we_trace_this_child)(**path ? *path : NULL, NULL);
+}
+
+static void pass_Ledger(UInt syscallno, UWord* args)
+{
+   const HChar* path;
+   HChar pid[16];
+   Int   fd = fd_Ledger();
+   if (fd < 0)
+      return;
+   exec_traced = will_trace(syscallno, args, &path);
+   if (!exec_traced) {
+      VG_(sprintf)(pid, "%d", VG_(getpid)());
+      note_Ledger("E", pid, path, NULL);
+      return;
+   }
+   VG_(fcntl)(fd, VKI_F_SETFD, 0);
+   VG_(sprintf)(record_fd_text, "--record-fd=%d", fd);
+   if (record_fd_arg < 0) {
+      const HChar* text = record_fd_text;
+      record_fd_arg = VG_(addToXA)(VG_(args_for_valgrind), &text);
+   }
+}
+
+static void take_back_Ledger(void)
+{
+   HChar pid[16];
+   Int   fd = fd_Ledger();
+   if (fd < 0)
+      return;
+   if (exec_traced) {
+      VG_(fcntl)(fd, VKI_F_SETFD, VKI_FD_CLOEXEC);
+   } else {
+      VG_(sprintf)(pid, "%d", VG_(getpid)());
+      note_Ledger("e", pid, NULL, NULL);
+   }
+}
+
 static void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
                            UInt nArgs)
 {
    if (syscallno == __NR_execve || syscallno == __NR_execveat) {
       end_profile(True);
       pass_exec_count(clo_after_exec + 1);
+      pass_Ledger(syscallno, args);
    }
 }
 
@@ -2154,6 +2323,7 @@ static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
    if (syscallno != __NR_execve && syscallno != __NR_execveat)
       return;
    pass_exec_count(clo_after_exec);
+   take_back_Ledger();
    if (provisional_end < 0 || !is_open_Writer())
       return;
    cut_Writer((ULong)provisional_end);
@@ -2240,6 +2410,7 @@ static void st_post_clo_init(void)
       clo_pages_as_heap = False;   // as in massif: no heap of either kind
    if (!clo_heap || clo_pages_as_heap)
       disable_malloc_replacement();
+   hide_valgrind_lib();
    if (clo_pages_as_heap) {
       clo_heap_admin = 0;
       VG_(track_new_mem_startup)(st_new_mem_startup);
@@ -2270,6 +2441,7 @@ static void st_post_clo_init(void)
    init_Chunks();
    VG_(atfork)(NULL, NULL, st_atfork_child);
    init_snapshot_clock();
+   open_Ledger(clo_record_fd);
    open_Output();
 }
 

@@ -55,6 +55,7 @@
    cannot.  VG_(do_syscall) makes the calls the API has no wrapper for
    (ftruncate, fallocate). */
 extern Int    VG_(safe_fd)(Int oldfd);
+extern Int    VG_(fcntl)(Int fd, Int cmd, Addr arg);
 extern SysRes VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
                               RegWord, RegWord, RegWord, RegWord, RegWord);
 
@@ -316,15 +317,13 @@ void put_field_text(const HChar* s) { put_tab(); put_text(s); }
 /*--- Opening and closing                                  ---*/
 /*------------------------------------------------------------*/
 
-void open_Writer(const HChar* name, ULong (*now)(void))
+UWord open_Writer(const HChar* name, ULong (*now)(void))
 {
    SysRes sres = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
                            VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
                            | VKI_S_IROTH);
-   if (sr_isError(sres)) {
-      VG_(fmsg)("strata: cannot create the profile file '%s'\n", name);
-      VG_(exit)(1);
-   }
+   if (sr_isError(sres))
+      return sr_Err(sres);
    fd          = VG_(safe_fd)(sr_Res(sres));
    time_now    = now;
    used        = 0;
@@ -332,6 +331,7 @@ void open_Writer(const HChar* name, ULong (*now)(void))
    at_line_end = True;
    reserving   = True;
    check_limit_Writer();
+   return 0;
 }
 
 Bool is_open_Writer(void)
@@ -379,6 +379,56 @@ void drop_Writer(void)
    if (fd >= 0)
       VG_(close)(fd);
    fd = -1;
+}
+
+/*------------------------------------------------------------*/
+/*--- The ledger: what strata record is told               ---*/
+/*------------------------------------------------------------*/
+
+/* strata record gives the tool a file of its own, --record-fd (a memfd,
+   opened for appending), which every strata of the run inherits: forked
+   children with the process, programs started by a traced exec through
+   the exec.  Each says there what strata record cannot find out from the
+   files: the profile it created, the one it could not create and why, the
+   program an exec left unprofiled.  A note is fields ended by NUL (a file
+   name may hold any other byte), the first a letter (docs/design.md), and
+   is appended by one write, so that notes of processes writing at once do
+   not mix.  The file-size limit is lifted around it, as for the profile. */
+
+static Int ledger = -1;
+
+void open_Ledger(Int given)
+{
+   if (given < 0 || VG_(fcntl)(given, VKI_F_GETFD, 0) < 0)
+      return;   // not given, or not open: strata record is not listening
+   ledger = VG_(safe_fd)(given);
+}
+
+Int fd_Ledger(void)
+{
+   return ledger;
+}
+
+void note_Ledger(const HChar* kind, const HChar* a, const HChar* b,
+                 const HChar* c)
+{
+   const HChar* fields[4] = { kind, a, b, c };
+   HChar note[2 * VKI_PATH_MAX];
+   UInt  n = 0, i;
+   Lift  lift;
+   if (ledger < 0)
+      return;
+   check_limit_Writer();   // the client's limit, even before a profile
+   for (i = 0; i < 4 && fields[i] != NULL; i++) {
+      UInt len = VG_(strlen)(fields[i]);
+      if (n + len + 1 > sizeof(note))
+         return;   // longer than a path and a reason: not noted
+      VG_(memcpy)(note + n, fields[i], len + 1);
+      n += len + 1;
+   }
+   lift_limit(&lift);
+   VG_(write)(ledger, note, n);
+   put_back_limit(&lift);
 }
 
 ULong bytes_written_Writer(void) { return stats_bytes; }

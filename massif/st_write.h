@@ -15,9 +15,9 @@
    output stops for good: the file ends with a Q record saying why, if it
    can take one, the reason is printed, and what is put later is dropped. */
 
-/* Opens (creates, truncates) the file 'name'; exits if it cannot.  'now'
-   gives the time for a Q record. */
-void open_Writer(const HChar* name, ULong (*now)(void));
+/* Opens (creates, truncates) the file 'name'; 0, or the errno if it
+   cannot.  'now' gives the time for a Q record. */
+UWord open_Writer(const HChar* name, ULong (*now)(void));
 
 /* Whether the file is open and output has not stopped. */
 Bool is_open_Writer(void);
@@ -54,6 +54,15 @@ void drop_Writer(void);
 
 /* To call after the client may have changed RLIMIT_FSIZE. */
 void check_limit_Writer(void);
+
+/* The ledger (st_write.c): notes for strata record.  open_Ledger takes
+   the descriptor of --record-fd (-1: none) and moves it out of the
+   client's reach; note_Ledger appends a note of up to three fields after
+   its kind (NULL ends them early); fd_Ledger is its descriptor, or -1. */
+void open_Ledger(Int given);
+Int  fd_Ledger(void);
+void note_Ledger(const HChar* kind, const HChar* a, const HChar* b,
+                 const HChar* c);
 
 /* For --stats=yes. */
 ULong bytes_written_Writer(void);

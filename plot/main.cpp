@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata: the command of the strata heap profiler.  main only picks the
-// subcommand and prints the one error that stops it, shown() (util/shown.hpp):
-// an error may quote a file.
+// subcommand, checks that its results reached standard output
+// (util/output.hpp), and prints the one error that stops it, shown()
+// (util/shown.hpp): an error may quote a file.
 //
 // The folders, each including only those after it (docs/design.md, "The
 // folders"; tests/t-layers.sh checks it):
@@ -12,6 +13,7 @@
 
 #include "cmd/commands.hpp"
 #include "util/error.hpp"
+#include "util/output.hpp"
 #include "util/shown.hpp"
 
 namespace {
@@ -64,7 +66,10 @@ int dispatch(const strata::Args& args, std::string& context) {
 int main(int argc, char** argv) {
   std::string context = "strata";
   try {
-    return dispatch(strata::Args(argv + 1, argv + argc), context);
+    strata::StandardOutput out;  // every write to it checked (util/output.hpp)
+    int status = dispatch(strata::Args(argv + 1, argv + argc), context);
+    out.finish();
+    return status;
   } catch (const strata::Error& error) {
     std::string where = error.file().empty() ? context : "strata";
     std::cerr << where << ": " << strata::shown(describe(error)) << "\n";

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata convert --to=FORMAT FILE -o OUT: a profile for other tools, as a
-// massif.out file or as collapsed stacks (export.hpp).
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+// massif.out file or as collapsed stacks (export.hpp).  Every option and
+// the profile are checked, and the result made, before OUT is written; OUT
+// is replaced whole (output.hpp), so a failure never empties it.
 #include <iostream>
 
 #include "analyze/heap_analysis.hpp"
 #include "cmd/commands.hpp"
 #include "render/export.hpp"
 #include "util/error.hpp"
+#include "util/output.hpp"
 #include "util/text.hpp"
 
 namespace po = boost::program_options;
@@ -52,30 +52,66 @@ double threshold_value(const po::variables_map& values) {
   return *percent;
 }
 
-std::vector<CollapsedStack> collapsed_stacks(const Model& model, const po::variables_map& values) {
-  if (values.count("leaks") && values.count("at")) throw Error("--at and --leaks: give one");
-  if (values.count("leaks")) return collapsed_growth(model, analyze_heap(model, ContextOptions{}));
-  if (!values.count("at")) {
-    std::optional<std::size_t> peak = peak_snapshot(model);
-    if (!peak) throw Error(model.file, 0, "no snapshot: no heap to convert");
-    return collapsed_at(model, *peak);
+// What to write, every option checked before the profile is read (and
+// long before OUT is touched).
+struct Conversion {
+  std::string format;               // massif or collapsed
+  double threshold = 0;             // massif
+  bool leaks = false;               // collapsed: the leaks' growth
+  std::optional<std::uint64_t> at;  // collapsed: the heap at this time, else at the peak
+};
+
+Conversion conversion(const po::variables_map& values) {
+  Conversion c;
+  c.format = values["to"].as<std::string>();
+  if (c.format != "massif" && c.format != "collapsed") {
+    throw Error("--to=" + c.format + ": the formats are massif and collapsed");
   }
-  std::string text = values["at"].as<std::string>();
-  std::optional<std::uint64_t> time = parse_number(text);
-  if (!time) throw Error("--at=" + text + ": must be a time, a whole number in the profile's unit");
-  return collapsed_at(model, snapshot_at(model, *time));
+  c.threshold = threshold_value(values);
+  c.leaks = values.count("leaks") > 0;
+  if (values.count("at")) {
+    std::string text = values["at"].as<std::string>();
+    c.at = parse_number(text);
+    if (!c.at) {
+      throw Error("--at=" + text + ": must be a time, a whole number in the profile's unit");
+    }
+  }
+  if (c.format == "massif" && (c.at || c.leaks)) {
+    throw Error("--at and --leaks are for --to=collapsed: a massif.out file has every snapshot");
+  }
+  if (c.leaks && c.at) throw Error("--at and --leaks: give one");
+  return c;
 }
 
-void convert(const Model& model, const po::variables_map& values, const std::string& format,
-             std::ostream& out) {
-  if (format == "massif") {
-    if (values.count("at") || values.count("leaks")) {
-      throw Error("--at and --leaks are for --to=collapsed: a massif.out file has every snapshot");
-    }
-    double threshold = threshold_value(values);
-    write_massif(model, massif_snapshots(model, threshold), threshold, out);
+std::vector<CollapsedStack> collapsed_stacks(const Model& model, const Conversion& c) {
+  if (c.leaks) return collapsed_growth(model, analyze_heap(model, ContextOptions{}));
+  if (c.at) return collapsed_at(model, snapshot_at(model, *c.at));
+  return collapsed_at(model, *peak_snapshot(model));
+}
+
+// The result, made before OUT is opened: everything that can fail on the
+// profile fails here.
+struct Converted {
+  std::vector<MassifSnapshot> massif;
+  std::vector<CollapsedStack> collapsed;
+};
+
+Converted convert(const Model& model, const Conversion& c) {
+  if (model.snapshots.empty()) throw Error(model.file, 0, "no snapshot: no heap to convert");
+  Converted result;
+  if (c.format == "massif") {
+    result.massif = massif_snapshots(model, c.threshold);
   } else {
-    write_collapsed(model, collapsed_stacks(model, values), out);
+    result.collapsed = collapsed_stacks(model, c);
+  }
+  return result;
+}
+
+void write(const Model& model, const Conversion& c, const Converted& result, std::ostream& out) {
+  if (c.format == "massif") {
+    write_massif(model, result.massif, c.threshold, out);
+  } else {
+    write_collapsed(model, result.collapsed, out);
   }
 }
 
@@ -87,23 +123,19 @@ int cmd_convert(const Args& args) {
   if (!parsed) return 0;
   const po::variables_map& values = *parsed;
   if (!values.count("to")) throw usage_error("no format given", kConvert);
-  std::string format = values["to"].as<std::string>();
-  if (format != "massif" && format != "collapsed") {
-    throw Error("--to=" + format + ": the formats are massif and collapsed");
-  }
   std::string file = profile_paths(values, kConvert)[0];
   if (!values.count("output")) throw usage_error("no output given", kConvert);
+  Conversion c = conversion(values);
   Model model = load_profile(file);
+  Converted result = convert(model, c);
   std::string output = values["output"].as<std::string>();
   if (output == "-") {
-    convert(model, values, format, std::cout);
+    write(model, c, result, std::cout);  // checked in main (util/output.hpp)
     return 0;
   }
-  std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(output, 0, std::string("cannot write: ") + std::strerror(errno));
-  convert(model, values, format, out);
-  out.close();
-  if (!out) throw Error(output, 0, std::string("cannot write: ") + std::strerror(errno));
+  ReplacedFile out(output);  // OUT itself is untouched until commit()
+  write(model, c, result, out.stream());
+  out.commit();
   return 0;
 }
 

@@ -119,6 +119,7 @@ int cmd_plot(const Args& args) {
   const po::variables_map& values = *parsed;
   std::string file = profile_paths(values, kPlot)[0];
   GraphOptions graph = graph_options(values);
+  graph.input = file;
   ContextOptions options = read_context_options(values);
   Model model = load_profile(file);
   ContextOptions contexts = for_profile(options, values, model);

@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata record [OPTIONS] [--] PROGRAM [ARGS]: runs PROGRAM under Valgrind's
-// strata tool, then says where the profile is, whether it is complete, and
-// how to read it.  The exit status is the program's (128 + the signal, if a
-// signal ended it), or 1 if the program's is 0 but a profile is incomplete.
+// strata tool, then says where the profiles are (the tools' ledger lists
+// them), whether they are complete, how to read them, and what they cannot
+// see.  The exit status is the program's (128 + the signal, if a
+// signal ended it), or 1 if the program's is 0 but a profile is incomplete
+// or could not be created.
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
+#include "analyze/blind_spots.hpp"
 #include "cmd/commands.hpp"
+#include "read/read.hpp"
 #include "record/record.hpp"
 #include "util/shown.hpp"
+#include "view/blind_spot_words.hpp"
 
 namespace strata {
 
@@ -38,18 +45,44 @@ std::string incomplete(const std::string& profile) {
   return "strata stopped writing it: " + end.reason;
 }
 
-// Says where the profiles are and which are incomplete; false if one is.
-bool tell_profiles(const std::vector<std::string>& written, const std::string& expected) {
-  if (written.empty()) {
+// `path` (absolute, from the ledger) as the user named it: relative to the
+// working directory when the pattern was relative and it is below it.
+std::string as_named(const std::string& path, const std::string& pattern) {
+  namespace fs = std::filesystem;
+  if (fs::path(pattern).is_absolute()) return path;
+  std::error_code error;
+  std::string here = fs::current_path(error).string() + "/";
+  return !error && path.starts_with(here) ? path.substr(here.size()) : path;
+}
+
+// Says where the profiles are, which are incomplete and which could not be
+// created; false if one is incomplete or was not created.
+bool tell_profiles(const LedgerNotes& notes, const std::string& pattern,
+                   const std::string& expected) {
+  std::vector<std::string> written;
+  bool complete = true;
+  for (const LedgerNotes::Profile& profile : notes.profiles) {
+    std::string name = as_named(profile.path, pattern);
     std::error_code error;
-    if (std::filesystem::exists(expected, error) &&
-        !std::filesystem::is_regular_file(expected, error)) {
-      std::cerr << "strata record: the profile went to " << shown(expected)
+    if (std::filesystem::is_regular_file(profile.path, error)) {
+      written.push_back(name);
+    } else {
+      std::cerr << "strata record: the profile went to " << shown(name)
                 << ", which is not a regular file: it is not checked\n";
-      return true;
     }
-    std::cerr << "strata record: no profile was written (expected " << shown(expected) << ")\n";
-    return false;
+  }
+  for (const LedgerNotes::NotCreated& lost : notes.not_created) {
+    std::cerr << "strata record: the profile of process " << lost.pid
+              << " could not be created: " << shown(as_named(lost.path, pattern)) << ": "
+              << shown(lost.reason) << "\n";
+    complete = false;
+  }
+  if (written.empty()) {
+    if (notes.profiles.empty() && notes.not_created.empty()) {
+      std::cerr << "strata record: no profile was written (expected " << shown(expected) << ")\n";
+      return false;
+    }
+    return complete;
   }
   if (written.size() == 1) {
     std::cerr << "strata record: profile written to " << shown(written[0]) << "\n";
@@ -58,7 +91,6 @@ bool tell_profiles(const std::vector<std::string>& written, const std::string& e
     for (const std::string& name : written) std::cerr << " " << shown(name);
     std::cerr << "\n";
   }
-  bool complete = true;
   for (const std::string& name : written) {
     std::string why = incomplete(name);
     if (why.empty()) continue;
@@ -68,6 +100,58 @@ bool tell_profiles(const std::vector<std::string>& written, const std::string& e
   std::cerr << "strata record: read " << (written.size() == 1 ? "it" : "one")
             << " with: strata report " << shown(shell_word(written[0])) << "\n";
   return complete;
+}
+
+// The programs started by exec that were not profiled, in one line for the
+// program the first process became, one for those its children started.
+void tell_execs(const LedgerNotes& notes, pid_t first) {
+  std::vector<std::string> others;
+  for (const LedgerNotes::Exec& exec : notes.unprofiled_execs) {
+    if (exec.pid == first) {
+      std::cerr << "strata record: the program handed over to " << shown(exec.program)
+                << " by exec, which was not profiled: record with --trace-children=yes to "
+                   "profile it\n";
+    } else {
+      others.push_back(exec.program);
+    }
+  }
+  if (others.empty()) return;
+  std::cerr << "strata record: " << others.size() << (others.size() == 1 ? " program" : " programs")
+            << " started by exec (" << shown(others[0]) << (others.size() > 1 ? ", ..." : "")
+            << ") not profiled: record with --trace-children=yes to profile "
+            << (others.size() == 1 ? "it" : "them") << "\n";
+}
+
+// What the profiles cannot see, from the profiles themselves (those that
+// are regular files, read as far as they go; nothing when they hold more
+// than 256 MiB, which would take long to read) and the environment.
+void tell_blind_spots(const LedgerNotes& notes) {
+  constexpr std::uintmax_t kMostRead = std::uintmax_t{256} << 20;
+  std::uintmax_t read = 0;
+  std::optional<BlindSpots> spots;
+  for (const LedgerNotes::Profile& profile : notes.profiles) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(profile.path, error)) continue;
+    read += std::filesystem::file_size(profile.path, error);
+    if (error || read > kMostRead) return;
+    try {
+      BlindSpots more = blind_spots(read_profile(profile.path));
+      if (spots) {
+        merge(*spots, more);
+      } else {
+        spots = more;
+      }
+    } catch (const std::exception&) {
+      // a profile strata cannot read is told about above, or by strata report
+    }
+  }
+  if (!spots) return;
+  if (!notes.not_created.empty()) spots->no_heap = false;  // a process without a profile may have
+  const char* python_malloc = std::getenv("PYTHONMALLOC");
+  bool pymalloc = !python_malloc || !std::string_view(python_malloc).starts_with("malloc");
+  for (const std::string& line : blind_spot_lines(*spots, pymalloc)) {
+    std::cerr << "strata record: " << shown(line) << "\n";
+  }
 }
 
 }  // namespace
@@ -80,10 +164,13 @@ int cmd_record(const Args& args) {
   }
   if (request.version) return print_version();
   std::string lib_dir = find_tool_dir();
-  FileTimes before = profile_files(request.out_file, 0);
-  RunResult run = run_valgrind(lib_dir, valgrind_command(request));
-  bool complete = tell_profiles(written_profiles(request.out_file, run.pid, before),
-                                expand_out_file(request.out_file, run.pid));
+  Ledger ledger;
+  RunResult run = run_valgrind(lib_dir, valgrind_command(request, ledger.fd()));
+  LedgerNotes notes = ledger.read();
+  bool complete =
+      tell_profiles(notes, request.out_file, expand_out_file(request.out_file, run.pid));
+  tell_execs(notes, run.pid);
+  tell_blind_spots(notes);
   return run.status == 0 && !complete ? 1 : run.status;
 }
 

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata report [OPTIONS] FILE: the header and the peak of a profile, its
 // contexts ranked by spacetime, and its leak suspects (report.hpp), as text
-// or as one JSON document.
+// or as one JSON document; the text ends with what the profile cannot see
+// (analyze/blind_spots.hpp).
 #include <iostream>
 
+#include "analyze/blind_spots.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
 #include "render/render.hpp"
 #include "util/error.hpp"
+#include "util/shown.hpp"
+#include "view/blind_spot_words.hpp"
 #include "view/gate.hpp"
 #include "view/report.hpp"
 
@@ -57,6 +61,16 @@ ContextSort parse_sort(const std::string& by) {
               "allocated");
 }
 
+// What the profile cannot see (analyze/blind_spots.hpp), after the text report,
+// one line each.
+void print_blind_spots(const Model& model, std::ostream& out) {
+  std::vector<std::string> lines = blind_spot_lines(blind_spots(model), std::nullopt);
+  if (lines.empty()) return;
+  const std::string title = "What this profile cannot see";
+  out << "\n" << title << "\n" << std::string(title.size(), '-') << "\n\n";
+  for (const std::string& line : lines) out << shown(line) << "\n";
+}
+
 }  // namespace
 
 int cmd_report(const Args& args) {
@@ -82,6 +96,7 @@ int cmd_report(const Args& args) {
     render_report_json(report, std::cout);
   } else {
     render_report_text(report, std::cout);
+    print_blind_spots(model, std::cout);
   }
   std::cout.flush();
   if (!fail_on) return 0;

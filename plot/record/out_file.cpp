@@ -2,14 +2,12 @@
 // The --out-file pattern, read as Valgrind reads --log-file: %p is the process
 // id, %n a sequence number per process (1 for its first file), %q{VAR} the
 // value of the environment variable VAR, %% a %; any other % is an error, and
-// so is an unset VAR.  And the profiles the pattern named: which were
-// written, and how each ends.
+// so is an unset VAR.  And how a profile ends.
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <regex>
 
 #include "record/record.hpp"
 #include "util/error.hpp"
@@ -73,21 +71,6 @@ std::string expand(const std::vector<Piece>& pieces, pid_t pid) {
   return name;
 }
 
-// A regular expression matching the names of any process and sequence
-// number, with .execN after them or not.
-std::regex any_name(const std::vector<Piece>& pieces) {
-  static const std::string special = "\\^$.|?*+()[]{}";
-  std::string regex;
-  for (const Piece& piece : pieces) {
-    if (piece.kind != Piece::Kind::text) regex += "[0-9]+";
-    for (char c : piece.text) {
-      if (special.find(c) != std::string::npos) regex += '\\';
-      regex += c;
-    }
-  }
-  return std::regex(regex + "(\\.exec[0-9]+)?");
-}
-
 }  // namespace
 
 void check_out_file(const std::string& pattern) {
@@ -104,37 +87,6 @@ void check_out_file(const std::string& pattern) {
 
 std::string expand_out_file(const std::string& pattern, pid_t pid) {
   return expand(parse_pattern(pattern), pid);
-}
-
-FileTimes profile_files(const std::string& pattern, pid_t pid) {
-  std::vector<Piece> pieces = parse_pattern(pattern);
-  fs::path dir = fs::path(expand(pieces, pid)).parent_path();
-  std::regex any = any_name(pieces);
-  FileTimes files;
-  std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir.empty() ? "." : dir, error)) {
-    std::string name = (dir / entry.path().filename()).string();
-    if (!std::regex_match(name, any) || !entry.is_regular_file(error)) continue;
-    fs::file_time_type written = entry.last_write_time(error);
-    if (!error) files[name] = written;
-  }
-  return files;
-}
-
-std::vector<std::string> written_profiles(const std::string& pattern, pid_t pid,
-                                          const FileTimes& before) {
-  std::string own = expand_out_file(pattern, pid);
-  std::vector<std::string> written;
-  for (const auto& [name, time] : profile_files(pattern, pid)) {
-    auto old = before.find(name);
-    if (old != before.end() && old->second == time) continue;
-    if (name == own) {
-      written.insert(written.begin(), name);
-    } else {
-      written.push_back(name);
-    }
-  }
-  return written;
 }
 
 ProfileEnd profile_end(const std::string& path) {

@@ -6,9 +6,9 @@
 #include <sys/types.h>
 
 #include <filesystem>
-#include <map>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata {
@@ -48,16 +48,50 @@ void check_out_file(const std::string& pattern);
 // The file name of process `pid`'s first file: %p = pid, %n = 1, %q{VAR} = $VAR.
 std::string expand_out_file(const std::string& pattern, pid_t pid);
 
-// The files the pattern can name in its directory (any pid, any %n), with
-// the times they were last written; `pid` is used for %p in the directory.
-using FileTimes = std::map<std::string, std::filesystem::file_time_type>;
-FileTimes profile_files(const std::string& pattern, pid_t pid);
+// ---- the ledger (ledger.cpp) ------------------------------------------------
 
-// The profiles written or rewritten since `before` was taken, process `pid`'s first.
-// A program that a process execs writes to the process's name followed by
-// .execN, N counting its execs.
-std::vector<std::string> written_profiles(const std::string& pattern, pid_t pid,
-                                          const FileTimes& before);
+// What the strata tools of one run told strata record (st_write.c, "The
+// ledger"): the profiles they created, in order (the first process's
+// first), those they could not create and why, and the programs an exec
+// started unprofiled (without --trace-children=yes), by the process that
+// exec'd.
+struct LedgerNotes {
+  struct Profile {
+    long pid = 0;
+    std::string path;  // absolute
+  };
+  struct NotCreated {
+    long pid = 0;
+    std::string path;
+    std::string reason;
+  };
+  struct Exec {
+    long pid = 0;
+    std::string program;
+  };
+  std::vector<Profile> profiles;
+  std::vector<NotCreated> not_created;
+  std::vector<Exec> unprofiled_execs;
+};
+
+// Reads the notes, NUL-ended fields; stops at the first it cannot read.
+LedgerNotes parse_ledger(std::string_view text);
+
+// A ledger for one run: a memfd, appended to, inherited by Valgrind, whose
+// number the tool gets as --record-fd.
+class Ledger {
+ public:
+  Ledger();
+  ~Ledger();
+  Ledger(const Ledger&) = delete;
+  Ledger& operator=(const Ledger&) = delete;
+
+  int fd() const { return fd_; }
+  LedgerNotes read() const;
+
+ private:
+  int fd_ = -1;
+};
 
 // How a profile ends: complete (with the end record X), stopped (strata
 // could not write the rest, and its Q record says why), or cut short (its
@@ -89,8 +123,9 @@ struct RunResult {
   int status = 0;  // the exit status, or 128 + the signal that ended it
 };
 
-// valgrind --tool=strata OPTIONS PROGRAM ARGS, with the valgrind found by configure.
-std::vector<std::string> valgrind_command(const RecordRequest& request);
+// valgrind --tool=strata OPTIONS PROGRAM ARGS, with the valgrind found by
+// configure; with --record-fd=N first when `record_fd` is not -1.
+std::vector<std::string> valgrind_command(const RecordRequest& request, int record_fd = -1);
 
 // Runs `argv` (no shell) with VALGRIND_LIB=lib_dir and waits for it.
 RunResult run_valgrind(const std::string& lib_dir, const std::vector<std::string>& argv);

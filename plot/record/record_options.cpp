@@ -62,7 +62,8 @@ po::options_description record_options() {
        "profile pages mapped (mmap, brk) instead of the blocks of malloc and new")  //
       ("out-file,o", setting("FILE", "strata.out.%p"),
        "write the profile to FILE; %p is the process id, %q{VAR} the value of $VAR, %n a "
-       "sequence number, %% a %")                                                           //
+       "sequence number, %% a %; a forked child whose FILE would be its parent's writes "
+       "FILE.PID")                                                                          //
       ("massif-out-file", po::value<Args>()->value_name("FILE"), "the same as --out-file")  //
       ("threshold", setting("PCT", "1.0"),
        "the significance threshold (0 to 100) that strata report and strata plot take for this "

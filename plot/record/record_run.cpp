@@ -186,8 +186,9 @@ std::string find_tool_dir() {
               "; set STRATA_VALGRIND_LIB to its directory");
 }
 
-std::vector<std::string> valgrind_command(const RecordRequest& request) {
+std::vector<std::string> valgrind_command(const RecordRequest& request, int record_fd) {
   std::vector<std::string> command = {STRATA_VALGRIND, "--tool=strata"};
+  if (record_fd >= 0) command.push_back("--record-fd=" + std::to_string(record_fd));
   command.insert(command.end(), request.valgrind_args.begin(), request.valgrind_args.end());
   command.insert(command.end(), request.program.begin(), request.program.end());
   return command;

@@ -38,6 +38,7 @@ struct GraphOptions {
   int height = 800;    // characters for the terminal
   bool colour = true;  // the terminal: ANSI colours (else each band a line of its own character)
   bool keep_script = false;  // leave the script and its data beside the output
+  std::string input;         // the profile drawn: no file written may be it
 };
 
 // A script and its data file.  The script reads `data_name` and writes

@@ -2,8 +2,11 @@
 // Running gnuplot: the script and its data go to a directory of their own (a
 // temporary one, or the output's with --keep-script), gnuplot is started
 // there with posix_spawnp (no shell), and its picture is moved to the output.
+// No file written is the profile drawn; a stop signal kills gnuplot and
+// removes the temporary directory before strata dies of it.
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,10 +17,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 
 extern char** environ;
 
@@ -85,6 +90,32 @@ struct Actions {
   ~Actions() { posix_spawn_file_actions_destroy(&actions); }
 };
 
+// The attributes of gnuplot: the signal mask strata had before it held the
+// stop signals back, and their default actions.
+struct Attributes {
+  posix_spawnattr_t attributes;
+  explicit Attributes(const sigset_t& mask) {
+    posix_spawnattr_init(&attributes);
+    sigset_t defaults = stop_signals();
+    posix_spawnattr_setsigmask(&attributes, &mask);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  }
+  ~Attributes() { posix_spawnattr_destroy(&attributes); }
+};
+
+// Why gnuplot did not exit 0.
+std::string failure(int status, const std::string& output) {
+  if (WIFSIGNALED(status)) {
+    int signal = WTERMSIG(status);
+    const char* name = strsignal(signal);
+    return "gnuplot was killed by signal " + std::to_string(signal) + " (" +
+           (name ? name : "unknown") + ")" +
+           (last_words(output) == "no message" ? "" : ": " + last_words(output));
+  }
+  return "gnuplot failed: " + last_words(output);
+}
+
 }  // namespace
 
 std::string run_gnuplot(const std::string& directory, const std::string& script) {
@@ -96,7 +127,14 @@ std::string run_gnuplot(const std::string& directory, const std::string& script)
   std::string program = "gnuplot", defaults = "-d", file = script;
   char* argv[] = {program.data(), defaults.data(), file.data(), nullptr};
   pid_t pid = 0;
-  int failed = posix_spawnp(&pid, "gnuplot", &actions.actions, nullptr, argv, environ);
+  int failed = 0;
+  {
+    // A stop signal from here on kills gnuplot first (interrupt.hpp).
+    HoldSignals hold;
+    Attributes attributes(hold.original());
+    failed = posix_spawnp(&pid, "gnuplot", &actions.actions, &attributes.attributes, argv, environ);
+    if (failed == 0) kill_on_signal(pid);
+  }
   if (failed == ENOENT) {
     throw Error(
         "gnuplot is not installed: install the package gnuplot-nox (apt-get install "
@@ -107,14 +145,13 @@ std::string run_gnuplot(const std::string& directory, const std::string& script)
   write_end.fd = -1;
   std::string output = read_all(read_end.fd);
   int status = wait_for(pid);
+  kill_on_signal(0);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
     throw Error(
         "gnuplot is not installed: install the package gnuplot-nox (apt-get install "
         "gnuplot-nox)");
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw Error("gnuplot failed: " + last_words(output));
-  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw Error(failure(status, output));
   return output;
 }
 
@@ -137,17 +174,11 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
-// A temporary directory, removed with what it holds when it goes out of scope.
+// A temporary directory, removed with what it holds when it goes out of
+// scope, or when a stop signal comes (interrupt.hpp).
 class TempDir {
  public:
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/strata-plot.XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) {
-      throw Error(std::string("cannot make a temporary directory: ") + std::strerror(errno));
-    }
-    path_ = pattern;
-  }
+  TempDir() : path_(make()), removed_(path_.string()) {}
   ~TempDir() {
     std::error_code ignored;
     fs::remove_all(path_, ignored);
@@ -155,7 +186,17 @@ class TempDir {
   const fs::path& path() const { return path_; }
 
  private:
+  static fs::path make() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/strata-plot.XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) {
+      throw Error(std::string("cannot make a temporary directory: ") + std::strerror(errno));
+    }
+    return pattern;
+  }
+
   fs::path path_;
+  RemovedOnSignal removed_;
 };
 
 // Moves `from` to `to`, copying when they are on different file systems.
@@ -252,12 +293,42 @@ void prepare(Workspace& work, const GraphOptions& options) {
   }
 }
 
+// Whether `a` and `b` name one existing file (the same device and inode:
+// a link or another path to it is the same file).
+bool same_file(const fs::path& a, const fs::path& b) {
+  struct stat sa {};
+  struct stat sb {};
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+// The graph, its kept script and data (and the SVG an HTML page's script
+// draws) must not be written over the profile drawn.
+void refuse_overwriting_input(const Workspace& work, const GraphOptions& options) {
+  if (options.input.empty()) return;
+  if (options.format != GraphFormat::terminal && same_file(options.output, options.input)) {
+    throw Error(options.output, 0,
+                "the graph would be written over the profile being drawn: choose another OUT");
+  }
+  if (!options.keep_script) return;
+  for (const fs::path& kept : {work.script(), work.data(), work.directory / work.picture}) {
+    if (same_file(kept, options.input)) {
+      throw Error(kept.string(), 0,
+                  "--keep-script would write the gnuplot " +
+                      std::string(kept == work.script() ? "script" : "data") +
+                      " over the profile being drawn (the kept files are named after OUT): choose "
+                      "another OUT");
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions& options) {
   check_output_name(options.output);
   Workspace work;
   prepare(work, options);
+  refuse_overwriting_input(work, options);
   GnuplotJob job = gnuplot_job(data, options, work.stem + ".dat", work.picture);
   write_file(work.script(), job.script);
   write_file(work.data(), job.data);
@@ -265,8 +336,7 @@ std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions&
   if (options.format == GraphFormat::terminal) {
     std::string text = read_file(work.directory / work.picture);
     if (text.starts_with('\f')) text.erase(0, 1);  // the dumb terminal's form feed
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    std::cout << text;                             // written and checked in main (util/output.hpp)
   } else if (options.format == GraphFormat::html) {
     std::string svg = read_file(work.directory / work.picture);
     write_file(options.output, html_page(data, svg, axis_map(messages, data, options)));

@@ -2,6 +2,7 @@
 // The command line of strata record and the --out-file pattern.
 #include "record/record.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -172,6 +173,9 @@ TEST(RecordArgs, ValgrindCommand) {
   EXPECT_EQ(command[1], "--tool=strata");
   EXPECT_EQ(command[2], "-v");
   EXPECT_EQ(command[5], "arg with space");
+  Args with_fd = valgrind_command(request, 5);
+  ASSERT_EQ(with_fd.size(), 7u);
+  EXPECT_EQ(with_fd[2], "--record-fd=5");
 }
 
 // ---- running -----------------------------------------------------------------
@@ -236,26 +240,49 @@ TEST(OutFile, BadPatterns) {
   }
 }
 
-TEST(OutFile, WrittenProfilesOwnFirst) {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("strata-unit-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "p.99") << "old";
-  std::ofstream(dir / "p.98") << "old";
-  std::string pattern = (dir / "p.%p").string();
-  FileTimes before = profile_files(pattern, 20);
-  EXPECT_EQ(before.size(), 2u);
-  for (const char* name : {"p.30", "p.20", "p.10", "p.x", "q.40", "p.20.exec1", "p.20.execx"}) {
-    std::ofstream(dir / name) << "x";
+// A ledger note: its fields, each ended by a NUL.
+std::string note(std::initializer_list<std::string> fields) {
+  std::string text;
+  for (const std::string& field : fields) text += field + '\0';
+  return text;
+}
+
+// The ledger the tools write (st_write.c): profiles in order, those not
+// created, the execs not taken back; a note cut short or unknown ends it.
+TEST(Ledger, Notes) {
+  std::string text = note({"P", "10", "/w/p"}) + note({"E", "10", "/bin/true"}) +
+                     note({"F", "11", "/w/p.11", "Permission denied"}) +
+                     note({"E", "12", "/bin/ls"}) + note({"e", "12"}) +
+                     note({"P", "13", "/w/p.13"}) + "P" + '\0' + "14" + '\0' + "/w/p.14";
+  LedgerNotes notes = parse_ledger(text);
+  ASSERT_EQ(notes.profiles.size(), 2u);
+  EXPECT_EQ(notes.profiles[0].pid, 10);
+  EXPECT_EQ(notes.profiles[0].path, "/w/p");
+  EXPECT_EQ(notes.profiles[1].path, "/w/p.13");
+  ASSERT_EQ(notes.not_created.size(), 1u);
+  EXPECT_EQ(notes.not_created[0].pid, 11);
+  EXPECT_EQ(notes.not_created[0].reason, "Permission denied");
+  ASSERT_EQ(notes.unprofiled_execs.size(), 1u);  // 12's exec failed
+  EXPECT_EQ(notes.unprofiled_execs[0].program, "/bin/true");
+  EXPECT_TRUE(parse_ledger(note({"X", "junk"})).profiles.empty());
+  EXPECT_TRUE(parse_ledger("").profiles.empty());
+}
+
+// The ledger is a file that a child process inherits and appends to.
+TEST(Ledger, InheritedAndRead) {
+  Ledger ledger;
+  pid_t pid = fork();
+  if (pid == 0) {
+    std::string text = note({"P", "7", "/w/x"});
+    ssize_t n = write(ledger.fd(), text.data(), text.size());
+    _exit(n == static_cast<ssize_t>(text.size()) ? 0 : 1);
   }
-  std::filesystem::last_write_time(
-      dir / "p.98", before[(dir / "p.98").string()] + std::chrono::seconds(1));  // rewritten
-  std::vector<std::string> found = written_profiles(pattern, 20, before);
-  EXPECT_EQ(found,
-            (Args{(dir / "p.20").string(), (dir / "p.10").string(), (dir / "p.20.exec1").string(),
-                  (dir / "p.30").string(), (dir / "p.98").string()}));
-  EXPECT_TRUE(written_profiles((dir / "none.%p").string(), 20, before).empty());
-  std::filesystem::remove_all(dir);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  LedgerNotes notes = ledger.read();
+  ASSERT_EQ(notes.profiles.size(), 1u);
+  EXPECT_EQ(notes.profiles[0].path, "/w/x");
 }
 
 // The end of a profile: X, Q and its reason, or anything else (cut short).
