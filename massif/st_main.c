@@ -648,7 +648,7 @@ static UInt  ticks_found         = 0;   // checks that found a tick passed
 static void put_snapshot_header(SnapshotKind kind, ULong time, SizeT heap,
                                 SizeT extra, SizeT stacks)
 {
-   if (kind != SnapPeak && time > last_stamp)
+   if (time > last_stamp)
       last_stamp = time;
    put_str("T\t");
    put_str(snapshot_kind_names[kind]);
@@ -729,16 +729,25 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
    end_snapshot();
 }
 
+/* Whether the peak is to be written before a snapshot of 'kind' now: it
+   is not in the file yet, and the heap has fallen from it, or the run
+   ends. */
+static Bool peak_is_due(SnapshotKind kind)
+{
+   return !peak_written
+          && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB());
+}
+
 /* A snapshot at 'time' of the heap now, with the peak snapshot before it
-   if the heap has fallen from a peak not yet written. */
+   if the heap has fallen from a peak not yet written.  'time' is not
+   earlier than the peak's (take_tick_snapshots sees to it). */
 static void take_snapshot_at(SnapshotKind kind, ULong time, Bool provisional)
 {
    if (!is_open_Writer())
       return;
    if (kind == SnapFinal)
       update_peak();     // the end of the last climb
-   if (!peak_written
-       && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB()))
+   if (peak_is_due(kind))
       write_peak_snapshot();
    write_snapshot(kind, time, provisional);
 }
@@ -766,9 +775,16 @@ static ULong largest_power_of_2_upto(ULong n)
    held until the last, then the interval for the ticks to come. */
 static void take_tick_snapshots(ULong now)
 {
+   ULong first;
+   // A peak due now goes first.  With --stacks=yes the peak is checked
+   // between heap operations too (a stack that shrinks), so its time can
+   // be later than the first tick: the snapshot comes after it.
+   if (is_open_Writer() && peak_is_due(SnapRegular))
+      write_peak_snapshot();
    // The first tick, unless the clock already stands later in the file: an
-   // operation counted in bytes, a marker or a snapshot of another kind.
-   ULong first = next_snapshot_time;
+   // operation counted in bytes, a marker, a peak or a snapshot of another
+   // kind.
+   first = next_snapshot_time;
    if (first < last_op_time)
       first = last_op_time;
    if (first < last_stamp)
