@@ -19,17 +19,18 @@
    and blocks it holds now, and the lowest and highest bytes it held since
    the last snapshot.
 
-   The site must be known at every allocation.  A cache keyed by the
-   allocator's own frame (code address and stack pointer) gives it when the
-   return addresses above are still in the stack slots where they were
-   found; failing that, a few frames are unwound and the deeper ones taken
-   from a second cache, checked the same way; failing that, the stack is
-   unwound in full, its frames classified (is this malloc? an --alloc-fn?
-   an --ignore-fn? main?), which needs symbol look-ups once per code address
-   and then a look-up in a hash table, and the frames that make the site
-   looked up in the table of sites.  Every table used per operation is a
-   hash table that grows with its contents or a cache of fixed size, so the
-   cost of an operation does not grow with the number of live blocks.
+   The site must be known at every allocation.  The unwinder (st_unwind.c)
+   finds it: a cache keyed by the allocator's own frame (code address and
+   stack pointer) gives it when the return addresses above are still in
+   the stack slots where they were found; failing that, a few frames are
+   unwound and the deeper ones taken from a second cache, checked the same
+   way; failing that, the stack is unwound in full, its frames classified
+   (is this malloc? an --alloc-fn? an --ignore-fn? main?), which needs
+   symbol look-ups once per code address and then a look-up in a hash
+   table, and the frames that make the site looked up in the table of
+   sites.  Every table used per operation is a hash table that grows with
+   its contents or a cache of fixed size, so the cost of an operation does
+   not grow with the number of live blocks.
 
    Snapshots are taken by a clock (instructions, milliseconds or bytes
    allocated+freed: --time-unit), checked before each heap operation, so a
@@ -57,7 +58,6 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_execontext.h"
@@ -73,7 +73,6 @@
 #include "pub_tool_poolalloc.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_seqmatch.h"
-#include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
@@ -81,6 +80,7 @@
 #include "valgrind.h"
 #include "strata.h"
 #include "st_alloc.h"
+#include "st_unwind.h"
 #include "st_write.h"
 
 /*------------------------------------------------------------*/
@@ -93,7 +93,6 @@ static ULong stats_frees           = 0;   // blocks unrecorded
 static ULong stats_bad_frees       = 0;   // frees of no live block
 static ULong stats_reallocs        = 0;
 static ULong stats_ignored_reallocs = 0;  // kept at their site: --ignore-fn
-static ULong stats_stacks_unwound  = 0;
 static ULong stats_sites           = 0;
 static ULong stats_frames_written  = 0;
 static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
@@ -103,10 +102,6 @@ static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
 /*------------------------------------------------------------*/
-
-#define MAX_DEPTH        200
-#define FAST_SLACK         4    // extra frames unwound to strip allocators
-#define DEEP_SLACK        24    // ... when the first unwind was not enough
 
 typedef enum { TimeI, TimeMS, TimeB } TimeUnit;
 
@@ -273,8 +268,9 @@ static ULong get_time(void)
 /* A Site is one allocation stack, allocator frames removed.  It counts what
    its live blocks hold, the range its bytes covered since the last snapshot,
    and (copy on write) what it held at the last peak.  The first two fields
-   are those of VgHashNode: sites are found by their stack in 'sites'. */
-typedef struct _Site {
+   are those of VgHashNode: sites are found by their stack in 'sites'.
+   (Site is declared in st_unwind.h: the unwinder remembers sites.) */
+struct _Site {
    struct _Site* next;
    UWord  hash;           // key: hash_stack() of ips
    UInt   id;             // 1-based id in the output file; 0 = not written
@@ -289,7 +285,7 @@ typedef struct _Site {
    ULong  peak_gen;       // == peak_gen: peak_* hold the values at the peak
    SizeT  peak_szB;
    SizeT  peak_blocks;
-} Site;
+};
 
 /* A live heap block.  The first two fields are those of VgHashNode. */
 typedef struct _Block {
@@ -839,24 +835,6 @@ static void init_snapshot_clock(void)
 /*--- Sites                                                ---*/
 /*------------------------------------------------------------*/
 
-/* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
-   allocation. */
-static Bool same_words(const Addr* a, const Addr* b, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      if (a[i] != b[i])
-         return False;
-   return True;
-}
-
-static void copy_words(Addr* to, const Addr* from, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      to[i] = from[i];
-}
-
 static Site* new_Site(const Addr* ips, UInt n_ips)
 {
    Site* s = VG_(calloc)("st.site", 1, sizeof(Site));
@@ -948,220 +926,12 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
 }
 
 /*------------------------------------------------------------*/
-/*--- Unwinding                                            ---*/
+/*--- Sites: which frames make one                         ---*/
 /*------------------------------------------------------------*/
 
-/* The unwind cache.  Unwinding is most of the cost of an allocation, and
-   the deep part of a stack (the frames of main, of an interpreter's eval
-   loop, ...) is the same from one allocation to the next.  So only the top
-   SHALLOW_IPS frames are unwound each time; the frames below are taken
-   from a cache keyed by the code address and stack pointer of the last
-   shallow frame, after checking, frame by frame, that each return address
-   is still in the stack slot it was read from (the return address of the
-   frame above frame j sits just below sps[j], and ips[j] is that address
-   minus 1).  If any differs, the stack is unwound in full. */
-
-#define SHALLOW_IPS     4
-#define UCACHE_ENTRIES  1024
-#define TOP_WAYS        4
-
-typedef struct {
-   Addr  key_ip, key_sp;  // ips[SHALLOW_IPS-1] and sps[SHALLOW_IPS-1]
-   UInt  n;               // frames below, in ips[] and sps[]
-   UInt  n_check;         // how many of them the return-address rule holds
-   Bool  victim;          // in the set's first entry: the way to replace
-   /* The site of a whole stack is a function of its frames: the shallow
-      frames seen last with this entry's deep frames, and their sites. */
-   UInt  n_tops;
-   UInt  top_victim;
-   Addr  tops[TOP_WAYS][SHALLOW_IPS];
-   Site* top_sites[TOP_WAYS];
-   UInt  top_ends[TOP_WAYS];     // the first frame their site did not use
-   Addr* ips;
-   Addr* sps;
-} UnwindEntry;
-
-static UnwindEntry* ucache = NULL;   /* [UCACHE_ENTRIES] */
-static UInt ucache_max_ips = 0;      // the most frames a fast unwind asks
-static ULong stats_ucache_hits = 0, stats_ucache_misses = 0;
-static ULong stats_ucache_wrong = 0;  // with --check-unwind-cache=yes
-static ULong stats_site_cache_hits = 0;
-
-/* --check-unwind-cache=yes: unwind in full on every hit too, and count the
-   hits that differ from it (the tests use it). */
-static void check_unwind_hit(ThreadId tid, const Addr* ips, UInt n,
-                             UInt max_ips)
-{
-   Addr full[MAX_DEPTH + DEEP_SLACK];
-   UInt m = VG_(get_StackTrace)(tid, full, max_ips, NULL, NULL, 0);
-   if (m != n || !same_words(full, ips, n))
-      stats_ucache_wrong++;
-}
-
-/* Memory for a cache: fresh pages, zero, and not resident until written,
-   so that the entries a run never uses cost it nothing. */
-static void* alloc_cache_memory(SizeT szB)
-{
-   void* p = VG_(am_shadow_alloc)(VG_PGROUNDUP(szB));
-   if (p == NULL)
-      VG_(out_of_memory_NORETURN)("st.cache", szB);
-   return p;
-}
-
-static Addr* ucache_words = NULL;    // [UCACHE_ENTRIES][2][deep frames]
-
-static void init_unwind_cache(UInt max_ips)
-{
-   ucache_max_ips = max_ips;
-   ucache = alloc_cache_memory(UCACHE_ENTRIES * sizeof(UnwindEntry));
-   ucache_words = alloc_cache_memory(2 * UCACHE_ENTRIES
-                                     * (max_ips - SHALLOW_IPS) * sizeof(Addr));
-}
-
-/* The first entry of the set of two that a frame's code address and stack
-   pointer select in a cache of 'n_entries'.  Two ways per set: chains that
-   differ only deep down (the same function reached from two callers) share
-   a key, and often alternate. */
-static UInt set_index(Addr ip, Addr sp, UInt n_entries)
-{
-   UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
-   return (UInt)((h >> 32) % (n_entries / 2)) * 2;
-}
-
-static UnwindEntry* ucache_set(Addr ip, Addr sp)
-{
-   return &ucache[set_index(ip, sp, UCACHE_ENTRIES)];
-}
-
-/* Whether 'sp' is in the stack Valgrind knows for 'tid', not in a stack
-   the program made for itself (a coroutine's, an alternate signal stack):
-   the caches read the words from 'sp' to the top of that stack, which are
-   mapped; elsewhere they do not know how far the stack goes. */
-static Bool on_thread_stack(ThreadId tid, Addr sp, Addr stack_max)
-{
-   return sp <= stack_max
-          && stack_max - sp < VG_(thread_get_stack_size)(tid);
-}
-
-/* The rule both caches check: the return address of the frame above a
-   frame found at stack pointer 'sp' with code address 'ip' (one before the
-   return address) is in the stack slot just below 'sp'. */
-static Bool return_address_at(Addr sp, Addr ip)
-{
-   return *(const Addr*)(sp - sizeof(Addr)) == ip + 1;
-}
-
-static Bool return_address_holds(const UnwindEntry* e, UInt j)
-{
-   return return_address_at(e->sps[j], e->ips[j]);
-}
-
-static Bool ucache_entry_holds(const UnwindEntry* e, ThreadId tid)
-{
-   UInt j;
-   Addr max = VG_(thread_get_stack_max)(tid);
-   if (!on_thread_stack(tid, e->key_sp, max)
-       || (e->n > 0 && e->sps[e->n - 1] > max))
-      return False;
-   for (j = 0; j < e->n_check; j++)
-      if (!return_address_holds(e, j))
-         return False;
-   return True;
-}
-
-/* At the bottom of every stack the unwinder reads a few words that are not
-   frames (below _start or a thread's clone): the rule cannot hold there,
-   and those words do not change.  How many frames can be checked, or -1
-   if the rule fails on a frame that has a name. */
-static UInt checkable_frames(const UnwindEntry* e)
-{
-   UInt j, first_bad;
-   for (j = 0; j < e->n && return_address_holds(e, j); j++)
-      ;
-   first_bad = j;
-   for (; j < e->n; j++) {
-      IpClass cls = classify_ip(e->ips[j]);
-      if ((cls & IpNamed) && !(cls & IpBelowMain))
-         return (UInt)-1;
-   }
-   return first_bad;
-}
-
-/* Unwinds the stack of 'tid' into ips[0 .. max_ips-1], like
-   VG_(get_StackTrace), using the unwind cache; '*used' is the cache entry
-   that holds the deep frames now, if any. */
-static UInt unwind_cached(ThreadId tid, Addr* ips, Addr* sps, UInt max_ips,
-                          UnwindEntry** used)
-{
-   UInt         n, k = SHALLOW_IPS - 1;
-   UnwindEntry* set;
-   UnwindEntry* e;
-   UInt         way;
-
-   *used = NULL;
-   n = VG_(get_StackTrace)(tid, ips, SHALLOW_IPS, sps, NULL, 0);
-   if (n < SHALLOW_IPS)
-      return n;                              // the whole stack
-   set = ucache_set(ips[k], sps[k]);
-   for (way = 0; way < 2; way++) {
-      e = &set[way];
-      if (e->key_ip == ips[k] && e->key_sp == sps[k]
-          && ucache_entry_holds(e, tid)) {
-         copy_words(ips + SHALLOW_IPS, e->ips, e->n);
-         copy_words(sps + SHALLOW_IPS, e->sps, e->n);
-         stats_ucache_hits++;
-         set[0].victim = way == 0;           // replace the other one next
-         if (clo_check_unwind_cache)
-            check_unwind_hit(tid, ips, SHALLOW_IPS + e->n, max_ips);
-         *used = e;
-         return SHALLOW_IPS + e->n;
-      }
-   }
-   stats_ucache_misses++;
-   n = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
-   if (n < SHALLOW_IPS)
-      return n;
-   e = &set[set[0].victim];
-   set[0].victim = !set[0].victim;
-   e->ips    = ucache_words + 2 * (e - ucache) * (ucache_max_ips - SHALLOW_IPS);
-   e->sps    = e->ips + (ucache_max_ips - SHALLOW_IPS);
-   e->key_ip = ips[k];
-   e->key_sp = sps[k];
-   e->n      = n - SHALLOW_IPS;
-   VG_(memcpy)(e->ips, ips + SHALLOW_IPS, e->n * sizeof(Addr));
-   VG_(memcpy)(e->sps, sps + SHALLOW_IPS, e->n * sizeof(Addr));
-   e->n_check = checkable_frames(e);
-   e->n_tops  = 0;
-   if (e->n_check == (UInt)-1)
-      e->key_ip = 0;                         // a stack the rule misses
-   else
-      *used = e;
-   return n;
-}
-
-/* The site remembered for these shallow frames over e's deep frames. */
-static Bool lookup_top_site(const UnwindEntry* e, const Addr* ips,
-                            Site** site, UInt* end)
-{
-   UInt w;
-   for (w = 0; w < e->n_tops; w++)
-      if (same_words(e->tops[w], ips, SHALLOW_IPS)) {
-         *site = e->top_sites[w];
-         *end  = e->top_ends[w];
-         return True;
-      }
-   return False;
-}
-
-static void remember_top_site(UnwindEntry* e, const Addr* ips,
-                              Site* site, UInt end)
-{
-   UInt w = e->n_tops < TOP_WAYS ? e->n_tops++
-                                 : e->top_victim++ % TOP_WAYS;
-   copy_words(e->tops[w], ips, SHALLOW_IPS);
-   e->top_sites[w] = site;
-   e->top_ends[w]  = end;
-}
+/* The unwinder (st_unwind.c) finds the frames of an allocation, from its
+   caches or by unwinding; the rule below says which of them make the site.
+   The unwinder remembers what it said, and the frames that decided it. */
 
 /* A site that cannot be told from the frames unwound: unwind deeper. */
 static Site deeper_site;
@@ -1242,176 +1012,24 @@ static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated,
    return get_Site_of_stack(ips + first, site_end - first);
 }
 
-/* The stack cache, in front of the unwind cache.  Most allocations are made
-   from a call site seen before, at the same depth of the stack: with the
-   same code address and stack pointer in the allocator's frame (frame 0),
-   and the same return addresses above it.  Keyed by that code address and
-   stack pointer, read from the registers, an entry holds the stack slots
-   where the return addresses of frames 1 .. n were found, those return
-   addresses, and the site they made, frame n being the last frame that
-   decided it (the first frame cut by --depth or below main, or the frame
-   with a name that --ignore-fn looked at, whichever is deeper).  While
-   every slot holds its return address, the site is the
-   same, and no frame is unwound.  The check is the unwind cache's, applied
-   from frame 1. */
-#define SCACHE_ENTRIES 2048   // two ways per set
-
-typedef struct {
-   Addr  ip, sp;          // frame 0; ip 0: an empty entry
-   UInt  n;               // frames 1 .. n checked
-   Bool  victim;          // in the set's first entry: the way to replace
-   Site* site;            // NULL: the allocation is ignored
-   Addr* slots;           // [n]: where the return address of frame i+1 is
-   Addr* ras;             // [n]: that return address
-} StackEntry;
-
-static StackEntry* scache = NULL;   /* [SCACHE_ENTRIES] */
-static UInt scache_max_frames = 0;
-static ULong stats_scache_hits = 0;
-
-static Addr* scache_words = NULL;    // [SCACHE_ENTRIES][2][max_frames]
-
-static void init_stack_cache(UInt max_frames)
+/* A frame of the program, for the unwind cache's check: it has a name,
+   and is not below main. */
+static Bool is_named_frame(Addr ip)
 {
-   scache_max_frames = max_frames;
-   scache = alloc_cache_memory(SCACHE_ENTRIES * sizeof(StackEntry));
-   scache_words = alloc_cache_memory(2 * SCACHE_ENTRIES * max_frames
-                                     * sizeof(Addr));
+   IpClass cls = classify_ip(ip);
+   return (cls & IpNamed) && !(cls & IpBelowMain);
 }
 
-static StackEntry* scache_set(Addr ip, Addr sp)
+static void init_site_rules(void)
 {
-   return &scache[set_index(ip, sp, SCACHE_ENTRIES)];
-}
-
-// ('stack_max': the top of the thread's stack.)
-static Bool scache_entry_holds(const StackEntry* e, Addr stack_max)
-{
-   UInt i;
-   if (e->n > 0 && e->slots[e->n - 1] >= stack_max)
-      return False;
-   for (i = 0; i < e->n; i++)
-      if (*(const Addr*)e->slots[i] != e->ras[i])
-         return False;
-   return True;
-}
-
-/* The site of an allocation made now by 'tid', if the stack cache knows
-   it. */
-static Bool lookup_stack_cache(ThreadId tid, Site** site)
-{
-   Addr        ip = VG_(get_IP)(tid), sp = VG_(get_SP)(tid);
-   Addr        max;
-   StackEntry* set;
-   UInt        way;
-   if (scache == NULL)
-      return False;
-   max = VG_(thread_get_stack_max)(tid);
-   if (!on_thread_stack(tid, sp, max))
-      return False;
-   set = scache_set(ip, sp);
-   for (way = 0; way < 2; way++) {
-      StackEntry* e = &set[way];
-      if (e->ip == ip && e->sp == sp && scache_entry_holds(e, max)) {
-         set[0].victim = way == 0;
-         stats_scache_hits++;
-         *site = e->site;
-         return True;
-      }
-   }
-   return False;
-}
-
-/* Remembers 'site', made by the frames 'ips' found at stack pointers
-   'sps' up to frame 'end' (the last that decided it), in the stack cache,
-   if the return addresses of those frames can be checked.  (A stack that
-   ends before the frame after its site either was cut by --depth there,
-   or ended where the unwinder found no caller: the same frames in the same
-   slots end it again.) */
-static void remember_stack(const Addr* ips, const Addr* sps, UInt n_ips,
-                           UInt end, Site* site)
-{
-   UInt        last, i;
-   StackEntry* set;
-   StackEntry* e;
-   if (scache == NULL || site == NEED_DEEPER)
-      return;
-   last = end < n_ips ? end : n_ips - 1;
-   if (last > scache_max_frames)
-      return;
-   for (i = 1; i <= last; i++)
-      if (!return_address_at(sps[i], ips[i]))
-         return;
-   set = scache_set(ips[0], sps[0]);
-   e = &set[set[0].victim];
-   set[0].victim = !set[0].victim;
-   e->slots = scache_words + 2 * (e - scache) * scache_max_frames;
-   e->ras   = e->slots + scache_max_frames;
-   e->ip    = ips[0];
-   e->sp    = sps[0];
-   e->n     = last;
-   e->site  = site;
-   for (i = 1; i <= last; i++) {
-      e->slots[i - 1] = sps[i] - sizeof(Addr);
-      e->ras[i - 1]   = ips[i] + 1;
-   }
-}
-
-/* The site of the stack of 'tid' unwound to at most 'max_ips' frames;
-   NEED_DEEPER if that is not enough (and 'last_try' is False).  The stack
-   cache learns it if 'learn'. */
-static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try,
-                                Bool learn)
-{
-   Addr         ips[MAX_DEPTH + DEEP_SLACK];
-   Addr         sps[MAX_DEPTH + DEEP_SLACK];
-   UInt         n_ips, end, cached_end = 0;
-   UnwindEntry* entry = NULL;
-   Site*        site;
-   Site*        cached = NULL;
-   Bool         known = False;
-
-   if (max_ips == ucache_max_ips)
-      n_ips = unwind_cached(tid, ips, sps, max_ips, &entry);
-   else
-      n_ips = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
-   stats_stacks_unwound++;
-   if (n_ips == 0)
-      return no_stack_site;
-   if (entry != NULL
-       && (known = lookup_top_site(entry, ips, &cached, &cached_end))) {
-      stats_site_cache_hits++;
-      if (!clo_check_unwind_cache) {
-         if (learn)
-            remember_stack(ips, sps, n_ips, cached_end, cached);
-         return cached;
-      }
-   }
-   site = site_of_raw_stack(ips, n_ips, !last_try && n_ips == max_ips, &end);
-   if (known && cached != site)
-      stats_ucache_wrong++;
-   if (entry != NULL && !known)
-      remember_top_site(entry, ips, site, end);
-   if (learn)
-      remember_stack(ips, sps, n_ips, end, site);
-   return site;
-}
-
-/* The site of an allocation made now by thread 'tid'; NULL if ignored.
-   Most stacks need only a few frames beyond --depth: the allocator's. */
-static Site* get_Site(ThreadId tid)
-{
-   Site* site;
-   Site* hit = NULL;
-   Bool  found = lookup_stack_cache(tid, &hit);
-   if (found && !clo_check_unwind_cache)
-      return hit;
-   site = get_Site_unwinding(tid, clo_depth + FAST_SLACK, False, !found);
-   if (site == NEED_DEEPER)
-      site = get_Site_unwinding(tid, clo_depth + DEEP_SLACK, True, !found);
-   if (found && hit != site)
-      stats_ucache_wrong++;
-   return site;
+   UnwindRules r;
+   r.depth         = clo_depth;
+   r.check         = clo_check_unwind_cache;
+   r.no_stack      = no_stack_site;
+   r.need_deeper   = NEED_DEEPER;
+   r.site_of_stack = site_of_raw_stack;
+   r.named_frame   = is_named_frame;
+   init_Unwind(&r);
 }
 
 /* Every change to a site's bytes goes through here. */
@@ -2183,19 +1801,20 @@ static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
 
 static void st_print_stats(void)
 {
+   const UnwindStats* us = stats_Unwind();
    VG_(umsg)("strata: blocks recorded:     %'llu\n", stats_allocs);
    VG_(umsg)("strata: blocks ignored:      %'llu\n", stats_ignored_allocs);
    VG_(umsg)("strata: blocks freed:        %'llu\n", stats_frees);
    VG_(umsg)("strata: reallocs:            %'llu (%'llu ignored: the block "
              "kept its site)\n", stats_reallocs, stats_ignored_reallocs);
-   VG_(umsg)("strata: stacks unwound:      %'llu\n", stats_stacks_unwound);
+   VG_(umsg)("strata: stacks unwound:      %'llu\n", us->unwound);
    VG_(umsg)("strata: unwind cache:        %'llu hits, %'llu misses\n",
-             stats_ucache_hits, stats_ucache_misses);
-   VG_(umsg)("strata: site cache hits:     %'llu\n", stats_site_cache_hits);
-   VG_(umsg)("strata: stack cache hits:    %'llu\n", stats_scache_hits);
+             us->ucache_hits, us->ucache_misses);
+   VG_(umsg)("strata: site cache hits:     %'llu\n", us->top_hits);
+   VG_(umsg)("strata: stack cache hits:    %'llu\n", us->scache_hits);
    VG_(umsg)("strata: fast client calls:   %'llu\n", stats_fast_calls);
    if (clo_check_unwind_cache)
-      VG_(umsg)("strata: wrong cache hits:    %'llu\n", stats_ucache_wrong);
+      VG_(umsg)("strata: wrong cache hits:    %'llu\n", us->wrong);
    VG_(umsg)("strata: sites:               %'llu\n", stats_sites);
    VG_(umsg)("strata: frames written:      %'llu\n", stats_frames_written);
    VG_(umsg)("strata: snapshots:           %'llu regular, %'llu user, "
@@ -2271,9 +1890,6 @@ static void st_post_clo_init(void)
       VG_(track_new_mem_stack_signal)(st_new_mem_stack_signal);
       VG_(track_die_mem_stack_signal)(st_die_mem_stack);
    }
-   if (clo_depth + FAST_SLACK > SHALLOW_IPS)
-      init_unwind_cache(clo_depth + FAST_SLACK);
-   init_stack_cache(clo_depth + FAST_SLACK);
    blocks      = VG_(HT_construct)("st.blocks");
    sites       = VG_(HT_construct)("st.sites");
    ip_classes  = VG_(HT_construct)("st.ip_classes");
@@ -2283,6 +1899,7 @@ static void st_post_clo_init(void)
    block_pool  = VG_(newPA)(sizeof(Block), 1000, VG_(malloc), "st.blocks",
                             VG_(free));
    no_stack_site = new_Site(NULL, 0);
+   init_site_rules();
    init_Chunks();
    VG_(atfork)(NULL, NULL, st_atfork_child);
    init_snapshot_clock();
