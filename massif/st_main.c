@@ -98,6 +98,8 @@ static ULong stats_frames_written  = 0;
 static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
 static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
 static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
+static ULong stats_cheap_checks    = 0;   // sanity checks (Sanity checks)
+static ULong stats_expensive_checks = 0;
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -383,15 +385,22 @@ static SizeT peak_blocks_of_Site(const Site* s)
    free, a realloc that shrinks, pages unmapped, a stack that shrinks; and at
    the end.  So the peak is the top of a climb, and a climb made on the
    stack alone counts. */
+static Bool within_peak(SizeT total)
+{
+   SizeT peak = recorded_peak_szB();
+   return total <= peak
+          || (clo_peak_inaccuracy > 0.0
+              && (Double)total * 100.0
+                 < (Double)peak * (100.0 + clo_peak_inaccuracy));
+}
+
 static void update_peak(void)
 {
    SizeT total = peak_measure_szB();
-   SizeT peak  = recorded_peak_szB();
-   if (total <= peak)
+   if (within_peak(total))
       return;
-   if (clo_peak_inaccuracy > 0.0
-       && (Double)total * 100.0 < (Double)peak * (100.0 + clo_peak_inaccuracy))
-      return;
+   tl_assert(peak_gen + 1 > peak_gen);
+   tl_assert(get_time() >= peak_time);
    peak_gen++;
    peak_time       = get_time();
    peak_heap_szB   = heap_szB;
@@ -641,11 +650,19 @@ static ULong last_op_time        = 0;   // the clock after the last operation
 static ULong last_stamp          = 0;   // the latest time written in the file
 static UInt  ticks_found         = 0;   // checks that found a tick passed
 
+/* The largest measure of the peak (heap + stacks) in a snapshot written,
+   peaks left out: the last peak written must be within --peak-inaccuracy
+   of it (end_profile checks). */
+static SizeT largest_written_szB = 0;
+
 static void put_snapshot_header(SnapshotKind kind, ULong time, SizeT heap,
                                 SizeT extra, SizeT stacks)
 {
+   tl_assert(time <= get_time());
    if (time > last_stamp)
       last_stamp = time;
+   if (kind != SnapPeak && heap + stacks > largest_written_szB)
+      largest_written_szB = heap + stacks;
    put_str("T\t");
    put_str(snapshot_kind_names[kind]);
    put_field_u64(time);
@@ -1032,7 +1049,9 @@ static void init_site_rules(void)
    init_Unwind(&r);
 }
 
-/* Every change to a site's bytes goes through here. */
+/* Every change to a site's bytes goes through here: 'add_szB' more bytes,
+   'sub_szB' fewer, and one block more, none or one fewer.  Neither count
+   may go below 0 or wrap, and a site with bytes has blocks. */
 static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
 {
    save_peak_Site(s);
@@ -1042,9 +1061,13 @@ static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
       s->next_dirty = dirty_sites;
       dirty_sites   = s;
    }
+   tl_assert(s->szB + add_szB >= s->szB);
    tl_assert(s->szB + add_szB >= sub_szB);
+   tl_assert(d_blocks >= -1 && d_blocks <= 1);
+   tl_assert(d_blocks >= 0 || s->n_blocks > 0);
    s->szB = s->szB + add_szB - sub_szB;
    s->n_blocks += d_blocks;
+   tl_assert(s->szB == 0 || s->n_blocks > 0);
    if (s->szB < s->min_szB) s->min_szB = s->szB;
    if (s->szB > s->max_szB) s->max_szB = s->szB;
 }
@@ -1056,6 +1079,9 @@ static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
 /* The totals, for a block allocated or freed; its site is counted apart. */
 static void add_to_totals(SizeT req_szB, SizeT extra_szB)
 {
+   tl_assert(heap_szB + req_szB >= heap_szB);
+   tl_assert(heap_extra_szB + extra_szB >= heap_extra_szB);
+   tl_assert(total_allocs_deallocs_szB + req_szB >= total_allocs_deallocs_szB);
    heap_szB       += req_szB;
    heap_extra_szB += extra_szB;
    total_allocs_deallocs_szB += req_szB;
@@ -1065,6 +1091,8 @@ static void add_to_totals(SizeT req_szB, SizeT extra_szB)
 static void take_from_totals(SizeT req_szB, SizeT extra_szB)
 {
    tl_assert(heap_szB >= req_szB && heap_extra_szB >= extra_szB);
+   tl_assert(stats_frees < stats_allocs);
+   tl_assert(total_allocs_deallocs_szB + req_szB >= total_allocs_deallocs_szB);
    heap_szB       -= req_szB;
    heap_extra_szB -= extra_szB;
    total_allocs_deallocs_szB += req_szB;
@@ -1131,6 +1159,10 @@ static void resize_Block(Addr p, SizeT new_szB)
    if (new_szB < b->req_szB)
       update_peak();
    change_Site(b->site, new_szB, b->req_szB, 0);
+   tl_assert(heap_szB >= b->req_szB);
+   tl_assert(heap_szB - b->req_szB + new_szB >= heap_szB - b->req_szB);
+   tl_assert(total_allocs_deallocs_szB + b->req_szB + new_szB
+             >= total_allocs_deallocs_szB);
    total_allocs_deallocs_szB += b->req_szB + new_szB;
    heap_szB   = heap_szB - b->req_szB + new_szB;
    b->req_szB = new_szB;
@@ -1145,13 +1177,19 @@ static SizeT extra_szB_of_Chunk(const ChunkHdr* h)
    return clo_heap_admin + usable_szB_of_Chunk(h) - req_szB_of_Chunk(h);
 }
 
+/* Chunks live and not recorded (--ignore-fn), for the sanity check: every
+   other live chunk is a block of a site.  A realloc keeps a chunk ignored
+   or recorded (realloc_Site). */
+static ULong ignored_chunks = 0;
+
 /* Gives the chunk its site (the stack of 'tid' now) and counts it. */
 static void record_Chunk(ThreadId tid, ChunkHdr* h)
 {
    h->site = get_Site(tid);
-   if (h->site == NULL)
+   if (h->site == NULL) {
       stats_ignored_allocs++;
-   else
+      ignored_chunks++;
+   } else
       count_alloc(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
 }
 
@@ -1159,6 +1197,10 @@ static void unrecord_Chunk(ChunkHdr* h)
 {
    if (h->site != NULL)
       count_free(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
+   else {
+      tl_assert(ignored_chunks > 0);
+      ignored_chunks--;
+   }
 }
 
 /* A realloc moves the block from its site to the realloc's (like massif)
@@ -1475,9 +1517,12 @@ static void disable_malloc_replacement(void)
 
 static void st_new_mem_stack(Addr a, SizeT len)
 {
+   tl_assert(stacks_szB + len >= stacks_szB);
    stacks_szB += len;
 }
 
+/* The stack can shrink by more than was counted: at the start, the client
+   pops what Valgrind put on its stack before the tool counted anything. */
 static void st_die_mem_stack(Addr a, SizeT len)
 {
    update_peak();
@@ -1735,6 +1780,7 @@ static void st_atfork_child(ThreadId tid)
    peak_extra_szB = heap_extra_szB;
    peak_stacks_szB = stacks_szB;
    peak_written = False;      // the inherited heap is the child's first peak
+   largest_written_szB = 0;   // nothing written in the child's file yet
    clo_after_exec = 0;        // a new process, named by its own pid
    open_Output();
    take_snapshot(SnapRegular);
@@ -1796,6 +1842,130 @@ static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
 }
 
 /*------------------------------------------------------------*/
+/*--- Sanity checks                                        ---*/
+/*------------------------------------------------------------*/
+
+/* Valgrind calls these between time slices (VG_(needs_sanity_checks)):
+   the cheap one at every --sanity-level from 1 (the default), the
+   expensive one at level 2 and above, and now and again at level 1.  The
+   cheap one is O(1); the expensive one walks every site, every block in
+   the table, the allocator's free lists and the caches, so strata makes
+   it only from level 2.  Each tl_asserts what it checks: the message
+   says which assumption failed. */
+
+/* Not in the tool API, but in the core this tool links with. */
+extern Int VG_(clo_sanity_level);
+
+/* The clocks as the last cheap check saw them: they never go back. */
+static ULong checked_time[3] = { 0, 0, 0 };   // by TimeUnit
+
+static Bool st_cheap_sanity_check(void)
+{
+   ULong live;
+   stats_cheap_checks++;
+   tl_assert(stats_frees <= stats_allocs);
+   live = stats_allocs - stats_frees;
+   tl_assert(live > 0 || (heap_szB == 0 && heap_extra_szB == 0));
+   tl_assert(heap_extra_szB >= clo_heap_admin * live);
+   tl_assert(guest_instrs_executed >= checked_time[TimeI]);
+   tl_assert(ms_clock >= checked_time[TimeMS]);
+   tl_assert(total_allocs_deallocs_szB >= checked_time[TimeB]);
+   checked_time[TimeI]  = guest_instrs_executed;
+   checked_time[TimeMS] = ms_clock;
+   checked_time[TimeB]  = total_allocs_deallocs_szB;
+   tl_assert(last_stamp <= get_time() && peak_time <= get_time());
+   tl_assert(snapshot_interval > 0
+             && (snapshot_interval & (snapshot_interval - 1)) == 0);
+   tl_assert(dirty_sites == NULL || dirty_sites->dirty);
+   return True;
+}
+
+/* Whether 's' is a site of the tool: the site of no stack, or the one the
+   table of sites gives for its stack. */
+static Bool is_known_Site(Site* s)
+{
+   return s == no_stack_site
+          || (s != NULL && VG_(HT_gen_lookup)(sites, s, cmp_Site_stacks) == s);
+}
+
+/* What a site's own fields must say.  A site that has not changed since
+   the last snapshot has its bytes as its low and high. */
+static void check_Site(Site* s)
+{
+   tl_assert(is_known_Site(s));
+   tl_assert(s->id < next_site_id);
+   tl_assert(s->min_szB <= s->szB && s->szB <= s->max_szB);
+   tl_assert(s->dirty || (s->min_szB == s->szB && s->max_szB == s->szB));
+   tl_assert(s->szB == 0 || s->n_blocks > 0);
+   tl_assert(s->peak_gen <= peak_gen);
+}
+
+/* The totals are the sums of the sites, now and at the peak; the blocks
+   of the sites are the blocks recorded; the dirty list is the sites
+   marked dirty.  Returns the blocks of all sites. */
+static ULong check_all_Sites(void)
+{
+   Word  i, n = VG_(sizeXA)(all_sites);
+   ULong sum_szB = 0, sum_blocks = 0, sum_peak_szB = 0, dirty = 0, listed = 0;
+   Site* s;
+   for (i = 0; i < n; i++) {
+      s = *(Site**)VG_(indexXA)(all_sites, i);
+      check_Site(s);
+      sum_szB      += s->szB;
+      sum_blocks   += s->n_blocks;
+      sum_peak_szB += peak_szB_of_Site(s);
+      dirty        += s->dirty ? 1 : 0;
+   }
+   for (s = dirty_sites; s != NULL; s = s->next_dirty) {
+      tl_assert(s->dirty && listed < dirty);
+      listed++;
+   }
+   tl_assert(listed == dirty);
+   tl_assert(sum_szB == heap_szB);
+   tl_assert(sum_blocks == stats_allocs - stats_frees);
+   tl_assert(sum_peak_szB == peak_heap_szB);
+   tl_assert(VG_(HT_count_nodes)(sites) + 1 == (UInt)n);   // + no_stack_site
+   return sum_blocks;
+}
+
+/* The block table holds as many blocks as it counts, each a block of a
+   known site that holds at least its bytes.  Returns how many. */
+static ULong check_Block_table(void)
+{
+   ULong  n = 0, sum_szB = 0, sum_extra_szB = 0;
+   Block* b;
+   VG_(HT_ResetIter)(blocks);
+   while ((b = VG_(HT_Next)(blocks)) != NULL) {
+      tl_assert(is_known_Site(b->site));
+      tl_assert(b->site->n_blocks > 0 && b->site->szB >= b->req_szB);
+      sum_szB       += b->req_szB;
+      sum_extra_szB += b->extra_szB;
+      n++;
+   }
+   tl_assert(n == VG_(HT_count_nodes)(blocks));
+   tl_assert(sum_szB <= heap_szB && sum_extra_szB <= heap_extra_szB);
+   return n;
+}
+
+static Bool st_expensive_sanity_check(void)
+{
+   ULong site_blocks, table_blocks, chunks;
+   if (VG_(clo_sanity_level) < 2 || all_sites == NULL)
+      return True;
+   stats_expensive_checks++;
+   site_blocks  = check_all_Sites();
+   table_blocks = check_Block_table();
+   check_Chunks();
+   chunks = live_Chunks();
+   // Every live block belongs to a site: a chunk not ignored, or a block
+   // in the table.
+   tl_assert(chunks >= ignored_chunks);
+   tl_assert(site_blocks == chunks - ignored_chunks + table_blocks);
+   check_Unwind();
+   return True;
+}
+
+/*------------------------------------------------------------*/
 /*--- Finalisation                                         ---*/
 /*------------------------------------------------------------*/
 
@@ -1825,6 +1995,8 @@ static void st_print_stats(void)
              bytes_written_Writer(), writes_Writer());
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
    VG_(umsg)("strata: alignments refused:  %'llu\n", stats_aligns_refused);
+   VG_(umsg)("strata: sanity checks:       %'llu cheap, %'llu expensive\n",
+             stats_cheap_checks, stats_expensive_checks);
    VG_(umsg)("strata: live blocks at end:  %'llu\n",
              stats_allocs - stats_frees);
    VG_(umsg)("strata: slabs for blocks:    %'llu bytes\n", slab_szB_Chunks());
@@ -1838,6 +2010,10 @@ static void end_profile(Bool provisional)
    clock_before_op();    // an idle stretch before the end is held
    refresh_ms_clock();
    take_snapshot_as(SnapFinal, provisional);
+   // The peak is the largest total of the run (within --peak-inaccuracy),
+   // unless output stopped (a full disk) before it could be written.
+   tl_assert(!is_open_Writer()
+             || (peak_written && within_peak(largest_written_szB)));
    put_str("X");
    put_field_u64(get_time());
    put_nl();
@@ -1930,6 +2106,7 @@ static void st_pre_clo_init(void)
    VG_(needs_syscall_wrapper)(st_pre_syscall, st_post_syscall);
    // Like massif: at exit, let the C and C++ libraries free their own
    // buffers, so that the final heap shows what the program kept.
+   VG_(needs_sanity_checks)(st_cheap_sanity_check, st_expensive_sanity_check);
    VG_(needs_libc_freeres)();
    VG_(needs_cxx_freeres)();
    VG_(needs_malloc_replacement)(ST_MALLOC_FNS, 0);

@@ -471,6 +471,34 @@ Site* get_Site(ThreadId tid)
 }
 
 /*------------------------------------------------------------*/
+/*--- Sanity check                                         ---*/
+/*------------------------------------------------------------*/
+
+/* Every entry in use has its frames in its own words, no more of them
+   than the words hold, and checks no more than it has. */
+void check_Unwind(void)
+{
+   UInt i, deep = ucache_max_ips - SHALLOW_IPS;
+   for (i = 0; ucache != NULL && i < UCACHE_ENTRIES; i++) {
+      const UnwindEntry* e = &ucache[i];
+      if (e->key_ip == 0)
+         continue;
+      tl_assert(e->ips == ucache_words + 2 * i * deep);
+      tl_assert(e->sps == e->ips + deep);
+      tl_assert(e->n <= deep && e->n_check <= e->n);
+      tl_assert(e->n_tops <= TOP_WAYS);
+   }
+   for (i = 0; scache != NULL && i < SCACHE_ENTRIES; i++) {
+      const StackEntry* e = &scache[i];
+      if (e->ip == 0)
+         continue;
+      tl_assert(e->slots == scache_words + 2 * i * scache_max_frames);
+      tl_assert(e->ras == e->slots + scache_max_frames);
+      tl_assert(e->n <= scache_max_frames);
+   }
+}
+
+/*------------------------------------------------------------*/
 /*--- Initialisation                                       ---*/
 /*------------------------------------------------------------*/
 

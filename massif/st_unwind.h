@@ -61,6 +61,10 @@ typedef struct {
 
 const UnwindStats* stats_Unwind(void);
 
+/* For the sanity check (--sanity-level=2 and more): tl_asserts that the
+   caches' entries are well formed. */
+void check_Unwind(void);
+
 /* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
    allocation. */
 static inline Bool same_words(const Addr* a, const Addr* b, UInt n)
