@@ -38,15 +38,18 @@
    snapshots, at its first tick and its last.  A snapshot writes the totals
    and one line for each site that changed since the previous snapshot (a
    "dirty" list makes this independent of the number of sites).  The
-   clock's interval is one unit for the first 500 snapshots, then grows
-   with the run (t/250), so output grows only with the logarithm of the
-   run's length.
+   clock's interval is one unit for the first 500 checks that find a tick,
+   then grows with the run (t/250), so output grows only with the
+   logarithm of the run's length.
 
-   The peak (largest total) is tracked exactly at each allocation without
-   copying anything: each new peak bumps a generation number, and a site
-   saves its bytes the first time it changes after a peak (copy on write).
-   A peak snapshot, listing every site's bytes at the peak, is written once
-   the heap has fallen from it, and at the end.
+   The peak (the largest useful heap plus stacks) is checked where massif
+   checks it: just before that total falls (a free, a realloc or resize
+   that shrinks a block, pages unmapped, a stack that shrinks) and at the
+   end, so a peak is the top of a climb.  Recording one copies nothing:
+   each new peak bumps a generation number, and a site saves its bytes the
+   first time it changes after a peak (copy on write).  A peak snapshot,
+   listing every site's bytes at the peak, is written just before the first
+   snapshot that finds the total below it, and at the end.
 
    The profile is written as the program runs, to one file per process
    (and one per program a process execs), in the line format of
@@ -380,11 +383,8 @@ static SizeT peak_blocks_of_Site(const Site* s)
    return s->peak_gen == peak_gen ? s->peak_blocks : s->n_blocks;
 }
 
-/* Is the measure now a new peak (more than --peak-inaccuracy percent above
-   the last)?  Asked, as massif asks it, just before the measure falls: a
-   free, a realloc that shrinks, pages unmapped, a stack that shrinks; and at
-   the end.  So the peak is the top of a climb, and a climb made on the
-   stack alone counts. */
+/* Whether 'total' is no new peak: not more than --peak-inaccuracy percent
+   above the recorded one (0: not above it). */
 static Bool within_peak(SizeT total)
 {
    SizeT peak = recorded_peak_szB();
@@ -394,6 +394,12 @@ static Bool within_peak(SizeT total)
                  < (Double)peak * (100.0 + clo_peak_inaccuracy));
 }
 
+/* Records the measure now as the peak if it is a new one.  Called, as
+   massif does, just before the measure falls: a free (and FREELIKE, and a
+   page unmapped), a realloc or RESIZEINPLACE that shrinks a block, a stack
+   that shrinks; and at the end (the final snapshot, also the one before an
+   execve).  So the peak is the top of a climb, and a climb made on the
+   stack alone counts. */
 static void update_peak(void)
 {
    SizeT total = peak_measure_szB();
@@ -413,23 +419,52 @@ static void update_peak(void)
 /*--- Output                                               ---*/
 /*------------------------------------------------------------*/
 
-/* Sample of the output (docs/format.md has the grammar; fields are separated
-   by one TAB).  st_write.c writes it, and ends a profile it cannot finish
-   with a Q record saying why.
+/* Sample of the output: the start and the end of a real profile, of
+   examples/leaky-player --cycles 3 ('...' marks the lines left out; the
+   grammar is in docs/format.md).  Fields are separated by one TAB, shown
+   here as two spaces or more.  The functions below put the records, and
+   st_write.c writes them, ending a profile it cannot finish with a Q
+   record saying why (its sample is there).  tests/t-samples.sh checks
+   both samples against profiles that the tool writes.
 
       strata-profile  2
-      cmd     ./leaky-player --cycles 3
-      pid     4242
-      ppid    4241
+      cmd             ./leaky-player --cycles 3
+      pid             20319
+      ppid            20318
       time_unit       i
-      opt     depth   30
-      F       1       0x109204        0       frame_queue_push  player.c  57  /tmp/lp
-      S       1       1
-      M       120433  video opened
-      T       regular 130000  40960   1320    0
-      s       1       40960   10      0       40960
+      opt             depth            30
+      opt             heap_admin       8
+      opt             peak_inaccuracy  1.000
+      opt             heap             yes
+      opt             stacks           no
+      opt             pages_as_heap    no
+      T  regular  1  0  0  0
       E
-      X       152000
+      T  regular  137875  0  0  0
+      E
+      M  137875  video opened
+      ...
+      F  1  0x1095b3  0  decoder_open  leaky-player.c  122  /tmp/leaky-player  0x15b3
+      F  2  0x1098b5  0  player_open  leaky-player.c  173  /tmp/leaky-player  0x18b5
+      F  3  0x109d94  0  main  leaky-player.c  253  /tmp/leaky-player  0x1d94
+      S  1  1  2  3
+      T  regular  138590  16  8  0
+      s  1  16  1  0  16
+      E
+      ...
+      T  peak  328561  284720  16336  0
+      s  1  16  1  16  16
+      s  2  65536  1  65536  65536
+      ...
+      E
+      T  regular  328562  251952  8152  0
+      s  4  0  0  0  32768
+      ...
+      T  final  51202097  0  0  0
+      s  8  0  0  0  4096
+      ...
+      E
+      X  51202097
 */
 
 /*------------------------------------------------------------*/
