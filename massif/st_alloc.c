@@ -43,6 +43,9 @@ static void* free_heads[N_CLASSES];     // client pointers, linked
 static Addr  bump_next[N_CLASSES];      // next unused chunk in the slab
 static Addr  bump_end[N_CLASSES];
 static ULong slab_szB = 0;
+static ULong n_carved[N_CLASSES];       // chunks carved from slabs
+static ULong n_free[N_CLASSES];         // chunks on the free list
+static ULong n_big = 0;                 // live chunks of Valgrind's allocator
 
 /* The class of a chunk of 'szB' bytes, header included. */
 static UInt class_of_szB(SizeT szB)
@@ -106,12 +109,15 @@ static ChunkHdr* alloc_small(UInt c)
 {
    void* p = free_heads[c];
    if (p != NULL) {
+      tl_assert(n_free[c] > 0);
+      n_free[c]--;
       free_heads[c] = *(void**)p;
       return (ChunkHdr*)p - 1;
    }
    if (bump_next[c] + class_szB[c] > bump_end[c])
       new_slab(c);
    bump_next[c] += class_szB[c];
+   n_carved[c]++;
    return (ChunkHdr*)(bump_next[c] - class_szB[c]);
 }
 
@@ -129,6 +135,7 @@ static ChunkHdr* alloc_big(SizeT req_szB, SizeT align, UInt* cls)
    if (base == 0)
       return NULL;
    *cls = CLASS_BIG | lg;
+   n_big++;
    return (ChunkHdr*)(base + off) - 1;
 }
 
@@ -166,14 +173,18 @@ void free_Chunk(void* p)
    UInt      cls = class_of_Chunk(h);
    tl_assert(magic_of_Chunk(h) == MAGIC_LIVE);
    if (cls & CLASS_BIG) {
+      tl_assert(n_big > 0);
+      n_big--;
       h->word = 0;
       VG_(cli_free)((HChar*)p - (1ull << (cls & ~CLASS_BIG)));
       return;
    }
+   tl_assert(cls < N_CLASSES && n_free[cls] < n_carved[cls]);
    h->word       = make_word(0, MAGIC_FREE, cls);
    h->site       = NULL;
    *(void**)p    = free_heads[cls];
    free_heads[cls] = p;
+   n_free[cls]++;
 }
 
 SizeT usable_szB_of_Chunk(const ChunkHdr* h)
@@ -199,4 +210,34 @@ Bool resize_Chunk_in_place(ChunkHdr* h, SizeT req_szB)
 ULong slab_szB_Chunks(void)
 {
    return slab_szB;
+}
+
+ULong live_Chunks(void)
+{
+   ULong n = n_big;
+   UInt  c;
+   for (c = 0; c < N_CLASSES; c++)
+      n += n_carved[c] - n_free[c];
+   return n;
+}
+
+/* Each free list holds as many chunks as counted, free ones of its class,
+   within the chunks carved; each bump pointer is within its slab. */
+void check_Chunks(void)
+{
+   UInt c;
+   for (c = 0; c < N_CLASSES; c++) {
+      ULong n = 0;
+      void* p;
+      tl_assert(n_free[c] <= n_carved[c]);
+      tl_assert(bump_next[c] <= bump_end[c]);
+      for (p = free_heads[c]; p != NULL; p = *(void**)p) {
+         const ChunkHdr* h = (const ChunkHdr*)p - 1;
+         tl_assert(n < n_free[c]);
+         tl_assert(magic_of_Chunk(h) == MAGIC_FREE && class_of_Chunk(h) == c);
+         tl_assert(h->site == NULL && req_szB_of_Chunk(h) == 0);
+         n++;
+      }
+      tl_assert(n == n_free[c]);
+   }
 }

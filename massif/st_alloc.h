@@ -52,4 +52,10 @@ Bool resize_Chunk_in_place(ChunkHdr* h, SizeT req_szB);
 /* Memory held in slabs (for --stats=yes). */
 ULong slab_szB_Chunks(void);
 
+/* For the sanity check (--sanity-level=2 and more): how many chunks are
+   live, and the allocator's own check, which walks every free list
+   (tl_asserts what is wrong). */
+ULong live_Chunks(void);
+void  check_Chunks(void);
+
 #endif /* ST_ALLOC_H */

@@ -19,17 +19,18 @@
    and blocks it holds now, and the lowest and highest bytes it held since
    the last snapshot.
 
-   The site must be known at every allocation.  A cache keyed by the
-   allocator's own frame (code address and stack pointer) gives it when the
-   return addresses above are still in the stack slots where they were
-   found; failing that, a few frames are unwound and the deeper ones taken
-   from a second cache, checked the same way; failing that, the stack is
-   unwound in full, its frames classified (is this malloc? an --alloc-fn?
-   an --ignore-fn? main?), which needs symbol look-ups once per code address
-   and then a look-up in a hash table, and the frames that make the site
-   looked up in the table of sites.  Every table used per operation is a
-   hash table that grows with its contents or a cache of fixed size, so the
-   cost of an operation does not grow with the number of live blocks.
+   The site must be known at every allocation.  The unwinder (st_unwind.c)
+   finds it: a cache keyed by the allocator's own frame (code address and
+   stack pointer) gives it when the return addresses above are still in
+   the stack slots where they were found; failing that, a few frames are
+   unwound and the deeper ones taken from a second cache, checked the same
+   way; failing that, the stack is unwound in full, its frames classified
+   (is this malloc? an --alloc-fn? an --ignore-fn? main?), which needs
+   symbol look-ups once per code address and then a look-up in a hash
+   table, and the frames that make the site looked up in the table of
+   sites.  Every table used per operation is a hash table that grows with
+   its contents or a cache of fixed size, so the cost of an operation does
+   not grow with the number of live blocks.
 
    Snapshots are taken by a clock (instructions, milliseconds or bytes
    allocated+freed: --time-unit), checked before each heap operation, so a
@@ -37,15 +38,18 @@
    snapshots, at its first tick and its last.  A snapshot writes the totals
    and one line for each site that changed since the previous snapshot (a
    "dirty" list makes this independent of the number of sites).  The
-   clock's interval is one unit for the first 500 snapshots, then grows
-   with the run (t/250), so output grows only with the logarithm of the
-   run's length.
+   clock's interval is one unit for the first 500 checks that find a tick,
+   then grows with the run (t/250), so output grows only with the
+   logarithm of the run's length.
 
-   The peak (largest total) is tracked exactly at each allocation without
-   copying anything: each new peak bumps a generation number, and a site
-   saves its bytes the first time it changes after a peak (copy on write).
-   A peak snapshot, listing every site's bytes at the peak, is written once
-   the heap has fallen from it, and at the end.
+   The peak (the largest useful heap plus stacks) is checked where massif
+   checks it: just before that total falls (a free, a realloc or resize
+   that shrinks a block, pages unmapped, a stack that shrinks) and at the
+   end, so a peak is the top of a climb.  Recording one copies nothing:
+   each new peak bumps a generation number, and a site saves its bytes the
+   first time it changes after a peak (copy on write).  A peak snapshot,
+   listing every site's bytes at the peak, is written just before the first
+   snapshot that finds the total below it, and at the end.
 
    The profile is written as the program runs, to one file per process
    (and one per program a process execs), in the line format of
@@ -57,7 +61,6 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_execontext.h"
@@ -73,7 +76,6 @@
 #include "pub_tool_poolalloc.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_seqmatch.h"
-#include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
@@ -81,6 +83,7 @@
 #include "valgrind.h"
 #include "strata.h"
 #include "st_alloc.h"
+#include "st_unwind.h"
 #include "st_write.h"
 
 /* Not in the tool API, but in the core this tool links with (Valgrind
@@ -103,20 +106,17 @@ static ULong stats_frees           = 0;   // blocks unrecorded
 static ULong stats_bad_frees       = 0;   // frees of no live block
 static ULong stats_reallocs        = 0;
 static ULong stats_ignored_reallocs = 0;  // kept at their site: --ignore-fn
-static ULong stats_stacks_unwound  = 0;
 static ULong stats_sites           = 0;
 static ULong stats_frames_written  = 0;
 static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
 static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
 static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
+static ULong stats_cheap_checks    = 0;   // sanity checks (Sanity checks)
+static ULong stats_expensive_checks = 0;
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
 /*------------------------------------------------------------*/
-
-#define MAX_DEPTH        200
-#define FAST_SLACK         4    // extra frames unwound to strip allocators
-#define DEEP_SLACK        24    // ... when the first unwind was not enough
 
 typedef enum { TimeI, TimeMS, TimeB } TimeUnit;
 
@@ -289,8 +289,9 @@ static ULong get_time(void)
 /* A Site is one allocation stack, allocator frames removed.  It counts what
    its live blocks hold, the range its bytes covered since the last snapshot,
    and (copy on write) what it held at the last peak.  The first two fields
-   are those of VgHashNode: sites are found by their stack in 'sites'. */
-typedef struct _Site {
+   are those of VgHashNode: sites are found by their stack in 'sites'.
+   (Site is declared in st_unwind.h: the unwinder remembers sites.) */
+struct _Site {
    struct _Site* next;
    UWord  hash;           // key: hash_stack() of ips
    UInt   id;             // 1-based id in the output file; 0 = not written
@@ -305,7 +306,7 @@ typedef struct _Site {
    ULong  peak_gen;       // == peak_gen: peak_* hold the values at the peak
    SizeT  peak_szB;
    SizeT  peak_blocks;
-} Site;
+};
 
 /* A live heap block.  The first two fields are those of VgHashNode. */
 typedef struct _Block {
@@ -398,20 +399,30 @@ static SizeT peak_blocks_of_Site(const Site* s)
    return s->peak_gen == peak_gen ? s->peak_blocks : s->n_blocks;
 }
 
-/* Is the measure now a new peak (more than --peak-inaccuracy percent above
-   the last)?  Asked, as massif asks it, just before the measure falls: a
-   free, a realloc that shrinks, pages unmapped, a stack that shrinks; and at
-   the end.  So the peak is the top of a climb, and a climb made on the
+/* Whether 'total' is no new peak: not more than --peak-inaccuracy percent
+   above the recorded one (0: not above it). */
+static Bool within_peak(SizeT total)
+{
+   SizeT peak = recorded_peak_szB();
+   return total <= peak
+          || (clo_peak_inaccuracy > 0.0
+              && (Double)total * 100.0
+                 < (Double)peak * (100.0 + clo_peak_inaccuracy));
+}
+
+/* Records the measure now as the peak if it is a new one.  Called, as
+   massif does, just before the measure falls: a free (and FREELIKE, and a
+   page unmapped), a realloc or RESIZEINPLACE that shrinks a block, a stack
+   that shrinks; and at the end (the final snapshot, also the one before an
+   execve).  So the peak is the top of a climb, and a climb made on the
    stack alone counts. */
 static void update_peak(void)
 {
    SizeT total = peak_measure_szB();
-   SizeT peak  = recorded_peak_szB();
-   if (total <= peak)
+   if (within_peak(total))
       return;
-   if (clo_peak_inaccuracy > 0.0
-       && (Double)total * 100.0 < (Double)peak * (100.0 + clo_peak_inaccuracy))
-      return;
+   tl_assert(peak_gen + 1 > peak_gen);
+   tl_assert(get_time() >= peak_time);
    peak_gen++;
    peak_time       = get_time();
    peak_heap_szB   = heap_szB;
@@ -424,23 +435,52 @@ static void update_peak(void)
 /*--- Output                                               ---*/
 /*------------------------------------------------------------*/
 
-/* Sample of the output (docs/format.md has the grammar; fields are separated
-   by one TAB).  st_write.c writes it, and ends a profile it cannot finish
-   with a Q record saying why.
+/* Sample of the output: the start and the end of a real profile, of
+   examples/leaky-player --cycles 3 ('...' marks the lines left out; the
+   grammar is in docs/format.md).  Fields are separated by one TAB, shown
+   here as two spaces or more.  The functions below put the records, and
+   st_write.c writes them, ending a profile it cannot finish with a Q
+   record saying why (its sample is there).  tests/t-samples.sh checks
+   both samples against profiles that the tool writes.
 
       strata-profile  2
-      cmd     ./leaky-player --cycles 3
-      pid     4242
-      ppid    4241
+      cmd             ./leaky-player --cycles 3
+      pid             20319
+      ppid            20318
       time_unit       i
-      opt     depth   30
-      F       1       0x109204        0       frame_queue_push  player.c  57  /tmp/lp
-      S       1       1
-      M       120433  video opened
-      T       regular 130000  40960   1320    0
-      s       1       40960   10      0       40960
+      opt             depth            30
+      opt             heap_admin       8
+      opt             peak_inaccuracy  1.000
+      opt             heap             yes
+      opt             stacks           no
+      opt             pages_as_heap    no
+      T  regular  1  0  0  0
       E
-      X       152000
+      T  regular  137875  0  0  0
+      E
+      M  137875  video opened
+      ...
+      F  1  0x1095b3  0  decoder_open  leaky-player.c  122  /tmp/leaky-player  0x15b3
+      F  2  0x1098b5  0  player_open  leaky-player.c  173  /tmp/leaky-player  0x18b5
+      F  3  0x109d94  0  main  leaky-player.c  253  /tmp/leaky-player  0x1d94
+      S  1  1  2  3
+      T  regular  138590  16  8  0
+      s  1  16  1  0  16
+      E
+      ...
+      T  peak  328561  284720  16336  0
+      s  1  16  1  16  16
+      s  2  65536  1  65536  65536
+      ...
+      E
+      T  regular  328562  251952  8152  0
+      s  4  0  0  0  32768
+      ...
+      T  final  51202097  0  0  0
+      s  8  0  0  0  4096
+      ...
+      E
+      X  51202097
 */
 
 /*------------------------------------------------------------*/
@@ -686,11 +726,19 @@ static ULong last_op_time        = 0;   // the clock after the last operation
 static ULong last_stamp          = 0;   // the latest time written in the file
 static UInt  ticks_found         = 0;   // checks that found a tick passed
 
+/* The largest measure of the peak (heap + stacks) in a snapshot written,
+   peaks left out: the last peak written must be within --peak-inaccuracy
+   of it (end_profile checks). */
+static SizeT largest_written_szB = 0;
+
 static void put_snapshot_header(SnapshotKind kind, ULong time, SizeT heap,
                                 SizeT extra, SizeT stacks)
 {
-   if (kind != SnapPeak && time > last_stamp)
+   tl_assert(time <= get_time());
+   if (time > last_stamp)
       last_stamp = time;
+   if (kind != SnapPeak && heap + stacks > largest_written_szB)
+      largest_written_szB = heap + stacks;
    put_str("T\t");
    put_str(snapshot_kind_names[kind]);
    put_field_u64(time);
@@ -770,16 +818,25 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
    end_snapshot();
 }
 
+/* Whether the peak is to be written before a snapshot of 'kind' now: it
+   is not in the file yet, and the heap has fallen from it, or the run
+   ends. */
+static Bool peak_is_due(SnapshotKind kind)
+{
+   return !peak_written
+          && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB());
+}
+
 /* A snapshot at 'time' of the heap now, with the peak snapshot before it
-   if the heap has fallen from a peak not yet written. */
+   if the heap has fallen from a peak not yet written.  'time' is not
+   earlier than the peak's (take_tick_snapshots sees to it). */
 static void take_snapshot_at(SnapshotKind kind, ULong time, Bool provisional)
 {
    if (!is_open_Writer())
       return;
    if (kind == SnapFinal)
       update_peak();     // the end of the last climb
-   if (!peak_written
-       && (kind == SnapFinal || peak_measure_szB() < recorded_peak_szB()))
+   if (peak_is_due(kind))
       write_peak_snapshot();
    write_snapshot(kind, time, provisional);
 }
@@ -807,9 +864,16 @@ static ULong largest_power_of_2_upto(ULong n)
    held until the last, then the interval for the ticks to come. */
 static void take_tick_snapshots(ULong now)
 {
+   ULong first;
+   // A peak due now goes first.  With --stacks=yes the peak is checked
+   // between heap operations too (a stack that shrinks), so its time can
+   // be later than the first tick: the snapshot comes after it.
+   if (is_open_Writer() && peak_is_due(SnapRegular))
+      write_peak_snapshot();
    // The first tick, unless the clock already stands later in the file: an
-   // operation counted in bytes, a marker or a snapshot of another kind.
-   ULong first = next_snapshot_time;
+   // operation counted in bytes, a marker, a peak or a snapshot of another
+   // kind.
+   first = next_snapshot_time;
    if (first < last_op_time)
       first = last_op_time;
    if (first < last_stamp)
@@ -863,24 +927,6 @@ static void init_snapshot_clock(void)
 /*------------------------------------------------------------*/
 /*--- Sites                                                ---*/
 /*------------------------------------------------------------*/
-
-/* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
-   allocation. */
-static Bool same_words(const Addr* a, const Addr* b, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      if (a[i] != b[i])
-         return False;
-   return True;
-}
-
-static void copy_words(Addr* to, const Addr* from, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      to[i] = from[i];
-}
 
 static Site* new_Site(const Addr* ips, UInt n_ips)
 {
@@ -973,220 +1019,12 @@ static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
 }
 
 /*------------------------------------------------------------*/
-/*--- Unwinding                                            ---*/
+/*--- Sites: which frames make one                         ---*/
 /*------------------------------------------------------------*/
 
-/* The unwind cache.  Unwinding is most of the cost of an allocation, and
-   the deep part of a stack (the frames of main, of an interpreter's eval
-   loop, ...) is the same from one allocation to the next.  So only the top
-   SHALLOW_IPS frames are unwound each time; the frames below are taken
-   from a cache keyed by the code address and stack pointer of the last
-   shallow frame, after checking, frame by frame, that each return address
-   is still in the stack slot it was read from (the return address of the
-   frame above frame j sits just below sps[j], and ips[j] is that address
-   minus 1).  If any differs, the stack is unwound in full. */
-
-#define SHALLOW_IPS     4
-#define UCACHE_ENTRIES  1024
-#define TOP_WAYS        4
-
-typedef struct {
-   Addr  key_ip, key_sp;  // ips[SHALLOW_IPS-1] and sps[SHALLOW_IPS-1]
-   UInt  n;               // frames below, in ips[] and sps[]
-   UInt  n_check;         // how many of them the return-address rule holds
-   Bool  victim;          // in the set's first entry: the way to replace
-   /* The site of a whole stack is a function of its frames: the shallow
-      frames seen last with this entry's deep frames, and their sites. */
-   UInt  n_tops;
-   UInt  top_victim;
-   Addr  tops[TOP_WAYS][SHALLOW_IPS];
-   Site* top_sites[TOP_WAYS];
-   UInt  top_ends[TOP_WAYS];     // the first frame their site did not use
-   Addr* ips;
-   Addr* sps;
-} UnwindEntry;
-
-static UnwindEntry* ucache = NULL;   /* [UCACHE_ENTRIES] */
-static UInt ucache_max_ips = 0;      // the most frames a fast unwind asks
-static ULong stats_ucache_hits = 0, stats_ucache_misses = 0;
-static ULong stats_ucache_wrong = 0;  // with --check-unwind-cache=yes
-static ULong stats_site_cache_hits = 0;
-
-/* --check-unwind-cache=yes: unwind in full on every hit too, and count the
-   hits that differ from it (the tests use it). */
-static void check_unwind_hit(ThreadId tid, const Addr* ips, UInt n,
-                             UInt max_ips)
-{
-   Addr full[MAX_DEPTH + DEEP_SLACK];
-   UInt m = VG_(get_StackTrace)(tid, full, max_ips, NULL, NULL, 0);
-   if (m != n || !same_words(full, ips, n))
-      stats_ucache_wrong++;
-}
-
-/* Memory for a cache: fresh pages, zero, and not resident until written,
-   so that the entries a run never uses cost it nothing. */
-static void* alloc_cache_memory(SizeT szB)
-{
-   void* p = VG_(am_shadow_alloc)(VG_PGROUNDUP(szB));
-   if (p == NULL)
-      VG_(out_of_memory_NORETURN)("st.cache", szB);
-   return p;
-}
-
-static Addr* ucache_words = NULL;    // [UCACHE_ENTRIES][2][deep frames]
-
-static void init_unwind_cache(UInt max_ips)
-{
-   ucache_max_ips = max_ips;
-   ucache = alloc_cache_memory(UCACHE_ENTRIES * sizeof(UnwindEntry));
-   ucache_words = alloc_cache_memory(2 * UCACHE_ENTRIES
-                                     * (max_ips - SHALLOW_IPS) * sizeof(Addr));
-}
-
-/* The first entry of the set of two that a frame's code address and stack
-   pointer select in a cache of 'n_entries'.  Two ways per set: chains that
-   differ only deep down (the same function reached from two callers) share
-   a key, and often alternate. */
-static UInt set_index(Addr ip, Addr sp, UInt n_entries)
-{
-   UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
-   return (UInt)((h >> 32) % (n_entries / 2)) * 2;
-}
-
-static UnwindEntry* ucache_set(Addr ip, Addr sp)
-{
-   return &ucache[set_index(ip, sp, UCACHE_ENTRIES)];
-}
-
-/* Whether 'sp' is in the stack Valgrind knows for 'tid', not in a stack
-   the program made for itself (a coroutine's, an alternate signal stack):
-   the caches read the words from 'sp' to the top of that stack, which are
-   mapped; elsewhere they do not know how far the stack goes. */
-static Bool on_thread_stack(ThreadId tid, Addr sp, Addr stack_max)
-{
-   return sp <= stack_max
-          && stack_max - sp < VG_(thread_get_stack_size)(tid);
-}
-
-/* The rule both caches check: the return address of the frame above a
-   frame found at stack pointer 'sp' with code address 'ip' (one before the
-   return address) is in the stack slot just below 'sp'. */
-static Bool return_address_at(Addr sp, Addr ip)
-{
-   return *(const Addr*)(sp - sizeof(Addr)) == ip + 1;
-}
-
-static Bool return_address_holds(const UnwindEntry* e, UInt j)
-{
-   return return_address_at(e->sps[j], e->ips[j]);
-}
-
-static Bool ucache_entry_holds(const UnwindEntry* e, ThreadId tid)
-{
-   UInt j;
-   Addr max = VG_(thread_get_stack_max)(tid);
-   if (!on_thread_stack(tid, e->key_sp, max)
-       || (e->n > 0 && e->sps[e->n - 1] > max))
-      return False;
-   for (j = 0; j < e->n_check; j++)
-      if (!return_address_holds(e, j))
-         return False;
-   return True;
-}
-
-/* At the bottom of every stack the unwinder reads a few words that are not
-   frames (below _start or a thread's clone): the rule cannot hold there,
-   and those words do not change.  How many frames can be checked, or -1
-   if the rule fails on a frame that has a name. */
-static UInt checkable_frames(const UnwindEntry* e)
-{
-   UInt j, first_bad;
-   for (j = 0; j < e->n && return_address_holds(e, j); j++)
-      ;
-   first_bad = j;
-   for (; j < e->n; j++) {
-      IpClass cls = classify_ip(e->ips[j]);
-      if ((cls & IpNamed) && !(cls & IpBelowMain))
-         return (UInt)-1;
-   }
-   return first_bad;
-}
-
-/* Unwinds the stack of 'tid' into ips[0 .. max_ips-1], like
-   VG_(get_StackTrace), using the unwind cache; '*used' is the cache entry
-   that holds the deep frames now, if any. */
-static UInt unwind_cached(ThreadId tid, Addr* ips, Addr* sps, UInt max_ips,
-                          UnwindEntry** used)
-{
-   UInt         n, k = SHALLOW_IPS - 1;
-   UnwindEntry* set;
-   UnwindEntry* e;
-   UInt         way;
-
-   *used = NULL;
-   n = VG_(get_StackTrace)(tid, ips, SHALLOW_IPS, sps, NULL, 0);
-   if (n < SHALLOW_IPS)
-      return n;                              // the whole stack
-   set = ucache_set(ips[k], sps[k]);
-   for (way = 0; way < 2; way++) {
-      e = &set[way];
-      if (e->key_ip == ips[k] && e->key_sp == sps[k]
-          && ucache_entry_holds(e, tid)) {
-         copy_words(ips + SHALLOW_IPS, e->ips, e->n);
-         copy_words(sps + SHALLOW_IPS, e->sps, e->n);
-         stats_ucache_hits++;
-         set[0].victim = way == 0;           // replace the other one next
-         if (clo_check_unwind_cache)
-            check_unwind_hit(tid, ips, SHALLOW_IPS + e->n, max_ips);
-         *used = e;
-         return SHALLOW_IPS + e->n;
-      }
-   }
-   stats_ucache_misses++;
-   n = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
-   if (n < SHALLOW_IPS)
-      return n;
-   e = &set[set[0].victim];
-   set[0].victim = !set[0].victim;
-   e->ips    = ucache_words + 2 * (e - ucache) * (ucache_max_ips - SHALLOW_IPS);
-   e->sps    = e->ips + (ucache_max_ips - SHALLOW_IPS);
-   e->key_ip = ips[k];
-   e->key_sp = sps[k];
-   e->n      = n - SHALLOW_IPS;
-   VG_(memcpy)(e->ips, ips + SHALLOW_IPS, e->n * sizeof(Addr));
-   VG_(memcpy)(e->sps, sps + SHALLOW_IPS, e->n * sizeof(Addr));
-   e->n_check = checkable_frames(e);
-   e->n_tops  = 0;
-   if (e->n_check == (UInt)-1)
-      e->key_ip = 0;                         // a stack the rule misses
-   else
-      *used = e;
-   return n;
-}
-
-/* The site remembered for these shallow frames over e's deep frames. */
-static Bool lookup_top_site(const UnwindEntry* e, const Addr* ips,
-                            Site** site, UInt* end)
-{
-   UInt w;
-   for (w = 0; w < e->n_tops; w++)
-      if (same_words(e->tops[w], ips, SHALLOW_IPS)) {
-         *site = e->top_sites[w];
-         *end  = e->top_ends[w];
-         return True;
-      }
-   return False;
-}
-
-static void remember_top_site(UnwindEntry* e, const Addr* ips,
-                              Site* site, UInt end)
-{
-   UInt w = e->n_tops < TOP_WAYS ? e->n_tops++
-                                 : e->top_victim++ % TOP_WAYS;
-   copy_words(e->tops[w], ips, SHALLOW_IPS);
-   e->top_sites[w] = site;
-   e->top_ends[w]  = end;
-}
+/* The unwinder (st_unwind.c) finds the frames of an allocation, from its
+   caches or by unwinding; the rule below says which of them make the site.
+   The unwinder remembers what it said, and the frames that decided it. */
 
 /* A site that cannot be told from the frames unwound: unwind deeper. */
 static Site deeper_site;
@@ -1267,179 +1105,29 @@ static Site* site_of_raw_stack(const Addr* ips, UInt n_ips, Bool truncated,
    return get_Site_of_stack(ips + first, site_end - first);
 }
 
-/* The stack cache, in front of the unwind cache.  Most allocations are made
-   from a call site seen before, at the same depth of the stack: with the
-   same code address and stack pointer in the allocator's frame (frame 0),
-   and the same return addresses above it.  Keyed by that code address and
-   stack pointer, read from the registers, an entry holds the stack slots
-   where the return addresses of frames 1 .. n were found, those return
-   addresses, and the site they made, frame n being the last frame that
-   decided it (the first frame cut by --depth or below main, or the frame
-   with a name that --ignore-fn looked at, whichever is deeper).  While
-   every slot holds its return address, the site is the
-   same, and no frame is unwound.  The check is the unwind cache's, applied
-   from frame 1. */
-#define SCACHE_ENTRIES 2048   // two ways per set
-
-typedef struct {
-   Addr  ip, sp;          // frame 0; ip 0: an empty entry
-   UInt  n;               // frames 1 .. n checked
-   Bool  victim;          // in the set's first entry: the way to replace
-   Site* site;            // NULL: the allocation is ignored
-   Addr* slots;           // [n]: where the return address of frame i+1 is
-   Addr* ras;             // [n]: that return address
-} StackEntry;
-
-static StackEntry* scache = NULL;   /* [SCACHE_ENTRIES] */
-static UInt scache_max_frames = 0;
-static ULong stats_scache_hits = 0;
-
-static Addr* scache_words = NULL;    // [SCACHE_ENTRIES][2][max_frames]
-
-static void init_stack_cache(UInt max_frames)
+/* A frame of the program, for the unwind cache's check: it has a name,
+   and is not below main. */
+static Bool is_named_frame(Addr ip)
 {
-   scache_max_frames = max_frames;
-   scache = alloc_cache_memory(SCACHE_ENTRIES * sizeof(StackEntry));
-   scache_words = alloc_cache_memory(2 * SCACHE_ENTRIES * max_frames
-                                     * sizeof(Addr));
+   IpClass cls = classify_ip(ip);
+   return (cls & IpNamed) && !(cls & IpBelowMain);
 }
 
-static StackEntry* scache_set(Addr ip, Addr sp)
+static void init_site_rules(void)
 {
-   return &scache[set_index(ip, sp, SCACHE_ENTRIES)];
+   UnwindRules r;
+   r.depth         = clo_depth;
+   r.check         = clo_check_unwind_cache;
+   r.no_stack      = no_stack_site;
+   r.need_deeper   = NEED_DEEPER;
+   r.site_of_stack = site_of_raw_stack;
+   r.named_frame   = is_named_frame;
+   init_Unwind(&r);
 }
 
-// ('stack_max': the top of the thread's stack.)
-static Bool scache_entry_holds(const StackEntry* e, Addr stack_max)
-{
-   UInt i;
-   if (e->n > 0 && e->slots[e->n - 1] >= stack_max)
-      return False;
-   for (i = 0; i < e->n; i++)
-      if (*(const Addr*)e->slots[i] != e->ras[i])
-         return False;
-   return True;
-}
-
-/* The site of an allocation made now by 'tid', if the stack cache knows
-   it. */
-static Bool lookup_stack_cache(ThreadId tid, Site** site)
-{
-   Addr        ip = VG_(get_IP)(tid), sp = VG_(get_SP)(tid);
-   Addr        max;
-   StackEntry* set;
-   UInt        way;
-   if (scache == NULL)
-      return False;
-   max = VG_(thread_get_stack_max)(tid);
-   if (!on_thread_stack(tid, sp, max))
-      return False;
-   set = scache_set(ip, sp);
-   for (way = 0; way < 2; way++) {
-      StackEntry* e = &set[way];
-      if (e->ip == ip && e->sp == sp && scache_entry_holds(e, max)) {
-         set[0].victim = way == 0;
-         stats_scache_hits++;
-         *site = e->site;
-         return True;
-      }
-   }
-   return False;
-}
-
-/* Remembers 'site', made by the frames 'ips' found at stack pointers
-   'sps' up to frame 'end' (the last that decided it), in the stack cache,
-   if the return addresses of those frames can be checked.  (A stack that
-   ends before the frame after its site either was cut by --depth there,
-   or ended where the unwinder found no caller: the same frames in the same
-   slots end it again.) */
-static void remember_stack(const Addr* ips, const Addr* sps, UInt n_ips,
-                           UInt end, Site* site)
-{
-   UInt        last, i;
-   StackEntry* set;
-   StackEntry* e;
-   if (scache == NULL || site == NEED_DEEPER)
-      return;
-   last = end < n_ips ? end : n_ips - 1;
-   if (last > scache_max_frames)
-      return;
-   for (i = 1; i <= last; i++)
-      if (!return_address_at(sps[i], ips[i]))
-         return;
-   set = scache_set(ips[0], sps[0]);
-   e = &set[set[0].victim];
-   set[0].victim = !set[0].victim;
-   e->slots = scache_words + 2 * (e - scache) * scache_max_frames;
-   e->ras   = e->slots + scache_max_frames;
-   e->ip    = ips[0];
-   e->sp    = sps[0];
-   e->n     = last;
-   e->site  = site;
-   for (i = 1; i <= last; i++) {
-      e->slots[i - 1] = sps[i] - sizeof(Addr);
-      e->ras[i - 1]   = ips[i] + 1;
-   }
-}
-
-/* The site of the stack of 'tid' unwound to at most 'max_ips' frames;
-   NEED_DEEPER if that is not enough (and 'last_try' is False).  The stack
-   cache learns it if 'learn'. */
-static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try,
-                                Bool learn)
-{
-   Addr         ips[MAX_DEPTH + DEEP_SLACK];
-   Addr         sps[MAX_DEPTH + DEEP_SLACK];
-   UInt         n_ips, end, cached_end = 0;
-   UnwindEntry* entry = NULL;
-   Site*        site;
-   Site*        cached = NULL;
-   Bool         known = False;
-
-   if (max_ips == ucache_max_ips)
-      n_ips = unwind_cached(tid, ips, sps, max_ips, &entry);
-   else
-      n_ips = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
-   stats_stacks_unwound++;
-   if (n_ips == 0)
-      return no_stack_site;
-   if (entry != NULL
-       && (known = lookup_top_site(entry, ips, &cached, &cached_end))) {
-      stats_site_cache_hits++;
-      if (!clo_check_unwind_cache) {
-         if (learn)
-            remember_stack(ips, sps, n_ips, cached_end, cached);
-         return cached;
-      }
-   }
-   site = site_of_raw_stack(ips, n_ips, !last_try && n_ips == max_ips, &end);
-   if (known && cached != site)
-      stats_ucache_wrong++;
-   if (entry != NULL && !known)
-      remember_top_site(entry, ips, site, end);
-   if (learn)
-      remember_stack(ips, sps, n_ips, end, site);
-   return site;
-}
-
-/* The site of an allocation made now by thread 'tid'; NULL if ignored.
-   Most stacks need only a few frames beyond --depth: the allocator's. */
-static Site* get_Site(ThreadId tid)
-{
-   Site* site;
-   Site* hit = NULL;
-   Bool  found = lookup_stack_cache(tid, &hit);
-   if (found && !clo_check_unwind_cache)
-      return hit;
-   site = get_Site_unwinding(tid, clo_depth + FAST_SLACK, False, !found);
-   if (site == NEED_DEEPER)
-      site = get_Site_unwinding(tid, clo_depth + DEEP_SLACK, True, !found);
-   if (found && hit != site)
-      stats_ucache_wrong++;
-   return site;
-}
-
-/* Every change to a site's bytes goes through here. */
+/* Every change to a site's bytes goes through here: 'add_szB' more bytes,
+   'sub_szB' fewer, and one block more, none or one fewer.  Neither count
+   may go below 0 or wrap, and a site with bytes has blocks. */
 static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
 {
    save_peak_Site(s);
@@ -1449,9 +1137,13 @@ static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
       s->next_dirty = dirty_sites;
       dirty_sites   = s;
    }
+   tl_assert(s->szB + add_szB >= s->szB);
    tl_assert(s->szB + add_szB >= sub_szB);
+   tl_assert(d_blocks >= -1 && d_blocks <= 1);
+   tl_assert(d_blocks >= 0 || s->n_blocks > 0);
    s->szB = s->szB + add_szB - sub_szB;
    s->n_blocks += d_blocks;
+   tl_assert(s->szB == 0 || s->n_blocks > 0);
    if (s->szB < s->min_szB) s->min_szB = s->szB;
    if (s->szB > s->max_szB) s->max_szB = s->szB;
 }
@@ -1463,6 +1155,9 @@ static void change_Site(Site* s, SizeT add_szB, SizeT sub_szB, Int d_blocks)
 /* The totals, for a block allocated or freed; its site is counted apart. */
 static void add_to_totals(SizeT req_szB, SizeT extra_szB)
 {
+   tl_assert(heap_szB + req_szB >= heap_szB);
+   tl_assert(heap_extra_szB + extra_szB >= heap_extra_szB);
+   tl_assert(total_allocs_deallocs_szB + req_szB >= total_allocs_deallocs_szB);
    heap_szB       += req_szB;
    heap_extra_szB += extra_szB;
    total_allocs_deallocs_szB += req_szB;
@@ -1472,6 +1167,8 @@ static void add_to_totals(SizeT req_szB, SizeT extra_szB)
 static void take_from_totals(SizeT req_szB, SizeT extra_szB)
 {
    tl_assert(heap_szB >= req_szB && heap_extra_szB >= extra_szB);
+   tl_assert(stats_frees < stats_allocs);
+   tl_assert(total_allocs_deallocs_szB + req_szB >= total_allocs_deallocs_szB);
    heap_szB       -= req_szB;
    heap_extra_szB -= extra_szB;
    total_allocs_deallocs_szB += req_szB;
@@ -1538,6 +1235,10 @@ static void resize_Block(Addr p, SizeT new_szB)
    if (new_szB < b->req_szB)
       update_peak();
    change_Site(b->site, new_szB, b->req_szB, 0);
+   tl_assert(heap_szB >= b->req_szB);
+   tl_assert(heap_szB - b->req_szB + new_szB >= heap_szB - b->req_szB);
+   tl_assert(total_allocs_deallocs_szB + b->req_szB + new_szB
+             >= total_allocs_deallocs_szB);
    total_allocs_deallocs_szB += b->req_szB + new_szB;
    heap_szB   = heap_szB - b->req_szB + new_szB;
    b->req_szB = new_szB;
@@ -1552,13 +1253,19 @@ static SizeT extra_szB_of_Chunk(const ChunkHdr* h)
    return clo_heap_admin + usable_szB_of_Chunk(h) - req_szB_of_Chunk(h);
 }
 
+/* Chunks live and not recorded (--ignore-fn), for the sanity check: every
+   other live chunk is a block of a site.  A realloc keeps a chunk ignored
+   or recorded (realloc_Site). */
+static ULong ignored_chunks = 0;
+
 /* Gives the chunk its site (the stack of 'tid' now) and counts it. */
 static void record_Chunk(ThreadId tid, ChunkHdr* h)
 {
    h->site = get_Site(tid);
-   if (h->site == NULL)
+   if (h->site == NULL) {
       stats_ignored_allocs++;
-   else
+      ignored_chunks++;
+   } else
       count_alloc(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
 }
 
@@ -1566,6 +1273,10 @@ static void unrecord_Chunk(ChunkHdr* h)
 {
    if (h->site != NULL)
       count_free(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
+   else {
+      tl_assert(ignored_chunks > 0);
+      ignored_chunks--;
+   }
 }
 
 /* A realloc moves the block from its site to the realloc's (like massif)
@@ -1925,9 +1636,12 @@ static void hide_valgrind_lib(void)
 
 static void st_new_mem_stack(Addr a, SizeT len)
 {
+   tl_assert(stacks_szB + len >= stacks_szB);
    stacks_szB += len;
 }
 
+/* The stack can shrink by more than was counted: at the start, the client
+   pops what Valgrind put on its stack before the tool counted anything. */
 static void st_die_mem_stack(Addr a, SizeT len)
 {
    update_peak();
@@ -2213,6 +1927,7 @@ static void st_atfork_child(ThreadId tid)
    peak_extra_szB = heap_extra_szB;
    peak_stacks_szB = stacks_szB;
    peak_written = False;      // the inherited heap is the child's first peak
+   largest_written_szB = 0;   // nothing written in the child's file yet
    clo_after_exec = 0;        // a new process, named by its own pid
    forked = True;
    name_child_Output();
@@ -2332,24 +2047,149 @@ static void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
 }
 
 /*------------------------------------------------------------*/
+/*--- Sanity checks                                        ---*/
+/*------------------------------------------------------------*/
+
+/* Valgrind calls these between time slices (VG_(needs_sanity_checks)):
+   the cheap one at every --sanity-level from 1 (the default), the
+   expensive one at level 2 and above, and now and again at level 1.  The
+   cheap one is O(1); the expensive one walks every site, every block in
+   the table, the allocator's free lists and the caches, so strata makes
+   it only from level 2.  Each tl_asserts what it checks: the message
+   says which assumption failed. */
+
+/* Not in the tool API, but in the core this tool links with. */
+extern Int VG_(clo_sanity_level);
+
+/* The clocks as the last cheap check saw them: they never go back. */
+static ULong checked_time[3] = { 0, 0, 0 };   // by TimeUnit
+
+static Bool st_cheap_sanity_check(void)
+{
+   ULong live;
+   stats_cheap_checks++;
+   tl_assert(stats_frees <= stats_allocs);
+   live = stats_allocs - stats_frees;
+   tl_assert(live > 0 || (heap_szB == 0 && heap_extra_szB == 0));
+   tl_assert(heap_extra_szB >= clo_heap_admin * live);
+   tl_assert(guest_instrs_executed >= checked_time[TimeI]);
+   tl_assert(ms_clock >= checked_time[TimeMS]);
+   tl_assert(total_allocs_deallocs_szB >= checked_time[TimeB]);
+   checked_time[TimeI]  = guest_instrs_executed;
+   checked_time[TimeMS] = ms_clock;
+   checked_time[TimeB]  = total_allocs_deallocs_szB;
+   tl_assert(last_stamp <= get_time() && peak_time <= get_time());
+   tl_assert(snapshot_interval > 0
+             && (snapshot_interval & (snapshot_interval - 1)) == 0);
+   tl_assert(dirty_sites == NULL || dirty_sites->dirty);
+   return True;
+}
+
+/* Whether 's' is a site of the tool: the site of no stack, or the one the
+   table of sites gives for its stack. */
+static Bool is_known_Site(Site* s)
+{
+   return s == no_stack_site
+          || (s != NULL && VG_(HT_gen_lookup)(sites, s, cmp_Site_stacks) == s);
+}
+
+/* What a site's own fields must say.  A site that has not changed since
+   the last snapshot has its bytes as its low and high. */
+static void check_Site(Site* s)
+{
+   tl_assert(is_known_Site(s));
+   tl_assert(s->id < next_site_id);
+   tl_assert(s->min_szB <= s->szB && s->szB <= s->max_szB);
+   tl_assert(s->dirty || (s->min_szB == s->szB && s->max_szB == s->szB));
+   tl_assert(s->szB == 0 || s->n_blocks > 0);
+   tl_assert(s->peak_gen <= peak_gen);
+}
+
+/* The totals are the sums of the sites, now and at the peak; the blocks
+   of the sites are the blocks recorded; the dirty list is the sites
+   marked dirty.  Returns the blocks of all sites. */
+static ULong check_all_Sites(void)
+{
+   Word  i, n = VG_(sizeXA)(all_sites);
+   ULong sum_szB = 0, sum_blocks = 0, sum_peak_szB = 0, dirty = 0, listed = 0;
+   Site* s;
+   for (i = 0; i < n; i++) {
+      s = *(Site**)VG_(indexXA)(all_sites, i);
+      check_Site(s);
+      sum_szB      += s->szB;
+      sum_blocks   += s->n_blocks;
+      sum_peak_szB += peak_szB_of_Site(s);
+      dirty        += s->dirty ? 1 : 0;
+   }
+   for (s = dirty_sites; s != NULL; s = s->next_dirty) {
+      tl_assert(s->dirty && listed < dirty);
+      listed++;
+   }
+   tl_assert(listed == dirty);
+   tl_assert(sum_szB == heap_szB);
+   tl_assert(sum_blocks == stats_allocs - stats_frees);
+   tl_assert(sum_peak_szB == peak_heap_szB);
+   tl_assert(VG_(HT_count_nodes)(sites) + 1 == (UInt)n);   // + no_stack_site
+   return sum_blocks;
+}
+
+/* The block table holds as many blocks as it counts, each a block of a
+   known site that holds at least its bytes.  Returns how many. */
+static ULong check_Block_table(void)
+{
+   ULong  n = 0, sum_szB = 0, sum_extra_szB = 0;
+   Block* b;
+   VG_(HT_ResetIter)(blocks);
+   while ((b = VG_(HT_Next)(blocks)) != NULL) {
+      tl_assert(is_known_Site(b->site));
+      tl_assert(b->site->n_blocks > 0 && b->site->szB >= b->req_szB);
+      sum_szB       += b->req_szB;
+      sum_extra_szB += b->extra_szB;
+      n++;
+   }
+   tl_assert(n == VG_(HT_count_nodes)(blocks));
+   tl_assert(sum_szB <= heap_szB && sum_extra_szB <= heap_extra_szB);
+   return n;
+}
+
+static Bool st_expensive_sanity_check(void)
+{
+   ULong site_blocks, table_blocks, chunks;
+   if (VG_(clo_sanity_level) < 2 || all_sites == NULL)
+      return True;
+   stats_expensive_checks++;
+   site_blocks  = check_all_Sites();
+   table_blocks = check_Block_table();
+   check_Chunks();
+   chunks = live_Chunks();
+   // Every live block belongs to a site: a chunk not ignored, or a block
+   // in the table.
+   tl_assert(chunks >= ignored_chunks);
+   tl_assert(site_blocks == chunks - ignored_chunks + table_blocks);
+   check_Unwind();
+   return True;
+}
+
+/*------------------------------------------------------------*/
 /*--- Finalisation                                         ---*/
 /*------------------------------------------------------------*/
 
 static void st_print_stats(void)
 {
+   const UnwindStats* us = stats_Unwind();
    VG_(umsg)("strata: blocks recorded:     %'llu\n", stats_allocs);
    VG_(umsg)("strata: blocks ignored:      %'llu\n", stats_ignored_allocs);
    VG_(umsg)("strata: blocks freed:        %'llu\n", stats_frees);
    VG_(umsg)("strata: reallocs:            %'llu (%'llu ignored: the block "
              "kept its site)\n", stats_reallocs, stats_ignored_reallocs);
-   VG_(umsg)("strata: stacks unwound:      %'llu\n", stats_stacks_unwound);
+   VG_(umsg)("strata: stacks unwound:      %'llu\n", us->unwound);
    VG_(umsg)("strata: unwind cache:        %'llu hits, %'llu misses\n",
-             stats_ucache_hits, stats_ucache_misses);
-   VG_(umsg)("strata: site cache hits:     %'llu\n", stats_site_cache_hits);
-   VG_(umsg)("strata: stack cache hits:    %'llu\n", stats_scache_hits);
+             us->ucache_hits, us->ucache_misses);
+   VG_(umsg)("strata: site cache hits:     %'llu\n", us->top_hits);
+   VG_(umsg)("strata: stack cache hits:    %'llu\n", us->scache_hits);
    VG_(umsg)("strata: fast client calls:   %'llu\n", stats_fast_calls);
    if (clo_check_unwind_cache)
-      VG_(umsg)("strata: wrong cache hits:    %'llu\n", stats_ucache_wrong);
+      VG_(umsg)("strata: wrong cache hits:    %'llu\n", us->wrong);
    VG_(umsg)("strata: sites:               %'llu\n", stats_sites);
    VG_(umsg)("strata: frames written:      %'llu\n", stats_frames_written);
    VG_(umsg)("strata: snapshots:           %'llu regular, %'llu user, "
@@ -2360,6 +2200,8 @@ static void st_print_stats(void)
              bytes_written_Writer(), writes_Writer());
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
    VG_(umsg)("strata: alignments refused:  %'llu\n", stats_aligns_refused);
+   VG_(umsg)("strata: sanity checks:       %'llu cheap, %'llu expensive\n",
+             stats_cheap_checks, stats_expensive_checks);
    VG_(umsg)("strata: live blocks at end:  %'llu\n",
              stats_allocs - stats_frees);
    VG_(umsg)("strata: slabs for blocks:    %'llu bytes\n", slab_szB_Chunks());
@@ -2373,6 +2215,10 @@ static void end_profile(Bool provisional)
    clock_before_op();    // an idle stretch before the end is held
    refresh_ms_clock();
    take_snapshot_as(SnapFinal, provisional);
+   // The peak is the largest total of the run (within --peak-inaccuracy),
+   // unless output stopped (a full disk) before it could be written.
+   tl_assert(!is_open_Writer()
+             || (peak_written && within_peak(largest_written_szB)));
    put_str("X");
    put_field_u64(get_time());
    put_nl();
@@ -2426,9 +2272,6 @@ static void st_post_clo_init(void)
       VG_(track_new_mem_stack_signal)(st_new_mem_stack_signal);
       VG_(track_die_mem_stack_signal)(st_die_mem_stack);
    }
-   if (clo_depth + FAST_SLACK > SHALLOW_IPS)
-      init_unwind_cache(clo_depth + FAST_SLACK);
-   init_stack_cache(clo_depth + FAST_SLACK);
    blocks      = VG_(HT_construct)("st.blocks");
    sites       = VG_(HT_construct)("st.sites");
    ip_classes  = VG_(HT_construct)("st.ip_classes");
@@ -2438,6 +2281,7 @@ static void st_post_clo_init(void)
    block_pool  = VG_(newPA)(sizeof(Block), 1000, VG_(malloc), "st.blocks",
                             VG_(free));
    no_stack_site = new_Site(NULL, 0);
+   init_site_rules();
    init_Chunks();
    VG_(atfork)(NULL, NULL, st_atfork_child);
    init_snapshot_clock();
@@ -2469,6 +2313,7 @@ static void st_pre_clo_init(void)
    VG_(needs_syscall_wrapper)(st_pre_syscall, st_post_syscall);
    // Like massif: at exit, let the C and C++ libraries free their own
    // buffers, so that the final heap shows what the program kept.
+   VG_(needs_sanity_checks)(st_cheap_sanity_check, st_expensive_sanity_check);
    VG_(needs_libc_freeres)();
    VG_(needs_cxx_freeres)();
    VG_(needs_malloc_replacement)(ST_MALLOC_FNS, 0);

@@ -190,6 +190,16 @@ static const HChar* write_bytes(const HChar* p, UInt n)
    return NULL;
 }
 
+/* Sample of the end of a profile that stopped: the last lines of a real
+   one, of tests/programs/edge_sizes written to a disk of 32 KiB (fields
+   are separated by one TAB, shown here as two spaces or more; the profile
+   is read up to its last E):
+
+      T  regular  45708580  2662330  13662  0
+      E
+      Q  46298509  the disk is full (ENOSPC)
+*/
+
 /* Output stops: a Q record says why, if the file takes it; stderr too. */
 static void stop(const HChar* why, ULong limit)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `strata report` as text (render_report_json.cpp writes the same as JSON).
 // Run in examples/ as `strata record ./leaky-player`, then `strata report
-// --top=3 strata.out.PID` prints (tests/t-samples.sh checks this sample
+// --top=3 strata.out.PID` prints (tests/t-report-sample.sh checks this sample
 // against a real run, numbers aside):
 // clang-format off
 //

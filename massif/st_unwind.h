@@ -1,0 +1,86 @@
+/*--------------------------------------------------------------------*/
+/*--- strata: from an allocating thread to its site.   st_unwind.h ---*/
+/*--------------------------------------------------------------------*/
+
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#ifndef ST_UNWIND_H
+#define ST_UNWIND_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_threadstate.h"
+
+/* The unwinder (st_unwind.c says how it works): the site of an allocation
+   made now by a thread, found through the stack cache, the unwind cache,
+   or a full unwind.  What the frames of a stack make, the site, is the
+   tool's rule (st_main.c), given to init_Unwind; the unwinder only
+   remembers which frames made which site, and checks that they are still
+   there. */
+
+#define MAX_DEPTH  200    // the largest --depth
+
+/* A site of the tool; the unwinder keeps pointers to them only. */
+typedef struct _Site Site;
+
+typedef struct {
+   UInt  depth;           // --depth
+   Bool  check;           // --check-unwind-cache=yes: unwind at every hit
+                          // too, and count the hits that differ
+   Site* no_stack;        // the site of a stack with no frame
+   Site* need_deeper;     // what site_of_stack says when too few frames
+                          // were unwound to tell
+   /* The site that the raw stack ips[0 .. n_ips-1] (allocator frames
+      included) makes, NULL if the allocation is ignored, need_deeper if
+      'truncated' (the unwind stopped at its limit) and that is not enough
+      to tell; '*end' is the deepest frame that decided it (the first frame
+      cut, or the frame --ignore-fn looked at). */
+   Site* (*site_of_stack)(const Addr* ips, UInt n_ips, Bool truncated,
+                          UInt* end);
+   /* Whether the code address has a function name and is not below main
+      (a frame of the program, not one of the words that the unwinder
+      reads below the start of a thread). */
+   Bool  (*named_frame)(Addr ip);
+} UnwindRules;
+
+/* Sets up the caches; before the first get_Site.  The rules are copied. */
+void init_Unwind(const UnwindRules* rules);
+
+/* The site of an allocation made now by thread 'tid'; NULL if it is
+   ignored. */
+Site* get_Site(ThreadId tid);
+
+/* For --stats=yes. */
+typedef struct {
+   ULong unwound;            // stacks unwound (in part or in full)
+   ULong ucache_hits;        // unwind cache
+   ULong ucache_misses;
+   ULong top_hits;           // sites known from the unwind cache's tops
+   ULong scache_hits;        // stack cache
+   ULong wrong;              // --check-unwind-cache=yes: hits that differ
+} UnwindStats;
+
+const UnwindStats* stats_Unwind(void);
+
+/* For the sanity check (--sanity-level=2 and more): tl_asserts that the
+   caches' entries are well formed. */
+void check_Unwind(void);
+
+/* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
+   allocation. */
+static inline Bool same_words(const Addr* a, const Addr* b, UInt n)
+{
+   UInt i;
+   for (i = 0; i < n; i++)
+      if (a[i] != b[i])
+         return False;
+   return True;
+}
+
+static inline void copy_words(Addr* to, const Addr* from, UInt n)
+{
+   UInt i;
+   for (i = 0; i < n; i++)
+      to[i] = from[i];
+}
+
+#endif /* ST_UNWIND_H */
