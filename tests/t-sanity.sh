@@ -4,10 +4,9 @@
 # allocator's free lists and the caches, and tl_asserts that the totals
 # are the sums of the sites, that every live block belongs to a site, ...).
 # Each program must run to its end under them, exit 0, and write the same
-# profile as at the default level, 1.  strata record passes VALGRIND_OPTS
-# on to Valgrind, which reads its core options from there too; the program
-# sees it in its environment, so both runs set it, to a value of the same
-# length (the environment's size moves the instructions counted).
+# profile as at the default level, 1.  strata record passes --sanity-level
+# on to Valgrind, as a core option; both runs give it, with a value of the
+# same length (the command line's size moves the instructions counted).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 # stripped FILE...: a digest of each profile without its pid and ppid
@@ -31,9 +30,9 @@ expensive_checks() {
 under_sanity() {
    local name=$1
    shift
-   VALGRIND_OPTS="--sanity-level=1" record_ok "$name" --stats=yes "$@" || return 1
+   record_ok "$name" --sanity-level=1 --stats=yes "$@" || return 1
    plain=("${profiles[@]}")
-   VALGRIND_OPTS="--sanity-level=3" record_ok "$name-checked" --stats=yes "$@" || return 1
+   record_ok "$name-checked" --sanity-level=3 --stats=yes "$@" || return 1
    checked=("${profiles[@]}")
    expect_eq "$name: no expensive sanity check at level 1" "$(expensive_checks "$name")" 0
    expect_le "$name: expensive sanity checks at level 3" 1 "$(expensive_checks "$name-checked")"

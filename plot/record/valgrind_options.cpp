@@ -84,6 +84,7 @@ constexpr std::array kCoreOptions = {
     CoreOption{"--sigill-diagnostics", Takes::yes_no},
     CoreOption{"--max-threads", Takes::number},
     CoreOption{"--resync-filter", Takes::choice, "no|yes|verbose"},
+    CoreOption{"--sanity-level", Takes::number},
 };
 
 const CoreOption* find(std::string_view name) {
