@@ -29,9 +29,56 @@ if [ ! -x "$STRATA" ]; then
 fi
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 99
 
-# q ARGS...: tests/profile-query ARGS...
+# q ARGS...: tests/profile-query ARGS...: one question, one run of python3
+# reading the whole profile.  Several questions about one profile: ask.
 q() {
    "$PYTHON" "$top_srcdir/tests/profile-query" "$@"
+}
+
+# ask FILE QUESTION...: one run of tests/profile-query reads FILE and answers
+# each QUESTION, the words of a q command after FILE in one argument ("get
+# heap user:1", "bytes use_malloc user:1", "frames xmalloc"; split at spaces,
+# so a FUNC has none).  Until the next ask, $(answer QUESTION) is what
+# $(q ... FILE ...) would print.  A question without an answer (a profile
+# that is not there or does not parse, no such snapshot) fails the test.
+declare -A answers=()
+ask() {
+   local file=$1 question words args=() keys=() record i
+   shift
+   answers=()
+   for question in "$@"; do
+      read -ra words <<<"$question"
+      [ ${#keys[@]} -gt 0 ] && args+=(--)
+      args+=("${words[@]}")
+      keys+=("${words[*]}")
+   done
+   [ ${#keys[@]} -gt 0 ] || return 0
+   i=0
+   # each answer is "=ANSWER" or "!REASON", then a NUL byte
+   while IFS= read -r -d '' record; do
+      [ "$i" -lt ${#keys[@]} ] && answers[${keys[i]}]=$record
+      i=$((i + 1))
+   done < <("$PYTHON" "$top_srcdir/tests/profile-query" ask "$file" "${args[@]}")
+   for ((i = 0; i < ${#keys[@]}; i++)); do
+      record=${answers[${keys[i]}]:-"!no answer: profile-query stopped"}
+      answers[${keys[i]}]=$record
+      [ "${record:0:1}" = "=" ] || fail "ask $(basename "$file") ${keys[i]}: ${record:1}"
+   done
+}
+
+# answer QUESTION: the answer of ask to QUESTION (its words joined by one
+# space, as asked), printed as q prints it.  A question that was not asked,
+# or has no answer, prints why and returns 1; one not asked also fails the
+# test at finish (answer runs in $(...), where a failure would not count).
+answer() {
+   local key="$*" record
+   if [ -z "${answers[$key]+set}" ]; then
+      echo "answer: '$key' was not asked" | tee -a "$WORK/not-asked"
+      return 1
+   fi
+   record=${answers[$key]}
+   [ -z "${record:1}" ] || printf '%s\n' "${record:1}"
+   [ "${record:0:1}" = "=" ]
 }
 
 fail() {
@@ -220,6 +267,10 @@ line_of() {
 }
 
 finish() {
+   if [ -s "$WORK/not-asked" ]; then
+      fail "answer to questions that ask was not asked:"
+      sed 's/^/   | /' "$WORK/not-asked"
+   fi
    if [ "$failures" -eq 0 ]; then
       echo "$TEST_NAME: all $checks checks passed"
       rm -rf "$WORK"
