@@ -2,8 +2,9 @@
 #
 # A test records programs from tests/programs with the uninstalled ./strata,
 # asks tests/profile-query about the profiles, and counts failed assertions;
-# `finish` ends it: exit 0 if all held, 1 if not (the work directory
-# tests/work/NAME is then kept for a look), 77 to skip, 99 for a broken setup.
+# `finish` ends it: exit 0 if all held, 1 if not or if it checked nothing
+# (the work directory tests/work/NAME is then kept for a look); a test exits 77
+# to skip, 99 for a broken setup.
 #
 # `make check` exports top_srcdir and top_builddir; run by hand from the top
 # of the build tree (bash tests/t-malloc.sh), they default to that.
@@ -28,6 +29,15 @@ if [ ! -x "$STRATA" ]; then
    exit 99
 fi
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 99
+
+# A test whose script ends with status 0 without finish has not said whether
+# its checks held: it fails.
+finished=no
+trap 'end_status=$?
+if [ "$finished" = no ] && [ "$end_status" -eq 0 ]; then
+   echo "$TEST_NAME: the test ended without finish"
+   exit 1
+fi' EXIT
 
 # q ARGS...: tests/profile-query ARGS...: one question, one run of python3
 # reading the whole profile.  Several questions about one profile: ask.
@@ -267,9 +277,14 @@ line_of() {
 }
 
 finish() {
+   finished=yes
    if [ -s "$WORK/not-asked" ]; then
       fail "answer to questions that ask was not asked:"
       sed 's/^/   | /' "$WORK/not-asked"
+   fi
+   if [ "$failures" -eq 0 ] && [ "$checks" -eq 0 ]; then
+      echo "$TEST_NAME: no check was made: a test must check something (or exit 77 to skip)"
+      exit 1
    fi
    if [ "$failures" -eq 0 ]; then
       echo "$TEST_NAME: all $checks checks passed"
