@@ -46,21 +46,22 @@ q() {
 }
 
 # ask FILE QUESTION...: one run of tests/profile-query reads FILE and answers
-# each QUESTION, the words of a q command after FILE in one argument ("get
-# heap user:1", "bytes use_malloc user:1", "frames xmalloc"; split at spaces,
-# so a FUNC has none).  Until the next ask, $(answer QUESTION) is what
-# $(q ... FILE ...) would print.  A question without an answer (a profile
-# that is not there or does not parse, no such snapshot) fails the test.
+# each QUESTION, the words of a q command but FILE, in one argument ("get heap
+# user:1", "bytes use_malloc user:1", "frames xmalloc"; split at spaces, so a
+# FUNC has none).  Then $(answer FILE QUESTION) is what $(q ... FILE ...)
+# would have printed then, until FILE is asked again or recorded again.  A
+# question without an answer (a profile that is not there or does not parse,
+# no such snapshot) fails the test.
 declare -A answers=()
 ask() {
    local file=$1 question words args=() keys=() record i
    shift
-   answers=()
+   forget_answers "$file"
    for question in "$@"; do
       read -ra words <<<"$question"
       [ ${#keys[@]} -gt 0 ] && args+=(--)
       args+=("${words[@]}")
-      keys+=("${words[*]}")
+      keys+=("$file"$'\t'"${words[*]}")
    done
    [ ${#keys[@]} -gt 0 ] || return 0
    i=0
@@ -72,23 +73,34 @@ ask() {
    for ((i = 0; i < ${#keys[@]}; i++)); do
       record=${answers[${keys[i]}]:-"!no answer: profile-query stopped"}
       answers[${keys[i]}]=$record
-      [ "${record:0:1}" = "=" ] || fail "ask $(basename "$file") ${keys[i]}: ${record:1}"
+      [ "${record:0:1}" = "=" ] || fail "ask $(basename "$file") ${keys[i]#*$'\t'}: ${record:1}"
    done
 }
 
-# answer QUESTION: the answer of ask to QUESTION (its words joined by one
-# space, as asked), printed as q prints it.  A question that was not asked,
-# or has no answer, prints why and returns 1; one not asked also fails the
-# test at finish (answer runs in $(...), where a failure would not count).
+# answer FILE QUESTION: ask's answer to QUESTION (its words, as asked) about
+# FILE, printed as q prints it.  A question that was not asked, or has no
+# answer, prints why and returns 1; one not asked also fails the test at
+# finish (answer runs in $(...), where a failure would not count).
 answer() {
-   local key="$*" record
+   local file=$1 record
+   shift
+   local key=$file$'\t'$*
    if [ -z "${answers[$key]+set}" ]; then
-      echo "answer: '$key' was not asked" | tee -a "$WORK/not-asked"
+      echo "answer: '$*' was not asked of $(basename "$file")" | tee -a "$WORK/not-asked"
       return 1
    fi
    record=${answers[$key]}
    [ -z "${record:1}" ] || printf '%s\n' "${record:1}"
    [ "${record:0:1}" = "=" ]
+}
+
+# forget_answers PREFIX: forgets the answers about the files whose names
+# start with PREFIX (record forgets those of the files it may overwrite).
+forget_answers() {
+   local key
+   for key in "${!answers[@]}"; do
+      [[ $key == "$1"* ]] && unset -v 'answers[$key]'
+   done
 }
 
 fail() {
@@ -200,6 +212,7 @@ record() {
    local name=$1
    shift
    rm -f "$WORK/$name".[0-9]*
+   forget_answers "$WORK/$name."
    (cd "$WORK" && exec "$STRATA" record -o "$WORK/$name.%p" "$@") \
       >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
    status=$?
@@ -214,6 +227,7 @@ record_valgrind() {
    local name=$1
    shift
    rm -f "$WORK/$name".[0-9]*
+   forget_answers "$WORK/$name."
    (cd "$WORK" && VALGRIND_LIB=$top_builddir/vglib exec valgrind --tool=strata \
       --out-file="$WORK/$name.%p" "$@") >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
    status=$?
