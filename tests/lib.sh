@@ -49,14 +49,13 @@ q() {
 # each QUESTION, the words of a q command but FILE, in one argument ("get heap
 # user:1", "bytes use_malloc user:1", "frames xmalloc"; split at spaces, so a
 # FUNC has none).  Then $(answer FILE QUESTION) is what $(q ... FILE ...)
-# would have printed then, until FILE is asked again or recorded again.  A
-# question without an answer (a profile that is not there or does not parse,
-# no such snapshot) fails the test.
+# would have printed then, until record writes FILE again or the question is
+# asked again.  A question without an answer (a profile that is not there or
+# does not parse, no such snapshot) fails the test.
 declare -A answers=()
 ask() {
    local file=$1 question words args=() keys=() record i
    shift
-   forget_answers "$file"
    for question in "$@"; do
       read -ra words <<<"$question"
       [ ${#keys[@]} -gt 0 ] && args+=(--)
