@@ -42,8 +42,9 @@ expect_eq "every field is there" "$(grep -c missing "$WORK/fields.out")" 0
 expect_in "3 contexts, 1 leak" "$WORK/fields.out" "^contexts 3 leaks 1$"
 expect_in "the shares of spacetime add up to 100%" "$WORK/fields.out" "^sum 100.0$"
 expect_in "confidences are in [0, 1]" "$WORK/fields.out" "^confidence True$"
-expect_eq "peak heap: the profile's" "$(json "$j" peak.heap_bytes)" "$(q get "$p" heap peak)"
-expect_eq "final heap: the profile's" "$(json "$j" final.heap_bytes)" "$(q get "$p" heap final)"
+ask "$p" "get heap "{peak,final}
+expect_eq "peak heap: the profile's" "$(json "$j" peak.heap_bytes)" "$(answer "$p" get heap peak)"
+expect_eq "final heap: the profile's" "$(json "$j" final.heap_bytes)" "$(answer "$p" get heap final)"
 expect_eq "the command" "$(json "$j" command)" "$PROGS/leak_markers"
 expect_eq "the leak's frames, innermost first" \
    "$("$PYTHON" -c 'import json,sys; print(" ".join(f["function"] for f in json.load(open(sys.argv[1]))["leaks"][0]["frames"]))' "$j")" \
