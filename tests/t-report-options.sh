@@ -76,7 +76,8 @@ done
 # ---- the help, in the manual with the same words ------------------------------------
 "$STRATA" report --help >"$WORK/help.txt"
 expect_eq "--help exits 0" "$?" 0
-# Each option's help, its wrapped lines joined, is in the manual's table.
+# Each option's help, its wrapped lines joined, is in the manual's table
+# (tests/t-manual.sh checks the tables of every command, report's too).
 awk '/^  --/ { if (text) print text; sub(/^  --[^ ]+( [A-Z]+)?( \(=[^)]*\))? +/, ""); text = $0; next }
      /^     +/ { sub(/^ +/, ""); text = text " " $0; next }
      { if (text) print text; text = "" }
