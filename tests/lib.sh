@@ -202,6 +202,25 @@ check_profile() {
    fi
 }
 
+# check_profiles FILE...: check_profile FILE, complete, for each FILE, in one
+# run of profile-query.
+check_profiles() {
+   local results=() record f i=0
+   while IFS= read -r -d '' record; do
+      results+=("$record")
+   done < <("$PYTHON" "$top_srcdir/tests/profile-query" check --each "$@")
+   for f in "$@"; do
+      checks=$((checks + 1))
+      record=${results[i]:-"!profile-query stopped before $f"}
+      if [ "$record" = "=" ]; then
+         pass "$(basename "$f") is well formed and its invariants hold"
+      else
+         fail "$(basename "$f"): profile-query: ${record:1}"
+      fi
+      i=$((i + 1))
+   done
+}
+
 # record NAME [RECORD-OPTIONS] [--] PROGRAM [ARGS]: runs
 #    strata record -o $WORK/NAME.%p RECORD-OPTIONS PROGRAM ARGS
 # in $WORK, with its output in $WORK/NAME.stdout and NAME.stderr, and its
@@ -247,9 +266,7 @@ collect_profiles() {
       sed 's/^/   | /' "$WORK/$name.stderr" | tail -20
       return 1
    fi
-   for f in "${profiles[@]}"; do
-      check_profile "$f"
-   done
+   check_profiles "${profiles[@]}"
    return 0
 }
 
