@@ -63,6 +63,9 @@ ask() {
       keys+=("$file"$'\t'"${words[*]}")
    done
    [ ${#keys[@]} -gt 0 ] || return 0
+   for ((i = 0; i < ${#keys[@]}; i++)); do
+      unset -v 'answers[${keys[i]}]'
+   done
    i=0
    # each answer is "=ANSWER" or "!REASON", then a NUL byte
    while IFS= read -r -d '' record; do
