@@ -2,8 +2,9 @@
 #
 # A test records programs from tests/programs with the uninstalled ./strata,
 # asks tests/profile-query about the profiles, and counts failed assertions;
-# `finish` ends it: exit 0 if all held, 1 if not (the work directory
-# tests/work/NAME is then kept for a look), 77 to skip, 99 for a broken setup.
+# `finish` ends it: exit 0 if all held, 1 if not or if it checked nothing
+# (the work directory tests/work/NAME is then kept for a look); a test exits 77
+# to skip, 99 for a broken setup.
 #
 # `make check` exports top_srcdir and top_builddir; run by hand from the top
 # of the build tree (bash tests/t-malloc.sh), they default to that.
@@ -29,9 +30,79 @@ if [ ! -x "$STRATA" ]; then
 fi
 rm -rf "$WORK" && mkdir -p "$WORK" || exit 99
 
-# q ARGS...: tests/profile-query ARGS...
+# A test whose script ends with status 0 without finish has not said whether
+# its checks held: it fails.
+finished=no
+trap 'end_status=$?
+if [ "$finished" = no ] && [ "$end_status" -eq 0 ]; then
+   echo "$TEST_NAME: the test ended without finish"
+   exit 1
+fi' EXIT
+
+# q ARGS...: tests/profile-query ARGS...: one question, one run of python3
+# reading the whole profile.  Several questions about one profile: ask.
 q() {
    "$PYTHON" "$top_srcdir/tests/profile-query" "$@"
+}
+
+# ask FILE QUESTION...: one run of tests/profile-query reads FILE and answers
+# each QUESTION, the words of a q command but FILE, in one argument ("get heap
+# user:1", "bytes use_malloc user:1", "frames xmalloc"; split at spaces, so a
+# FUNC has none).  Then $(answer FILE QUESTION) is what $(q ... FILE ...)
+# would have printed then, until record writes FILE again or the question is
+# asked again.  A question without an answer (a profile that is not there or
+# does not parse, no such snapshot) fails the test.
+declare -A answers=()
+ask() {
+   local file=$1 question words args=() keys=() record i
+   shift
+   for question in "$@"; do
+      read -ra words <<<"$question"
+      [ ${#keys[@]} -gt 0 ] && args+=(--)
+      args+=("${words[@]}")
+      keys+=("$file"$'\t'"${words[*]}")
+   done
+   [ ${#keys[@]} -gt 0 ] || return 0
+   for ((i = 0; i < ${#keys[@]}; i++)); do
+      unset -v 'answers[${keys[i]}]'
+   done
+   i=0
+   # each answer is "=ANSWER" or "!REASON", then a NUL byte
+   while IFS= read -r -d '' record; do
+      [ "$i" -lt ${#keys[@]} ] && answers[${keys[i]}]=$record
+      i=$((i + 1))
+   done < <("$PYTHON" "$top_srcdir/tests/profile-query" ask "$file" "${args[@]}")
+   for ((i = 0; i < ${#keys[@]}; i++)); do
+      record=${answers[${keys[i]}]:-"!no answer: profile-query stopped"}
+      answers[${keys[i]}]=$record
+      [ "${record:0:1}" = "=" ] || fail "ask $(basename "$file") ${keys[i]#*$'\t'}: ${record:1}"
+   done
+}
+
+# answer FILE QUESTION: ask's answer to QUESTION (its words, as asked) about
+# FILE, printed as q prints it.  A question that was not asked, or has no
+# answer, prints why and returns 1; one not asked also fails the test at
+# finish (answer runs in $(...), where a failure would not count).
+answer() {
+   local file=$1 record
+   shift
+   local key=$file$'\t'$*
+   if [ -z "${answers[$key]+set}" ]; then
+      echo "answer: '$*' was not asked of $(basename "$file")" | tee -a "$WORK/not-asked"
+      return 1
+   fi
+   record=${answers[$key]}
+   [ -z "${record:1}" ] || printf '%s\n' "${record:1}"
+   [ "${record:0:1}" = "=" ]
+}
+
+# forget_answers PREFIX: forgets the answers about the files whose names
+# start with PREFIX (record forgets those of the files it may overwrite).
+forget_answers() {
+   local key
+   for key in "${!answers[@]}"; do
+      [[ $key == "$1"* ]] && unset -v 'answers[$key]'
+   done
 }
 
 fail() {
@@ -134,6 +205,25 @@ check_profile() {
    fi
 }
 
+# check_profiles FILE...: check_profile FILE, complete, for each FILE, in one
+# run of profile-query.
+check_profiles() {
+   local results=() record f i=0
+   while IFS= read -r -d '' record; do
+      results+=("$record")
+   done < <("$PYTHON" "$top_srcdir/tests/profile-query" check --each "$@")
+   for f in "$@"; do
+      checks=$((checks + 1))
+      record=${results[i]:-"!profile-query stopped before $f"}
+      if [ "$record" = "=" ]; then
+         pass "$(basename "$f") is well formed and its invariants hold"
+      else
+         fail "$(basename "$f"): profile-query: ${record:1}"
+      fi
+      i=$((i + 1))
+   done
+}
+
 # record NAME [RECORD-OPTIONS] [--] PROGRAM [ARGS]: runs
 #    strata record -o $WORK/NAME.%p RECORD-OPTIONS PROGRAM ARGS
 # in $WORK, with its output in $WORK/NAME.stdout and NAME.stderr, and its
@@ -143,6 +233,7 @@ record() {
    local name=$1
    shift
    rm -f "$WORK/$name".[0-9]*
+   forget_answers "$WORK/$name."
    (cd "$WORK" && exec "$STRATA" record -o "$WORK/$name.%p" "$@") \
       >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
    status=$?
@@ -157,6 +248,7 @@ record_valgrind() {
    local name=$1
    shift
    rm -f "$WORK/$name".[0-9]*
+   forget_answers "$WORK/$name."
    (cd "$WORK" && VALGRIND_LIB=$top_builddir/vglib exec valgrind --tool=strata \
       --out-file="$WORK/$name.%p" "$@") >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
    status=$?
@@ -177,9 +269,7 @@ collect_profiles() {
       sed 's/^/   | /' "$WORK/$name.stderr" | tail -20
       return 1
    fi
-   for f in "${profiles[@]}"; do
-      check_profile "$f"
-   done
+   check_profiles "${profiles[@]}"
    return 0
 }
 
@@ -220,6 +310,15 @@ line_of() {
 }
 
 finish() {
+   finished=yes
+   if [ -s "$WORK/not-asked" ]; then
+      fail "answer to questions that ask was not asked:"
+      sed 's/^/   | /' "$WORK/not-asked"
+   fi
+   if [ "$failures" -eq 0 ] && [ "$checks" -eq 0 ]; then
+      echo "$TEST_NAME: no check was made: a test must check something (or exit 77 to skip)"
+      exit 1
+   fi
    if [ "$failures" -eq 0 ]; then
       echo "$TEST_NAME: all $checks checks passed"
       rm -rf "$WORK"

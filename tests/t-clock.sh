@@ -120,7 +120,8 @@ expect_eq "idle_free: the peak is hold_buffer's 1 MiB" \
 # ---- a short run in threads: a snapshot per operation -------------------------
 record_ok threads "$PROGS/short_threads" 12
 p=$profile
-expect_le "short_threads: a run of under 1,000,000 instructions" "$(q get "$p" time final)" 1000000
+ask "$p" "get time final" "get count:regular"
+expect_le "short_threads: a run of under 1,000,000 instructions" "$(answer "$p" get time final)" 1000000
 expect_le "short_threads: 500 regular snapshots or more (its 600 operations)" 500 \
-   "$(q get "$p" count:regular)"
+   "$(answer "$p" get count:regular)"
 finish

@@ -17,18 +17,19 @@ for fast in yes no; do
    record_valgrind "$name" --heap-admin=0 --stats=yes --fast-client-calls=$fast \
       "$PROGS/edge_sizes" || continue
    p=$profile
+   ask "$p" "get "{heap,blocks}" "{user:1,user:2,final} "get extra final"
    expect_eq "$name: exit status" "$status" 0
    heap= blocks=
    read -r heap blocks <"$WORK/$name.stdout"
    # What libstdc++ holds from its start to its freeres (its emergency pool)
    # is in both user snapshots.
    expect_eq "$name: heap of the blocks at user 1" \
-      "$(minus "$(q get "$p" heap user:1)" "$(q get "$p" heap user:2)")" "${heap:-none}"
+      "$(minus "$(answer "$p" get heap user:1)" "$(answer "$p" get heap user:2)")" "${heap:-none}"
    expect_eq "$name: blocks at user 1" \
-      "$(minus "$(q get "$p" blocks user:1)" "$(q get "$p" blocks user:2)")" "${blocks:-none}"
-   expect_eq "$name: final heap, all freed" "$(q get "$p" heap final)" 0
-   expect_eq "$name: final blocks" "$(q get "$p" blocks final)" 0
-   expect_eq "$name: final extra heap" "$(q get "$p" extra final)" 0
+      "$(minus "$(answer "$p" get blocks user:1)" "$(answer "$p" get blocks user:2)")" "${blocks:-none}"
+   expect_eq "$name: final heap, all freed" "$(answer "$p" get heap final)" 0
+   expect_eq "$name: final blocks" "$(answer "$p" get blocks final)" 0
+   expect_eq "$name: final extra heap" "$(answer "$p" get extra final)" 0
    expect "$name: strata report reads it" eval "\"$STRATA\" report \"$p\" >/dev/null"
    expect_in "$name: no free missed its block" "$WORK/$name.stderr" 'frees of no block: *0$'
 done

@@ -5,9 +5,10 @@
 # have a profile.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-# program FILE: the program a profile is of (the first word of its cmd)
+# program FILE: the program a profile is of (the first word of its cmd;
+# asked: get header:cmd)
 program() {
-   basename "$(q get "$1" header:cmd | cut -d' ' -f1)"
+   basename "$(answer "$1" get header:cmd | cut -d' ' -f1)"
 }
 
 # profile_of PROGRAM: the profile of that program
@@ -23,19 +24,24 @@ profile_of() {
 # one of its own, named after the child's with .exec1 after it.
 record_ok traced --heap-admin=0 --trace-children=yes "$PROGS/fork_exec" "$PROGS/exec_child"
 expect_eq "profiles with --trace-children=yes" "${#profiles[@]}" 3
+for f in "${profiles[@]}"; do
+   ask "$f" "get header:"{cmd,pid,ppid}
+done
 child=$(profile_of exec_child)
 forked=${child%.exec1}
 parent=$WORK/none
 for f in "${profiles[@]}"; do
    [ "$f" != "$forked" ] && [ "$(program "$f")" = fork_exec ] && parent=$f
 done
+ask "$parent" "bytes parent_alloc"
+ask "$child" "bytes exec_child_alloc user:1" "get heap final"
 expect_eq "the forked child before its exec" "$(program "$forked")" fork_exec
-expect_eq "the forked child: its pid" "$(q get "$forked" header:pid)" "$(q get "$child" header:pid)"
-expect_eq "parent: parent_alloc at the end" "$(q bytes "$parent" parent_alloc)" 3008
-expect_eq "child: exec_child_alloc at user 1" "$(q bytes "$child" exec_child_alloc user:1)" 7008
-expect_eq "child: final heap" "$(q get "$child" heap final)" 7008
-expect_eq "child: ppid is the parent's pid" "$(q get "$child" header:ppid)" "$(q get "$parent" header:pid)"
-expect_eq "child: file name has its pid" "$(basename "$child")" "traced.$(q get "$child" header:pid).exec1"
+expect_eq "the forked child: its pid" "$(answer "$forked" get header:pid)" "$(answer "$child" get header:pid)"
+expect_eq "parent: parent_alloc at the end" "$(answer "$parent" bytes parent_alloc)" 3008
+expect_eq "child: exec_child_alloc at user 1" "$(answer "$child" bytes exec_child_alloc user:1)" 7008
+expect_eq "child: final heap" "$(answer "$child" get heap final)" 7008
+expect_eq "child: ppid is the parent's pid" "$(answer "$child" get header:ppid)" "$(answer "$parent" get header:pid)"
+expect_eq "child: file name has its pid" "$(basename "$child")" "traced.$(answer "$child" get header:pid).exec1"
 
 # Without --trace-children, exec_child runs natively: no profile of it.
 rm -f "$WORK"/untraced.*
@@ -46,8 +52,9 @@ found=0
 for f in "$WORK"/untraced.[0-9]*; do
    [ -e "$f" ] || continue
    check_profile "$f"
+   ask "$f" "get header:cmd" "bytes parent_alloc last"
    [ "$(program "$f")" = exec_child ] && found=1
-   expect_eq "untraced: parent_alloc in $(basename "$f")" "$(q bytes "$f" parent_alloc last)" 3008
+   expect_eq "untraced: parent_alloc in $(basename "$f")" "$(answer "$f" bytes parent_alloc last)" 3008
 done
 expect_eq "a profile of exec_child without --trace-children" "$found" 0
 
@@ -64,9 +71,10 @@ for pattern in 'chain.%p' 'chain'; do
    n=0
    for f in "$first" "$first.exec1" "$first.exec2"; do
       check_profile "$f"
+      ask "$f" "bytes chain_alloc user:1" "get header:cmd"
       expect_eq "$pattern: $(basename "$f"): chain_alloc at user 1" \
-         "$(q bytes "$f" chain_alloc user:1)" $(((3 - n) * 1000))
-      expect_eq "$pattern: $(basename "$f"): the command" "$(q get "$f" header:cmd)" \
+         "$(answer "$f" bytes chain_alloc user:1)" $(((3 - n) * 1000))
+      expect_eq "$pattern: $(basename "$f"): the command" "$(answer "$f" get header:cmd)" \
          "$PROGS/exec_chain $((2 - n))"
       n=$((n + 1))
    done
@@ -77,9 +85,10 @@ done
 # A failed exec takes back the end written before it: one end, and the
 # profile goes on.
 record_ok failed --heap-admin=0 "$PROGS/exec_fail"
+ask "$profile" "bytes "{before,after}"_exec user:1" "get heap final"
 expect_eq "failed execs: one final snapshot" "$(grep -c '^T	final' "$profile")" 1
 expect_eq "failed execs: one end record" "$(grep -c '^X' "$profile")" 1
-expect_eq "before_exec at the user snapshot" "$(q bytes "$profile" before_exec user:1)" 1008
-expect_eq "after_exec at the user snapshot" "$(q bytes "$profile" after_exec user:1)" 2008
-expect_eq "final heap" "$(q get "$profile" heap final)" 3016
+expect_eq "before_exec at the user snapshot" "$(answer "$profile" bytes before_exec user:1)" 1008
+expect_eq "after_exec at the user snapshot" "$(answer "$profile" bytes after_exec user:1)" 2008
+expect_eq "final heap" "$(answer "$profile" get heap final)" 3016
 finish

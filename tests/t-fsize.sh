@@ -20,11 +20,12 @@ has_cap_sys_resource() {
 # The soft limit only: strata lifts it to the hard limit for its writes.
 record soft --heap-admin=0 "$PROGS/fsize_limit" "$WORK/soft.data" soft
 expect_eq "soft limit: exit status 5, as natively" "$status" 5
+ask "$profile" "get stopped" "bytes use_blocks user:1" "get heap final"
 expect_eq "soft limit: the program's file is at its limit" "$(stat -c %s "$WORK/soft.data")" 2000
-expect_eq "soft limit: the profile is complete" "$(q get "$profile" stopped)" none
+expect_eq "soft limit: the profile is complete" "$(answer "$profile" get stopped)" none
 expect_le "soft limit: the profile is larger than the limit" 2001 "$(stat -c %s "$profile")"
-expect_eq "soft limit: use_blocks at user 1" "$(q bytes "$profile" use_blocks user:1)" 1000
-expect_eq "soft limit: final heap" "$(q get "$profile" heap final)" 0
+expect_eq "soft limit: use_blocks at user 1" "$(answer "$profile" bytes use_blocks user:1)" 1000
+expect_eq "soft limit: final heap" "$(answer "$profile" get heap final)" 0
 
 # The hard limit too: beyond it only with CAP_SYS_RESOURCE.
 rm -f "$WORK"/hard.[0-9]*

@@ -5,8 +5,9 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 record_ok inl --heap-admin=0 "$PROGS/inlined"
-expect_eq "the peak holds api's 100 bytes" "$(q bytes "$profile" api peak)" 100
-expect_eq "api's site, innermost first" "$(q frames "$profile" api | cut -f1 | tr '\n' ' ')" \
+ask "$profile" "bytes api peak" "frames api"
+expect_eq "the peak holds api's 100 bytes" "$(answer "$profile" bytes api peak)" 100
+expect_eq "api's site, innermost first" "$(answer "$profile" frames api | cut -f1 | tr '\n' ' ')" \
    "site 1 inner outer api main "
 expect_eq "inner and outer are inlined, at api's address" \
    "$(awk -F'\t' '$1 == "F" && $5 ~ /^(inner|outer|api)$/ { print $5, $3 == prev ? "same" : "new", $4; prev = $3 }' "$profile" | tr '\n' ' ')" \

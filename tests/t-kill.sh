@@ -18,21 +18,22 @@ fi
 wait $launcher
 expect "record fails when the program is killed" test $? -ne 0
 check_profile "$out" --truncated-ok
-expect_eq "no X after SIGKILL" "$(q get "$out" end)" none
-expect_eq "user snapshots" "$(q get "$out" count:user)" $steps
-expect_eq "step_alloc at the last complete snapshot" "$(q bytes "$out" step_alloc last)" $((steps * 1008))
+ask "$out" "get end" "get count:"{user,all} "bytes step_alloc last" "get heap last"
+expect_eq "no X after SIGKILL" "$(answer "$out" get end)" none
+expect_eq "user snapshots" "$(answer "$out" get count:user)" $steps
+expect_eq "step_alloc at the last complete snapshot" "$(answer "$out" bytes step_alloc last)" $((steps * 1008))
 "$STRATA" report --json "$out" >"$WORK/report.json" 2>"$WORK/report.stderr"
 expect_eq "strata report --json reads the killed profile" "$?" 0
 expect_eq "report: final heap is the last complete snapshot's" \
-   "$(json "$WORK/report.json" final.heap_bytes)" "$(q get "$out" heap last)"
+   "$(json "$WORK/report.json" final.heap_bytes)" "$(answer "$out" get heap last)"
 
 # An unfinished snapshot after the last E is ignored by readers.
 cp "$out" "$WORK/cut"
 printf 'T\tregular\t999999999\t1\t0\t0\ns\t1\t1\t1\t0\t1\n' >>"$WORK/cut"
 check_profile "$WORK/cut" --truncated-ok
-expect_eq "cut: snapshots as before" "$(q get "$WORK/cut" count:all)" "$(q get "$out" count:all)"
+expect_eq "cut: snapshots as before" "$(q get "$WORK/cut" count:all)" "$(answer "$out" get count:all)"
 "$STRATA" report --json "$WORK/cut" >"$WORK/cut.json" 2>"$WORK/cut.stderr"
 expect_eq "strata report --json reads a profile cut inside a snapshot" "$?" 0
 expect_eq "report of the cut profile: the same final heap" \
-   "$(json "$WORK/cut.json" final.heap_bytes)" "$(q get "$out" heap last)"
+   "$(json "$WORK/cut.json" final.heap_bytes)" "$(answer "$out" get heap last)"
 finish

@@ -8,9 +8,10 @@ cycles=5
 
 # troughs FILE FUNC: for each closed phase (from "video closed" to the next
 # marker), "cycle bytes blocks snapshots" where bytes and blocks are FUNC's
-# at the last snapshot of the phase and snapshots is how many fell in it.
+# at the last snapshot of the phase and snapshots is how many fell in it
+# (asked: timeline FUNC).
 troughs() {
-   q timeline "$1" "$2" | awk -F'\t' '
+   answer "$1" timeline "$2" | awk -F'\t' '
       $1 == "M" && closed { print k, bytes, blocks, seen; closed = 0 }
       $1 == "M" && $3 == "video closed" { k++; closed = 1; seen = 0; bytes = "-"; blocks = "-" }
       $1 == "T" && closed { bytes = $4; blocks = $5; seen++ }'
@@ -33,8 +34,10 @@ expect_rising() {
 
 record_ok bytes --time-unit=B --depth=30 "$player" --cycles $cycles --frames 24
 p=$profile
+ask "$p" markers "timeline "{frame_alloc,thumbnail_cache,player_open} "get heap final" \
+   "frames frame_alloc"
 expect_eq "markers: opened and closed in turns, then exit" \
-   "$(q markers "$p" | cut -f2 | tr '\n' ';')" \
+   "$(answer "$p" markers | cut -f2 | tr '\n' ';')" \
    "$(for _ in $(seq $cycles); do printf 'video opened;video closed;'; done)exit;"
 expect_rising "$p"
 # the other sites come back down while closed: the cache plateaus, the
@@ -45,12 +48,13 @@ expect_eq "thumbnail cache while closed: 16 x 2048 every cycle" \
 troughs "$p" player_open >"$WORK/open"
 expect_eq "decoder and audio while closed: 0 every cycle" \
    "$(awk '{ print $2 }' "$WORK/open" | sort -u | tr '\n' ' ')" "0 "
-expect_eq "everything is freed at exit" "$(q get "$p" heap final)" 0
-frames=$(q frames "$p" frame_alloc | sed -n '2,4p' | cut -f1 | tr '\n' ' ')
+expect_eq "everything is freed at exit" "$(answer "$p" get heap final)" 0
+frames=$(answer "$p" frames frame_alloc | sed -n '2,4p' | cut -f1 | tr '\n' ' ')
 expect_eq "the leaking site's stack" "$frames" "frame_alloc decoder_decode player_play "
 
 # The same in the demo's time unit (instructions).
 record_ok instr --depth=30 "$player" --cycles $cycles
+ask "$profile" "timeline frame_alloc"
 expect_rising "$profile"
 "$STRATA" report "$profile" >"$WORK/report.txt" 2>"$WORK/report.err"
 expect_eq "strata report exits 0" "$?" 0
@@ -58,6 +62,7 @@ expect "strata report prints something" test -s "$WORK/report.txt"
 
 # With the fix, nothing is left behind.
 record_ok fixed --time-unit=B "$player" --cycles 3 --frames 24 --fixed
+ask "$profile" "timeline frame_alloc"
 troughs "$profile" frame_alloc >"$WORK/fixed"
 expect_eq "--fixed: frame_alloc holds nothing while closed" \
    "$(awk '{ print $2 }' "$WORK/fixed" | tr '\n' ' ')" "0 0 0 "

@@ -5,8 +5,10 @@
 
 record_ok markers --time-unit=B --heap-admin=0 "$PROGS/markers"
 p=$profile
+ask "$p" markers "bytes first_alloc user:1" "bytes second_alloc user:2" "get time "{user:1,user:2} \
+   "get end"
 printf '%s\n' begin "tab	and back\\slash" end >"$WORK/labels.exp"
-q markers "$p" | cut -f2- >"$WORK/labels.out"
+answer "$p" markers | cut -f2- >"$WORK/labels.out"
 checks=$((checks + 1))
 if diff -u "$WORK/labels.exp" "$WORK/labels.out"; then
    pass "the three labels, in order, unescaped"
@@ -17,15 +19,15 @@ expect_in "the TAB and the backslash are escaped in the file" "$p" '^M	[0-9]+	ta
 # In file order: M begin, T user, M tab..., T user, M end.
 grep -E '^(M|T	user)	' "$p" | cut -f1 | tr '\n' ' ' >"$WORK/order"
 expect_eq "order of markers and user snapshots" "$(cat "$WORK/order")" "M T M T M "
-expect_eq "user 1: first_alloc" "$(q bytes "$p" first_alloc user:1)" 1008
-expect_eq "user 2: second_alloc" "$(q bytes "$p" second_alloc user:2)" 1008
-t1=$(q get "$p" time user:1)
-t2=$(q get "$p" time user:2)
+expect_eq "user 1: first_alloc" "$(answer "$p" bytes first_alloc user:1)" 1008
+expect_eq "user 2: second_alloc" "$(answer "$p" bytes second_alloc user:2)" 1008
+t1=$(answer "$p" get time user:1)
+t2=$(answer "$p" get time user:2)
 expect_eq "bytes between the user snapshots (time unit B)" "$((t2 - t1))" 1008
-m2=$(q markers "$p" | sed -n 2p | cut -f1)
+m2=$(answer "$p" markers | sed -n 2p | cut -f1)
 expect_eq "the middle marker's time is user 1's" "$m2" "$t1"
-expect_eq "the end marker's time is user 2's" "$(q markers "$p" | sed -n 3p | cut -f1)" "$t2"
-expect_eq "X time: the two frees after user 2" "$(( $(q get "$p" end) - t2 ))" 2016
+expect_eq "the end marker's time is user 2's" "$(answer "$p" markers | sed -n 3p | cut -f1)" "$t2"
+expect_eq "X time: the two frees after user 2" "$(( $(answer "$p" get end) - t2 ))" 2016
 
 "$PROGS/markers" >"$WORK/native.out" 2>&1
 expect_eq "run natively, the program exits 0" "$?" 0

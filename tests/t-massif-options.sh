@@ -15,12 +15,13 @@ p=$WORK/massif/massif.out
 expect "--massif-out-file names the profile" test -f "$p"
 if [ -f "$p" ]; then
    check_profile "$p"
-   expect_eq "the options are strata's: --heap-admin" "$(q get "$p" opt:heap_admin)" 16
-   expect_eq "--ignore-fn" "$(q get "$p" heap final)" 6016
-   expect_eq "--heap=yes in the header" "$(q get "$p" opt:heap)" yes
-   expect_eq "--threshold is recorded" "$(q get "$p" opt:threshold)" 30.000
+   ask "$p" "get opt:"{heap_admin,heap,threshold,detailed_freq,max_snapshots} "get heap final"
+   expect_eq "the options are strata's: --heap-admin" "$(answer "$p" get opt:heap_admin)" 16
+   expect_eq "--ignore-fn" "$(answer "$p" get heap final)" 6016
+   expect_eq "--heap=yes in the header" "$(answer "$p" get opt:heap)" yes
+   expect_eq "--threshold is recorded" "$(answer "$p" get opt:threshold)" 30.000
    expect_eq "--detailed-freq and --max-snapshots are not" \
-      "$(q get "$p" opt:detailed_freq)$(q get "$p" opt:max_snapshots)" ""
+      "$(answer "$p" get opt:detailed_freq)$(answer "$p" get opt:max_snapshots)" ""
 
    "$STRATA" report --json "$p" >"$WORK/threshold.json"
    expect_eq "strata report takes the recorded threshold" \
@@ -50,17 +51,20 @@ expect "valgrind --tool=strata --massif-out-file=FILE writes FILE" test -f "$WOR
 
 # --heap=no: the stacks only.
 record_ok noheap --heap=no --stacks=yes "$PROGS/stacks"
-expect_eq "--heap=no in the header" "$(q get "$profile" opt:heap)" no
-expect_eq "--heap=no: no heap at user 1" "$(q get "$profile" heap user:1)" 0
-expect_eq "... nor at the peak" "$(q get "$profile" heap peak)" 0
-expect_eq "... no site" "$(q get "$profile" nsites)" 0
-expect_le "... the stacks are measured" $((4 * 65536)) "$(q get "$profile" stacks user:1)"
+ask "$profile" "get opt:heap" "get heap "{user:1,peak} "get nsites" "get stacks user:1"
+expect_eq "--heap=no in the header" "$(answer "$profile" get opt:heap)" no
+expect_eq "--heap=no: no heap at user 1" "$(answer "$profile" get heap user:1)" 0
+expect_eq "... nor at the peak" "$(answer "$profile" get heap peak)" 0
+expect_eq "... no site" "$(answer "$profile" get nsites)" 0
+expect_le "... the stacks are measured" $((4 * 65536)) "$(answer "$profile" get stacks user:1)"
 record_ok noheap_malloc --heap=no "$PROGS/wrappers"
-expect_eq "--heap=no: the blocks of malloc are not counted" "$(q get "$profile" heap final)" 0
-expect_eq "... nor the extra heap" "$(q get "$profile" extra final)" 0
+ask "$profile" "get "{heap,extra}" final"
+expect_eq "--heap=no: the blocks of malloc are not counted" "$(answer "$profile" get heap final)" 0
+expect_eq "... nor the extra heap" "$(answer "$profile" get extra final)" 0
 # As in massif, --heap=no turns --pages-as-heap off: there is no heap.
 record_ok noheap_pages --heap=no --pages-as-heap=yes "$PROGS/pages"
+ask "$profile" "get opt:pages_as_heap" "get heap user:1"
 expect_eq "--heap=no --pages-as-heap=yes: pages_as_heap no in the header" \
-   "$(q get "$profile" opt:pages_as_heap)" no
-expect_eq "... no pages counted" "$(q get "$profile" heap user:1)" 0
+   "$(answer "$profile" get opt:pages_as_heap)" no
+expect_eq "... no pages counted" "$(answer "$profile" get heap user:1)" 0
 finish

@@ -26,6 +26,7 @@ compare() {
       >"$WORK/$name.massif.stdout" 2>"$WORK/$name.massif.stderr" ||
       fail "$name: massif failed"
    record_ok "$name" $opts "$@" || return
+   ask "$profile" "get "{heap,time}" peak" "get heap final" "get count:all"
    "$STRATA" report --json "$profile" >"$WORK/$name.json" 2>"$WORK/$name.json.stderr"
    expect_eq "$name: strata report --json exits 0" "$?" 0
    local peak final
@@ -39,12 +40,12 @@ compare() {
          "$final" "$(massif_last_heap "$WORK/$name.massif")"
    fi
    expect_eq "$name: final heap, strata vs memcheck's in use at exit" "$final" "$(in_use_at_exit "$@")"
-   expect_eq "$name: report's peak is the profile's" "$peak" "$(q get "$profile" heap peak)"
+   expect_eq "$name: report's peak is the profile's" "$peak" "$(answer "$profile" get heap peak)"
    expect_eq "$name: report's peak time is the profile's" \
-      "$(json "$WORK/$name.json" peak.time)" "$(q get "$profile" time peak)"
-   expect_eq "$name: report's final is the profile's" "$final" "$(q get "$profile" heap final)"
+      "$(json "$WORK/$name.json" peak.time)" "$(answer "$profile" get time peak)"
+   expect_eq "$name: report's final is the profile's" "$final" "$(answer "$profile" get heap final)"
    expect_eq "$name: report's snapshots are the profile's" \
-      "$(json "$WORK/$name.json" snapshots)" "$(q get "$profile" count:all)"
+      "$(json "$WORK/$name.json" snapshots)" "$(answer "$profile" get count:all)"
 }
 
 compare malloc_basic short "$PROGS/malloc_basic"

@@ -5,12 +5,14 @@
 
 record_ok exact --time-unit=B --heap-admin=0 --peak-inaccuracy=0 "$PROGS/peak"
 p=$profile
-expect_eq "header opt peak_inaccuracy" "$("$PYTHON" -c "print(float('$(q get "$p" opt:peak_inaccuracy)'))")" 0.0
-expect_eq "exact peak heap" "$(q get "$p" heap peak)" 100800
-expect_eq "grow at the peak" "$(q bytes "$p" grow peak)" 100800
-expect_eq "grow blocks at the peak" "$(q blocks "$p" grow peak)" 100
-expect_eq "final heap" "$(q get "$p" heap final)" 50400
-true_peak=$(q get "$p" measure peak)
+ask "$p" "get opt:peak_inaccuracy" "get heap peak" "bytes grow peak" "blocks grow peak" \
+   "get heap final" "get measure peak"
+expect_eq "header opt peak_inaccuracy" "$("$PYTHON" -c "print(float('$(answer "$p" get opt:peak_inaccuracy)'))")" 0.0
+expect_eq "exact peak heap" "$(answer "$p" get heap peak)" 100800
+expect_eq "grow at the peak" "$(answer "$p" bytes grow peak)" 100800
+expect_eq "grow blocks at the peak" "$(answer "$p" blocks grow peak)" 100
+expect_eq "final heap" "$(answer "$p" get heap final)" 50400
+true_peak=$(answer "$p" get measure peak)
 
 for inaccuracy in 1.0 10; do
    record_ok "p$inaccuracy" --time-unit=B --heap-admin=0 --peak-inaccuracy=$inaccuracy "$PROGS/peak"

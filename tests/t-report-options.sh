@@ -42,8 +42,9 @@ expect_eq "every field is there" "$(grep -c missing "$WORK/fields.out")" 0
 expect_in "3 contexts, 1 leak" "$WORK/fields.out" "^contexts 3 leaks 1$"
 expect_in "the shares of spacetime add up to 100%" "$WORK/fields.out" "^sum 100.0$"
 expect_in "confidences are in [0, 1]" "$WORK/fields.out" "^confidence True$"
-expect_eq "peak heap: the profile's" "$(json "$j" peak.heap_bytes)" "$(q get "$p" heap peak)"
-expect_eq "final heap: the profile's" "$(json "$j" final.heap_bytes)" "$(q get "$p" heap final)"
+ask "$p" "get heap "{peak,final}
+expect_eq "peak heap: the profile's" "$(json "$j" peak.heap_bytes)" "$(answer "$p" get heap peak)"
+expect_eq "final heap: the profile's" "$(json "$j" final.heap_bytes)" "$(answer "$p" get heap final)"
 expect_eq "the command" "$(json "$j" command)" "$PROGS/leak_markers"
 expect_eq "the leak's frames, innermost first" \
    "$("$PYTHON" -c 'import json,sys; print(" ".join(f["function"] for f in json.load(open(sys.argv[1]))["leaks"][0]["frames"]))' "$j")" \
@@ -75,7 +76,8 @@ done
 # ---- the help, in the manual with the same words ------------------------------------
 "$STRATA" report --help >"$WORK/help.txt"
 expect_eq "--help exits 0" "$?" 0
-# Each option's help, its wrapped lines joined, is in the manual's table.
+# Each option's help, its wrapped lines joined, is in the manual's table
+# (tests/t-manual.sh checks the tables of every command, report's too).
 awk '/^  --/ { if (text) print text; sub(/^  --[^ ]+( [A-Z]+)?( \(=[^)]*\))? +/, ""); text = $0; next }
      /^     +/ { sub(/^ +/, ""); text = text " " $0; next }
      { if (text) print text; text = "" }

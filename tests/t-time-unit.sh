@@ -3,24 +3,28 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 record_ok ms --time-unit=ms "$PROGS/timed"
-expect_eq "header time_unit" "$(q get "$profile" header:time_unit)" ms
-elapsed=$(( $(q get "$profile" time user:2) - $(q get "$profile" time user:1) ))
+ask "$profile" "get header:time_unit" "get time "{user:1,user:2}
+expect_eq "header time_unit" "$(answer "$profile" get header:time_unit)" ms
+elapsed=$(( $(answer "$profile" get time user:2) - $(answer "$profile" get time user:1) ))
 expect_le "300 ms asleep: at least 250 ms between the user snapshots" 250 "$elapsed"
 expect_le "... and not 10 s" "$elapsed" 10000
 
 record_ok bytes --time-unit=B --heap-admin=0 "$PROGS/timed"
-expect_eq "header time_unit" "$(q get "$profile" header:time_unit)" B
+ask "$profile" "get header:time_unit" "get time "{user:1,user:2}
+expect_eq "header time_unit" "$(answer "$profile" get header:time_unit)" B
 expect_eq "1008 bytes allocated between the user snapshots" \
-   "$(( $(q get "$profile" time user:2) - $(q get "$profile" time user:1) ))" 1008
+   "$(( $(answer "$profile" get time user:2) - $(answer "$profile" get time user:1) ))" 1008
 
 record_ok instr "$PROGS/timed"
-expect_eq "header time_unit" "$(q get "$profile" header:time_unit)" i
-expect_le "instructions run before the first user snapshot" 1000 "$(q get "$profile" time user:1)"
+ask "$profile" "get header:time_unit" "get time user:1"
+expect_eq "header time_unit" "$(answer "$profile" get header:time_unit)" i
+expect_le "instructions run before the first user snapshot" 1000 "$(answer "$profile" get time user:1)"
 
 # The same loop run by the main thread, by a signal handler and by a second
 # thread: each span is counted once, in full.
 record_ok counted "$PROGS/counted"
-span() { echo $(( $(q get "$profile" time "user:$(($1 + 1))") - $(q get "$profile" time "user:$1") )); }
+ask "$profile" "get time user:"{1,2,3,4}
+span() { echo $(( $(answer "$profile" get time "user:$(($1 + 1))") - $(answer "$profile" get time "user:$1") )); }
 main_span=$(span 1)
 expect_le "the loop is at least 3 instructions a turn" 3000000 "$main_span"
 for what in "signal handler:2" "second thread:3"; do
