@@ -66,7 +66,24 @@ report_json threshold "$p" --threshold=50
 expect_eq "--threshold=50: the suspect is never folded" \
    "$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["contexts"]), d["leaks"][0]["context"])' "$WORK/threshold.json")" \
    "3 2"
-for bad in --depth=0 --depth=x --threshold=101 --threshold=-1 --top=0; do
+# --sort: whole stacks, ranked by the measure, the largest first.
+report_json sorted "$p" --sort=peak --threshold=0
+expect_eq "--sort=peak: the contexts by their bytes at the peak, the largest first" \
+   "$("$PYTHON" -c '
+import json, sys
+peaks = [c["peak_bytes"] for c in json.load(open(sys.argv[1]))["contexts"] if not c["other_places"]]
+print(len(peaks) > 1 and peaks == sorted(peaks, reverse=True))' "$WORK/sorted.json")" True
+report_json calls "$p" --sort=allocations --threshold=0
+expect_eq "--sort=allocations: the contexts by their allocation calls, the most first" \
+   "$("$PYTHON" -c '
+import json, sys
+calls = [c["allocations"]["calls"] for c in json.load(open(sys.argv[1]))["contexts"]
+         if not c["other_places"]]
+print(len(calls) > 1 and calls == sorted(calls, reverse=True) and calls[0] > 0)' "$WORK/calls.json")" True
+"$STRATA" report --sort=allocations "$top_srcdir/tests/data/prog.massif" >/dev/null 2>"$WORK/nocounts.err"
+expect_eq "--sort=allocations, a massif.out file: exit status 1" "$?" 1
+expect_in "... it has no counts" "$WORK/nocounts.err" 'no allocation counts'
+for bad in --depth=0 --depth=x --threshold=101 --threshold=-1 --top=0 --sort=size; do
    "$STRATA" report "$bad" "$p" >"$WORK/bad.out" 2>"$WORK/bad.err"
    expect_eq "$bad: exit status 1" "$?" 1
    expect_eq "$bad: one line on stderr" "$(wc -l <"$WORK/bad.err")" 1
@@ -82,7 +99,7 @@ awk '/^  --/ { if (text) print text; sub(/^  --[^ ]+( [A-Z]+)?( \(=[^)]*\))? +/,
      /^     +/ { sub(/^ +/, ""); text = text " " $0; next }
      { if (text) print text; text = "" }
      END { if (text) print text }' "$WORK/help.txt" | sed 's/  */ /g; s/ $//' >"$WORK/help.lines"
-expect_eq "nine options with help, and --help" "$(wc -l <"$WORK/help.lines")" 9
+expect_eq "ten options with help, and --help" "$(wc -l <"$WORK/help.lines")" 10
 expect_in "--help" "$WORK/help.txt" "^  -h \[ --help \] +show this help$"
 while read -r line; do
    checks=$((checks + 1))
