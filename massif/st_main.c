@@ -17,7 +17,11 @@
    its size and its allocation *site*: its call stack with the allocator's
    own frames removed, cut to --depth frames.  Each site counts the bytes
    and blocks it holds now, and the lowest and highest bytes it held since
-   the last snapshot.
+   the last snapshot.  It also counts, exactly and over the whole run, the
+   allocation calls that made or resized one of its blocks, the bytes they
+   asked for, and how many of those blocks were temporary: freed before any
+   other allocation call was made (the block of the latest call is kept, so
+   this is one comparison per free).
 
    The site must be known at every allocation.  The unwinder (st_unwind.c)
    finds it: a cache keyed by the allocator's own frame (code address and
@@ -37,7 +41,10 @@
    snapshot gives the heap at its tick; an idle stretch is written as two
    snapshots, at its first tick and its last.  A snapshot writes the totals
    and one line for each site that changed since the previous snapshot (a
-   "dirty" list makes this independent of the number of sites).  The
+   "dirty" list makes this independent of the number of sites), then a
+   line with the counts since the start of the run of each of those sites
+   whose counts changed (a site's counts change only with its blocks, so it
+   is on that list): the final snapshot gives the exact counts.  The
    clock's interval is one unit for the first 500 checks that find a tick,
    then grows with the run (t/250), so output grows only with the
    logarithm of the run's length.
@@ -112,6 +119,7 @@ static ULong stats_snapshots[4]    = { 0, 0, 0, 0 };  // by SnapshotKind
 static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
 static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
 static ULong stats_cheap_checks    = 0;   // sanity checks (Sanity checks)
+static ULong stats_ignored_calls   = 0;   // allocation calls not counted
 static ULong stats_expensive_checks = 0;
 
 /*------------------------------------------------------------*/
@@ -306,6 +314,11 @@ struct _Site {
    ULong  peak_gen;       // == peak_gen: peak_* hold the values at the peak
    SizeT  peak_szB;
    SizeT  peak_blocks;
+   ULong  calls;          // allocation calls that made or resized a block
+                          // of it, over the run (Allocation counts)
+   ULong  allocated_szB;  // the bytes those calls asked for
+   ULong  temporary;      // those blocks freed before another allocation
+   Bool   counts_changed; // since the last snapshot (then it is dirty too)
 };
 
 /* A live heap block.  The first two fields are those of VgHashNode. */
@@ -443,10 +456,10 @@ static void update_peak(void)
    record saying why (its sample is there).  tests/t-samples.sh checks
    both samples against profiles that the tool writes.
 
-      strata-profile  2
+      strata-profile  3
       cmd             ./leaky-player --cycles 3
-      pid             20319
-      ppid            20318
+      pid             8528
+      ppid            8527
       time_unit       i
       opt             depth            30
       opt             heap_admin       8
@@ -456,31 +469,34 @@ static void update_peak(void)
       opt             pages_as_heap    no
       T  regular  1  0  0  0
       E
-      T  regular  137875  0  0  0
+      T  regular  137895  0  0  0
       E
-      M  137875  video opened
+      M  137895  video opened
       ...
       F  1  0x1095b3  0  decoder_open  leaky-player.c  122  /tmp/leaky-player  0x15b3
       F  2  0x1098b5  0  player_open  leaky-player.c  173  /tmp/leaky-player  0x18b5
       F  3  0x109d94  0  main  leaky-player.c  253  /tmp/leaky-player  0x1d94
       S  1  1  2  3
-      T  regular  138590  16  8  0
+      T  regular  138610  16  8  0
       s  1  16  1  0  16
+      c  1  1  16  0
       E
       ...
-      T  peak  328561  284720  16336  0
+      T  peak  328581  284720  16336  0
       s  1  16  1  16  16
       s  2  65536  1  65536  65536
       ...
       E
-      T  regular  328562  251952  8152  0
+      T  regular  328582  251952  8152  0
       s  4  0  0  0  32768
       ...
-      T  final  51202097  0  0  0
+      T  final  51202117  0  0  0
       s  8  0  0  0  4096
       ...
+      c  8  1  4096  1
+      c  7  300  20711424  300
       E
-      X  51202097
+      X  51202117
 */
 
 /*------------------------------------------------------------*/
@@ -619,7 +635,7 @@ static void write_header(void)
    Word i;
    HChar num[64];
 
-   put_str("strata-profile\t2\n");
+   put_str("strata-profile\t3\n");
    put_str("cmd");
    put_field_text(VG_(args_the_exename));
    for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++) {
@@ -761,6 +777,17 @@ static void put_site_line(const Site* s, SizeT szB, SizeT n_blocks, SizeT min,
    put_nl();
 }
 
+/* The site's allocation counts since the start of the run. */
+static void put_counts_line(const Site* s)
+{
+   put_str("c");
+   put_field_u64(s->id);
+   put_field_u64(s->calls);
+   put_field_u64(s->allocated_szB);
+   put_field_u64(s->temporary);
+   put_nl();
+}
+
 static void end_snapshot(void)
 {
    put_str("E\n");
@@ -793,9 +820,22 @@ static void write_peak_snapshot(void)
    should the execve fail, the file is cut back to there (Exec). */
 static Long provisional_end = -1;
 
-/* Regular, user and final snapshots: the sites changed since the last.  A
-   'provisional' snapshot, the end written before an execve, changes
-   nothing but the file: the sites it lists stay changed. */
+/* After a snapshot: no site has changed since. */
+static void clean_dirty_Sites(void)
+{
+   Site* s;
+   for (s = dirty_sites; s != NULL; s = s->next_dirty) {
+      s->dirty          = False;
+      s->counts_changed = False;
+      s->min_szB        = s->max_szB = s->szB;
+   }
+   dirty_sites = NULL;
+}
+
+/* Regular, user and final snapshots: the sites changed since the last,
+   then the counts of those whose counts changed (only a dirty site's
+   can).  A 'provisional' snapshot, the end written before an execve,
+   changes nothing but the file: the sites it lists stay changed. */
 static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
 {
    Site* s;
@@ -806,15 +846,13 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
       provisional_end = (Long)size_Writer();
    }
    put_snapshot_header(kind, time, heap_szB, heap_extra_szB, stacks_szB);
-   for (s = dirty_sites; s != NULL; s = s->next_dirty) {
+   for (s = dirty_sites; s != NULL; s = s->next_dirty)
       put_site_line(s, s->szB, s->n_blocks, s->min_szB, s->max_szB);
-      if (!provisional) {
-         s->dirty   = False;
-         s->min_szB = s->max_szB = s->szB;
-      }
-   }
+   for (s = dirty_sites; s != NULL; s = s->next_dirty)
+      if (s->counts_changed)
+         put_counts_line(s);
    if (!provisional)
-      dirty_sites = NULL;
+      clean_dirty_Sites();
    end_snapshot();
 }
 
@@ -1189,6 +1227,65 @@ static void count_free(Site* site, SizeT req_szB, SizeT extra_szB)
 }
 
 /*------------------------------------------------------------*/
+/*--- Allocation counts                                    ---*/
+/*------------------------------------------------------------*/
+
+/* Each site counts, over the run, the allocation calls that made or
+   resized one of its blocks (a malloc, calloc, memalign, operator new,
+   MALLOCLIKE_BLOCK, a realloc that returns a block, counted at the site
+   the block moves to; a mapping of new pages with --pages-as-heap), the
+   bytes they asked for, and how many of those blocks were temporary:
+   freed before any other allocation call, by any thread (heaptrack's
+   counts).  A call that fails is none.  So only the block of the latest
+   call can become temporary: 'last_alloc' is that block, and the next
+   call, recorded or not, takes its place.  A site's counts change only
+   with its bytes or blocks, so a site whose counts changed is on the
+   dirty list, and its c line is written with its s line (docs/format.md).
+   A forked child counts afresh (Fork). */
+
+/* The block (ChunkHdr* or Block*) of the latest allocation call, until it
+   is freed; NULL if that call was not recorded (--ignore-fn). */
+static const void* last_alloc = NULL;
+
+// The sums over all sites of their calls and temporary blocks.
+static ULong total_calls     = 0;
+static ULong total_temporary = 0;
+
+/* An allocation call made 'block', of 'req_szB' bytes, at 's'. */
+static void count_call(Site* s, SizeT req_szB, const void* block)
+{
+   tl_assert(s->calls + 1 > s->calls);
+   tl_assert(s->allocated_szB + req_szB >= s->allocated_szB);
+   s->calls++;
+   s->allocated_szB += req_szB;
+   s->counts_changed = True;
+   tl_assert(s->dirty);
+   last_alloc = block;
+   total_calls++;
+}
+
+/* An allocation call whose block is not recorded. */
+static void count_ignored_call(void)
+{
+   last_alloc = NULL;
+   stats_ignored_calls++;
+}
+
+/* 'block', of site 's' (NULL: not recorded), is about to be freed. */
+static void count_free_of(Site* s, const void* block)
+{
+   if (block != last_alloc || block == NULL)
+      return;
+   last_alloc = NULL;
+   if (s == NULL)
+      return;
+   tl_assert(s->temporary < s->calls);
+   s->temporary++;
+   s->counts_changed = True;
+   total_temporary++;
+}
+
+/*------------------------------------------------------------*/
 /*--- Blocks in the table: custom allocators, pages        ---*/
 /*------------------------------------------------------------*/
 
@@ -1197,7 +1294,7 @@ static void count_free(Site* site, SizeT req_szB, SizeT extra_szB)
    VALGRIND_MALLOCLIKE_BLOCK and the pages of --pages-as-heap=yes, live in
    the 'blocks' hash table instead. */
 
-static void add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
+static Block* add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
 {
    Block* b = VG_(allocEltPA)(block_pool);
    b->addr      = p;
@@ -1206,16 +1303,18 @@ static void add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
    b->site      = site;
    VG_(HT_add_node)(blocks, b);
    count_alloc(site, req_szB, extra_szB);
+   return b;
 }
 
 /* Records a block allocated now by 'tid', unless it is ignored. */
 static void record_Block(ThreadId tid, Addr p, SizeT req_szB, SizeT extra_szB)
 {
    Site* site = get_Site(tid);
-   if (site == NULL)
+   if (site == NULL) {
       stats_ignored_allocs++;
-   else
-      add_Block(p, req_szB, extra_szB, site);
+      count_ignored_call();
+   } else
+      count_call(site, req_szB, add_Block(p, req_szB, extra_szB, site));
 }
 
 static void unrecord_Block(Addr p)
@@ -1223,6 +1322,7 @@ static void unrecord_Block(Addr p)
    Block* b = VG_(HT_remove)(blocks, p);
    if (b == NULL)
       return;
+   count_free_of(b->site, b);
    count_free(b->site, b->req_szB, b->extra_szB);
    VG_(freeEltPA)(block_pool, b);
 }
@@ -1265,12 +1365,16 @@ static void record_Chunk(ThreadId tid, ChunkHdr* h)
    if (h->site == NULL) {
       stats_ignored_allocs++;
       ignored_chunks++;
-   } else
+      count_ignored_call();
+   } else {
       count_alloc(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
+      count_call(h->site, req_szB_of_Chunk(h), h);
+   }
 }
 
 static void unrecord_Chunk(ChunkHdr* h)
 {
+   count_free_of(h->site, h);
    if (h->site != NULL)
       count_free(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
    else {
@@ -1376,6 +1480,7 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
    ChunkHdr* h = live_Chunk(p_old);
    SizeT     old_req_szB;
    Site*     old_site;
+   Site*     site;
    void*     p_new = p_old;
 
    if (h == NULL || (SSizeT)new_req_szB < 0)
@@ -1396,8 +1501,12 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
                   old_req_szB < new_req_szB ? old_req_szB : new_req_szB);
       free_Chunk(p_old);
    }
-   recount_Chunk((ChunkHdr*)p_new - 1, old_site, old_req_szB,
-                 realloc_Site(tid, old_site));
+   site = realloc_Site(tid, old_site);
+   recount_Chunk((ChunkHdr*)p_new - 1, old_site, old_req_szB, site);
+   if (site != NULL)
+      count_call(site, new_req_szB, (ChunkHdr*)p_new - 1);
+   else
+      count_ignored_call();
    stats_reallocs++;
    clock_after_op();
    return p_new;
@@ -1503,17 +1612,27 @@ static SizeT st_malloc_usable_size(ThreadId tid, void* p)
 
 static void record_pages(ThreadId tid, Addr a, SizeT len)
 {
-   Addr  p;
-   Addr  start = VG_PGROUNDDN(a);
-   Addr  end   = VG_PGROUNDUP(a + len);
-   Site* site;
+   Addr   p;
+   Addr   start = VG_PGROUNDDN(a);
+   Addr   end   = VG_PGROUNDUP(a + len);
+   Site*  site;
+   Block* first = NULL;   // of the pages new here
+   SizeT  new_szB = 0;
    clock_before_op();
    site = tid == VG_INVALID_THREADID ? no_stack_site : get_Site(tid);
-   if (site == NULL)
+   if (site == NULL) {
+      count_ignored_call();
       return;
+   }
    for (p = start; p < end; p += VKI_PAGE_SIZE)
-      if (VG_(HT_lookup)(blocks, p) == NULL)
-         add_Block(p, VKI_PAGE_SIZE, 0, site);
+      if (VG_(HT_lookup)(blocks, p) == NULL) {
+         Block* b = add_Block(p, VKI_PAGE_SIZE, 0, site);
+         if (first == NULL)
+            first = b;
+         new_szB += VKI_PAGE_SIZE;
+      }
+   if (first != NULL)
+      count_call(site, new_szB, first);   // its first page stands for it
    clock_after_op();
 }
 
@@ -1876,7 +1995,8 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 /*------------------------------------------------------------*/
 
 /* A forked child writes a profile of its own: a new file, frames and sites
-   written anew, and a first snapshot of the heap it inherited.  When
+   written anew, and a first snapshot of the heap it inherited.  Its
+   allocation counts are its own: they start from 0 at the fork.  When
    --out-file names the same file for the child as for its parent (no %p in
    it), the child's name is its parent's followed by its own pid, as if the
    pattern ended in .%p; so is the name of anything it execs, and its
@@ -1918,9 +2038,13 @@ static void st_atfork_child(ThreadId tid)
    for (i = 0; i < VG_(sizeXA)(all_sites); i++) {
       Site* s = *(Site**)VG_(indexXA)(all_sites, i);
       s->id = 0;
+      s->calls = s->allocated_szB = s->temporary = 0;   // counted afresh
+      s->counts_changed = False;
       if (s->szB > 0 || s->n_blocks > 0)
          change_Site(s, 0, 0, 0);
    }
+   last_alloc  = NULL;          // the child has made no call yet
+   total_calls = total_temporary = 0;
    peak_gen++;
    peak_time = get_time();
    peak_heap_szB = heap_szB;
@@ -2082,6 +2206,7 @@ static Bool st_cheap_sanity_check(void)
    tl_assert(snapshot_interval > 0
              && (snapshot_interval & (snapshot_interval - 1)) == 0);
    tl_assert(dirty_sites == NULL || dirty_sites->dirty);
+   tl_assert(total_temporary <= total_calls);
    return True;
 }
 
@@ -2103,6 +2228,9 @@ static void check_Site(Site* s)
    tl_assert(s->dirty || (s->min_szB == s->szB && s->max_szB == s->szB));
    tl_assert(s->szB == 0 || s->n_blocks > 0);
    tl_assert(s->peak_gen <= peak_gen);
+   tl_assert(s->temporary <= s->calls);
+   tl_assert(s->calls > 0 || s->allocated_szB == 0);
+   tl_assert(s->dirty || !s->counts_changed);   // its c line goes with its s
 }
 
 /* The totals are the sums of the sites, now and at the peak; the blocks
@@ -2112,6 +2240,7 @@ static ULong check_all_Sites(void)
 {
    Word  i, n = VG_(sizeXA)(all_sites);
    ULong sum_szB = 0, sum_blocks = 0, sum_peak_szB = 0, dirty = 0, listed = 0;
+   ULong sum_calls = 0, sum_temporary = 0;
    Site* s;
    for (i = 0; i < n; i++) {
       s = *(Site**)VG_(indexXA)(all_sites, i);
@@ -2120,6 +2249,8 @@ static ULong check_all_Sites(void)
       sum_blocks   += s->n_blocks;
       sum_peak_szB += peak_szB_of_Site(s);
       dirty        += s->dirty ? 1 : 0;
+      sum_calls     += s->calls;
+      sum_temporary += s->temporary;
    }
    for (s = dirty_sites; s != NULL; s = s->next_dirty) {
       tl_assert(s->dirty && listed < dirty);
@@ -2129,6 +2260,7 @@ static ULong check_all_Sites(void)
    tl_assert(sum_szB == heap_szB);
    tl_assert(sum_blocks == stats_allocs - stats_frees);
    tl_assert(sum_peak_szB == peak_heap_szB);
+   tl_assert(sum_calls == total_calls && sum_temporary == total_temporary);
    tl_assert(VG_(HT_count_nodes)(sites) + 1 == (UInt)n);   // + no_stack_site
    return sum_blocks;
 }
@@ -2182,6 +2314,8 @@ static void st_print_stats(void)
    VG_(umsg)("strata: blocks freed:        %'llu\n", stats_frees);
    VG_(umsg)("strata: reallocs:            %'llu (%'llu ignored: the block "
              "kept its site)\n", stats_reallocs, stats_ignored_reallocs);
+   VG_(umsg)("strata: allocation calls:    %'llu counted (%'llu temporary), "
+             "%'llu not\n", total_calls, total_temporary, stats_ignored_calls);
    VG_(umsg)("strata: stacks unwound:      %'llu\n", us->unwound);
    VG_(umsg)("strata: unwind cache:        %'llu hits, %'llu misses\n",
              us->ucache_hits, us->ucache_misses);

@@ -5,15 +5,15 @@
 // against a real run, numbers aside):
 // clang-format off
 //
-//   profile:    strata.out.15419 (strata profile, pid 15419)
+//   profile:    strata.out.3587 (strata profile, pid 3587)
 //   command:    ./leaky-player
 //   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --heap=yes --stacks=no --pages-as-heap=no
 //   time unit:  i (instructions executed)
-//   duration:   136,287,188 (the first snapshot at 1)
+//   duration:   136,286,658 (the first snapshot at 1)
 //   snapshots:  1,701, 1,701 with site data (8 sites, 17 markers)
-//   end:        the program ended at time 136,287,188
-//   peak:       5,258,368 bytes at time 120,318,660 (useful heap 5,233,712, extra heap 24,656, stacks 0)
-//   final:      0 bytes at time 136,287,188 (useful heap 0, extra heap 0, stacks 0)
+//   end:        the program ended at time 136,286,658
+//   peak:       5,258,368 bytes at time 120,318,130 (useful heap 5,233,712, extra heap 24,656, stacks 0)
+//   final:      0 bytes at time 136,286,658 (useful heap 0, extra heap 0, stacks 0)
 //   cycles:     8, each begun by the marker "video opened", 17,017,288 apart (median)
 //   contexts:   8 sites in 3 contexts (chosen from the calling-context tree), 5 stacks folded (under 1.0% or beyond 3 contexts)
 //
@@ -22,6 +22,7 @@
 //
 //   #1 Context accounted for 95.4% of measured spacetime
 //      held 5,069,856 bytes at the peak, 0 at the end
+//      384 allocation calls (0 temporary), 58,994,688 bytes allocated
 //        frame_alloc (leaky-player.c:74)
 //        decoder_decode (leaky-player.c:138)
 //        player_play (leaky-player.c:183)
@@ -29,18 +30,21 @@
 //
 //   #2 Context accounted for 1.4% of measured spacetime
 //      held 65,536 bytes at the peak, 0 at the end
+//      8 allocation calls (0 temporary), 524,288 bytes allocated
 //        decoder_open (leaky-player.c:123)
 //        player_open (leaky-player.c:173)
 //        main (leaky-player.c:253)
 //
 //   #3 Context accounted for 1.1% of measured spacetime
 //      held 32,768 bytes at the peak, 0 at the end
+//      16 allocation calls (0 temporary), 32,768 bytes allocated
 //        thumbnail_cache (leaky-player.c:152)
 //        player_play (leaky-player.c:184)
 //        main (leaky-player.c:254)
 //
 //   #4 5 other places accounted for 2.2% of measured spacetime
 //      held 65,552 bytes at the peak, 0 at the end
+//      1,257 allocation calls (801 temporary), 68,079,744 bytes allocated
 //
 //   Leak suspects, most suspicious first
 //   ------------------------------------
