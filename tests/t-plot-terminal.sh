@@ -74,6 +74,8 @@ expect_eq "... one line naming it" "$(cat "$WORK/size.err")" \
    'strata plot: --width=5: must be 20 to 1000 characters with -o -'
 "$STRATA" plot "$profile" -o - --height=99999 >/dev/null 2>"$WORK/size.err"
 expect_eq "-o - --height=99999: status 1" "$?" 1
+expect_eq "... one line naming it" "$(cat "$WORK/size.err")" \
+   'strata plot: --height=99999: must be 20 to 1000 lines with -o -'
 
 # Wide characters: names in CJK and emoji, their legends cut to the
 # terminal's columns, each line within it.

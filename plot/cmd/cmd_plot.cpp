@@ -70,12 +70,13 @@ GraphOptions terminal_options(GraphOptions options, const po::variables_map& val
   if (options.keep_script) throw Error("--keep-script: give an output file, not -");
   struct winsize size = {};
   bool tty = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0;
-  auto dimension = [&](const char* option, const char* name, int found, int otherwise) {
+  auto dimension = [&](const char* option, const char* unit, const char* name, int found,
+                       int otherwise) {
     if (!values[option].defaulted()) {
       int given = values[option].as<int>();
       if (given < 20 || given > 1000) {
         throw Error("--" + std::string(option) + "=" + std::to_string(given) +
-                    ": must be 20 to 1000 characters with -o -");
+                    ": must be 20 to 1000 " + unit + " with -o -");
       }
       return given;
     }
@@ -83,8 +84,8 @@ GraphOptions terminal_options(GraphOptions options, const po::variables_map& val
     int value = text ? std::atoi(text) : found;
     return std::clamp(value > 0 ? value : otherwise, 20, 1000);
   };
-  options.width = dimension("width", "COLUMNS", tty ? size.ws_col : 0, 100);
-  options.height = dimension("height", "LINES", tty ? size.ws_row : 0, 30);
+  options.width = dimension("width", "characters", "COLUMNS", tty ? size.ws_col : 0, 100);
+  options.height = dimension("height", "lines", "LINES", tty ? size.ws_row : 0, 30);
   const char* no_colour = std::getenv("NO_COLOR");
   options.colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
   return options;

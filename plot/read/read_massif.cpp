@@ -26,6 +26,9 @@
 // depth needs no limit of its own (the lines do: read_text.hpp).  The detailed snapshots form the
 // chain of the model, each stored as its changes from the detailed snapshot before it; massif gives
 // no block counts (0) and no lows and highs between snapshots (min = max = bytes).
+// What strata convert adds to massif's format (docs/format.md) is read back:
+// a frame's offset after its object, "(in OBJECT+0xOFFSET)", and a profile
+// cut short, --strata-cut-short=yes and --strata-stopped=REASON in desc:.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -187,16 +190,19 @@ class MassifReader {
     for (std::size_t i = 0; i < value.size(); ++i) {
       if (value[i] != '\\') {
         reason += value[i];
-      } else if (value.substr(i + 1, 1) == "\\") {
-        reason += value[++i];
-      } else if (auto code = value.substr(i + 1, 1) == "x" ? parse_hex(value.substr(i + 2, 2))
-                                                           : std::nullopt;
-                 code && value.size() >= i + 4) {
-        reason += static_cast<char>(*code);
-        i += 3;
-      } else {
-        lines_.fail("bad escape in --strata-stopped=" + quote(value));
+        continue;
       }
+      std::string_view escape = value.substr(i + 1, 3);  // "\\" or "xNN"
+      if (escape.starts_with('\\')) {
+        reason += '\\';
+        i += 1;
+        continue;
+      }
+      std::optional<std::uint64_t> code =
+          escape.size() == 3 && escape[0] == 'x' ? parse_hex(escape.substr(1)) : std::nullopt;
+      if (!code) lines_.fail("bad escape in --strata-stopped=" + quote(value));
+      reason += static_cast<char>(*code);
+      i += 3;
     }
     if (reason.empty() ||
         std::any_of(reason.begin(), reason.end(), [](char c) { return c < ' ' || c > '~'; })) {
