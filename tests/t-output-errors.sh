@@ -88,11 +88,11 @@ in_small_disk() {
       cat "$0/out" >"$0/../disk.out.kept"; ls -A "$0" >"$0/../disk.ls"; exit $status' "$disk" "$@"
 }
 if in_small_disk true 2>/dev/null; then
-   in_small_disk sh -c "exec '$STRATA' convert --to=massif '$data/ls.massif' -o - >'$disk/stdout'"
+   in_small_disk sh -c "exec '$STRATA' convert --to=massif --threshold=0 --detailed-freq=1 '$data/ls.massif' -o - >'$disk/stdout'"
    expect_eq "a full disk, convert -o -: exit status" "$?" 1
    expect_in "a full disk, convert -o -: says so" "$WORK/disk.err" \
       "^strata convert: standard output: cannot write: No space left on device\$"
-   in_small_disk "$STRATA" convert --to=massif "$data/ls.massif" -o "$disk/out"
+   in_small_disk "$STRATA" convert --to=massif --threshold=0 --detailed-freq=1 "$data/ls.massif" -o "$disk/out"
    expect_eq "a full disk, convert -o OUT: exit status" "$?" 1
    expect_in "a full disk, convert -o OUT: names OUT" "$WORK/disk.err" "^strata: $disk/out: cannot write: "
    expect_eq "a full disk: OUT is as it was" "$(cat "$WORK/disk.out.kept")" keep

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Hostile sizes (docs/format.md, "Limits"): a file without newlines
 # (/dev/zero) and a line longer than 16 MiB are one-line errors naming the
-# file and the line; many markers with one label, and peaks written long
+# file and the line, so are sums beyond 2^64-1; many markers with one label, and peaks written long
 # after the snapshots they come before, are read and judged in linear time
 # and memory; a graph draws at most 200 markers and counts the rest.  Hang
 # and memory guards (ulimit -t, -v) stand for "linear": the inputs are sized
@@ -56,6 +56,19 @@ one_line_error "a 17 MiB line" long \
 } >"$WORK/long.massif"
 guarded long-massif 10 report "$WORK/long.massif"
 one_line_error "a 17 MiB massif line" long-massif '/long.massif:1: a line longer than 16 MiB'
+
+# Sums beyond 2^64-1 (a heap of 2^64-1 and an extra heap of 1 once made a
+# peak of 0): an error on the line that makes them.
+printf 'strata-profile\t2\ncmd\tx\npid\t1\nppid\t0\ntime_unit\ti\nT\tregular\t1\t18446744073709551615\t1\t0\nE\nX\t2\n' \
+   >"$WORK/wrap.strata"
+guarded wrap 10 report "$WORK/wrap.strata"
+one_line_error "heap 2^64-1, extra heap 1" wrap \
+   '^strata: .*/wrap.strata:6: the snapshot.s heap, extra heap and stacks add up to more than 2\^64-1 bytes$'
+printf 'desc: x\ncmd: x\ntime_unit: i\n#-----------\nsnapshot=0\n#-----------\ntime=0\nmem_heap_B=18446744073709551615\nmem_heap_extra_B=1\nmem_stacks_B=0\nheap_tree=empty\n' \
+   >"$WORK/wrap.massif"
+guarded wrap-massif 10 plot "$WORK/wrap.massif" -o "$WORK/wrap.svg"
+one_line_error "massif: heap 2^64-1, extra heap 1" wrap-massif \
+   '^strata: .*/wrap.massif:10: the snapshot.s heap, extra heap and stacks add up to more than 2\^64-1 bytes$'
 
 "$PYTHON" - "$WORK" <<'PY'
 import sys

@@ -11,6 +11,19 @@ Totals totals(const Snapshot& snapshot) {
 
 }  // namespace
 
+std::optional<SitesFrom> sites_from(const Model& model, std::size_t snapshot) {
+  SitesFrom from;
+  from.snapshot = site_data_source(model, snapshot);
+  if (from.snapshot) {
+    from.time = model.snapshots[*from.snapshot].time;
+    from.heap = model.snapshots[*from.snapshot].heap;
+  }
+  for (const SiteSample& sample : sites_at(model, snapshot)) from.sites_bytes += sample.bytes;
+  from.own = from.snapshot == snapshot;
+  if (from.own && from.sites_bytes == model.snapshots[snapshot].heap) return std::nullopt;
+  return from;
+}
+
 Summary summarize(const Model& model) {
   Summary summary;
   summary.file = model.file;
@@ -24,8 +37,14 @@ Summary summarize(const Model& model) {
   summary.cut_short = model.cut_short;
   summary.stop_reason = model.stop_reason;
   summary.end_time = model.end_time;
-  if (auto peak = peak_snapshot(model)) summary.peak = totals(model.snapshots[*peak]);
-  if (!model.snapshots.empty()) summary.final = totals(model.snapshots.back());
+  if (auto peak = peak_snapshot(model)) {
+    summary.peak = totals(model.snapshots[*peak]);
+    summary.peak_sites = sites_from(model, *peak);
+  }
+  if (!model.snapshots.empty()) {
+    summary.final = totals(model.snapshots.back());
+    summary.final_sites = sites_from(model, model.snapshots.size() - 1);
+  }
   return summary;
 }
 

@@ -10,7 +10,9 @@
 #include "render/export.hpp"
 #include "util/error.hpp"
 #include "util/output.hpp"
+#include "util/shown.hpp"
 #include "util/text.hpp"
+#include "util/units.hpp"
 
 namespace po = boost::program_options;
 
@@ -35,31 +37,98 @@ po::options_description visible_options() {
       ("leaks",
        "collapsed: what the leak suspects gained, from their first trough (or floor) to their "
        "last, instead of the heap at one time")  //
-      ("threshold", po::value<std::string>()->value_name("PCT")->default_value("0"),
+      ("cost", po::value<std::string>()->value_name("KIND")->default_value("bytes"),
+       "collapsed: what a stack weighs: bytes (held at the peak, or at --at), allocations "
+       "(allocation calls), allocated (bytes allocated in total), temporary (allocations freed "
+       "before any other was made) or leaked (bytes still held at the end); all but bytes and "
+       "leaked need a profile with allocation counts")  //
+      ("threshold", po::value<std::string>()->value_name("PCT")->default_value("1.0"),
        "massif: put the entries under PCT percent of a snapshot's heap together, as massif "
-       "does (0: every site apart)")   //
-      ("version", "show the version")  //
+       "does (0: every site apart)")  //
+      ("detailed-freq", po::value<std::string>()->value_name("N")->default_value("10"),
+       "massif: give the sites (a detailed snapshot) at every Nth snapshot, as massif does, and "
+       "at the peak and the last (1: at every snapshot)")  //
+      ("version", "show the version")                      //
       ("help,h", "show this help");
   return options;
 }
 
-double threshold_value(const po::variables_map& values) {
+// An output this large gets a warning first (massif_size() estimates it).
+constexpr std::uint64_t kLargeOutput = std::uint64_t{1} << 30;
+
+MassifOptions massif_options(const po::variables_map& values) {
+  MassifOptions options;
   std::string text = values["threshold"].as<std::string>();
   std::optional<double> percent = parse_decimal(text);
   if (!percent || *percent < 0 || *percent > 100) {
     throw Error("--threshold=" + text + ": must be a percentage, 0 to 100");
   }
-  return *percent;
+  options.threshold = *percent;
+  text = values["detailed-freq"].as<std::string>();
+  std::optional<std::uint64_t> every = parse_number(text);
+  if (!every || *every < 1 || *every > 1000000) {
+    throw Error("--detailed-freq=" + text + ": must be a number of snapshots, 1 to 1000000");
+  }
+  options.detailed_freq = *every;
+  return options;
+}
+
+// One line on stderr before writing more than kLargeOutput.
+void warn_if_large(const Model& model, const MassifOptions& options, const std::string& output) {
+  std::uint64_t size = massif_size(model, options);
+  if (size <= kLargeOutput) return;
+  std::cerr << "strata convert: warning: " << (output == "-" ? "the output" : shown(output))
+            << " will be about " << format_bytes(static_cast<double>(size))
+            << " (--threshold=" << short_number(options.threshold)
+            << " --detailed-freq=" << options.detailed_freq
+            << "); a larger --threshold or --detailed-freq makes it smaller\n";
+}
+
+// What a collapsed stack weighs (--cost).
+enum class Cost : std::uint8_t { bytes, allocations, allocated, temporary, leaked };
+
+Cost cost_of(const std::string& kind) {
+  if (kind == "bytes") return Cost::bytes;
+  if (kind == "allocations") return Cost::allocations;
+  if (kind == "allocated") return Cost::allocated;
+  if (kind == "temporary") return Cost::temporary;
+  if (kind == "leaked") return Cost::leaked;
+  throw Error("--cost=" + kind +
+              ": the costs are bytes, allocations, allocated, temporary and leaked");
 }
 
 // What to write, every option checked before the profile is read (and
 // long before OUT is touched).
 struct Conversion {
   std::string format;               // massif or collapsed
-  double threshold = 0;             // massif
+  MassifOptions massif;             // massif
   bool leaks = false;               // collapsed: the leaks' growth
   std::optional<std::uint64_t> at;  // collapsed: the heap at this time, else at the peak
+  std::string at_text;              // ... as given
+  Cost cost = Cost::bytes;          // collapsed
+  std::string cost_text;
 };
+
+// The options of one format only are an error with the other.
+void check_format_options(const po::variables_map& values, const Conversion& c) {
+  if (c.format == "massif" && (c.at || c.leaks || !values["cost"].defaulted())) {
+    throw Error(
+        "--at, --leaks and --cost are for --to=collapsed: a massif.out file has every "
+        "snapshot");
+  }
+  if (c.format != "collapsed") return;
+  for (const char* name : {"threshold", "detailed-freq"}) {
+    if (!values[name].defaulted()) {
+      throw Error("--" + std::string(name) + "=" + values[name].as<std::string>() +
+                  ": for --to=massif only (collapsed stacks list every stack)");
+    }
+  }
+  if (c.leaks && c.at) throw Error("--at and --leaks: give one");
+  bool at_a_time = c.cost == Cost::bytes;
+  if ((c.at || c.leaks) && !at_a_time) {
+    throw Error("--cost=" + c.cost_text + ": the whole run's, not with --at or --leaks");
+  }
+}
 
 Conversion conversion(const po::variables_map& values) {
   Conversion c;
@@ -67,51 +136,70 @@ Conversion conversion(const po::variables_map& values) {
   if (c.format != "massif" && c.format != "collapsed") {
     throw Error("--to=" + c.format + ": the formats are massif and collapsed");
   }
-  c.threshold = threshold_value(values);
+  c.massif = massif_options(values);
   c.leaks = values.count("leaks") > 0;
   if (values.count("at")) {
-    std::string text = values["at"].as<std::string>();
-    c.at = parse_number(text);
+    c.at_text = values["at"].as<std::string>();
+    c.at = parse_number(c.at_text);
     if (!c.at) {
-      throw Error("--at=" + text + ": must be a time, a whole number in the profile's unit");
+      throw Error("--at=" + c.at_text + ": must be a time, a whole number in the profile's unit");
     }
   }
-  if (c.format == "massif" && (c.at || c.leaks)) {
-    throw Error("--at and --leaks are for --to=collapsed: a massif.out file has every snapshot");
-  }
-  if (c.leaks && c.at) throw Error("--at and --leaks: give one");
+  c.cost_text = values["cost"].as<std::string>();
+  c.cost = cost_of(c.cost_text);
+  check_format_options(values, c);
   return c;
 }
 
+// The heap at snapshot `snapshot`; a note on stderr when a massif.out file
+// gives its sites at another snapshot (sites_note).
+std::vector<CollapsedStack> stacks_at(const Model& model, std::size_t snapshot,
+                                      const std::string& asked) {
+  std::string note = sites_note(model, snapshot, asked);
+  if (!note.empty())
+    std::cerr << "strata convert: note: " << shown(model.file) << ": " << note << "\n";
+  return collapsed_at(model, snapshot);
+}
+
 std::vector<CollapsedStack> collapsed_stacks(const Model& model, const Conversion& c) {
+  switch (c.cost) {
+    case Cost::allocations:
+      return collapsed_counts(model, CountCost::allocations);
+    case Cost::allocated:
+      return collapsed_counts(model, CountCost::allocated);
+    case Cost::temporary:
+      return collapsed_counts(model, CountCost::temporary);
+    case Cost::leaked:
+      return stacks_at(model, model.snapshots.size() - 1, "the end");
+    case Cost::bytes:
+      break;
+  }
   if (c.leaks) return collapsed_growth(model, analyze_heap(model, ContextOptions{}));
-  if (c.at) return collapsed_at(model, snapshot_at(model, *c.at));
-  return collapsed_at(model, *peak_snapshot(model));
+  if (c.at) return stacks_at(model, snapshot_at(model, *c.at), "--at=" + c.at_text);
+  return stacks_at(model, *peak_snapshot(model), "the peak");
 }
 
 // The result, made before OUT is opened: everything that can fail on the
-// profile fails here.
-struct Converted {
-  std::vector<MassifSnapshot> massif;
-  std::vector<CollapsedStack> collapsed;
-};
-
-Converted convert(const Model& model, const Conversion& c) {
+// profile fails here (a massif.out file is written as it is made, from
+// checks that cannot fail).
+void check_profile(const Model& model, const Conversion& c) {
   if (model.snapshots.empty()) throw Error(model.file, 0, "no snapshot: no heap to convert");
-  Converted result;
-  if (c.format == "massif") {
-    result.massif = massif_snapshots(model, c.threshold);
-  } else {
-    result.collapsed = collapsed_stacks(model, c);
+  bool counts =
+      c.cost == Cost::allocations || c.cost == Cost::allocated || c.cost == Cost::temporary;
+  if (counts && !model.has_counts) {
+    throw Error(model.file, 0,
+                "--cost=" + c.cost_text +
+                    ": the profile has no allocation counts (profiles of format version 3 "
+                    "have them)");
   }
-  return result;
 }
 
-void write(const Model& model, const Conversion& c, const Converted& result, std::ostream& out) {
+void write(const Model& model, const Conversion& c, const std::vector<CollapsedStack>& stacks,
+           std::ostream& out) {
   if (c.format == "massif") {
-    write_massif(model, result.massif, c.threshold, out);
+    write_massif(model, c.massif, out);
   } else {
-    write_collapsed(model, result.collapsed, out);
+    write_collapsed(model, stacks, out);
   }
 }
 
@@ -127,14 +215,20 @@ int cmd_convert(const Args& args) {
   if (!values.count("output")) throw usage_error("no output given", kConvert);
   Conversion c = conversion(values);
   Model model = load_profile(file);
-  Converted result = convert(model, c);
+  check_profile(model, c);
   std::string output = values["output"].as<std::string>();
+  std::vector<CollapsedStack> stacks;
+  if (c.format == "massif") {
+    warn_if_large(model, c.massif, output);
+  } else {
+    stacks = collapsed_stacks(model, c);
+  }
   if (output == "-") {
-    write(model, c, result, std::cout);  // checked in main (util/output.hpp)
+    write(model, c, stacks, std::cout);  // checked in main (util/output.hpp)
     return 0;
   }
   ReplacedFile out(output);  // OUT itself is untouched until commit()
-  write(model, c, result, out.stream());
+  write(model, c, stacks, out.stream());
   out.commit();
   return 0;
 }

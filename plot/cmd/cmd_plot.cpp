@@ -33,6 +33,9 @@ constexpr Subcommand kPlot = {
 // A graph shows at most this many call sites unless --top says otherwise.
 constexpr const char* kPlotTop = "10";
 
+// The bands of contexts a graph draws, whatever --top says (PlotOptions::max_bands).
+constexpr std::size_t kMinBands = 4, kMaxBands = 60;
+
 po::options_description visible_options() {
   po::options_description options;
   options.add_options()  //
@@ -42,9 +45,11 @@ po::options_description visible_options() {
       ("title", po::value<std::string>()->value_name("TEXT"),
        "the graph's title (the command and the file)")  //
       ("width", po::value<int>()->value_name("PX")->default_value(1200),
-       "the graph's width in pixels (a PDF page is PX/100 inches wide)")  //
+       "the graph's width in pixels, 200 to 20000 (a PDF page is PX/100 inches wide); with -o -, "
+       "in characters, 20 to 1000 (the terminal's)")  //
       ("height", po::value<int>()->value_name("PX")->default_value(800),
-       "the graph's height in pixels")  //
+       "the graph's height in pixels, 200 to 20000; with -o -, in lines, 20 to 1000 (the "
+       "terminal's)")  //
       ("keep-script",
        "leave the gnuplot script and its data beside OUT (OUT's name with .gp and .dat), to "
        "restyle the graph");
@@ -62,20 +67,29 @@ int pixels(const po::variables_map& values, const char* name) {
   return value;
 }
 
-// -o -: the terminal's size ($COLUMNS and $LINES, else the terminal's own,
-// else 100 by 30), in colour when the output is a terminal and $NO_COLOR is
-// not set.
-GraphOptions terminal_options(GraphOptions options) {
+// -o -: the size of --width and --height in characters, else the
+// terminal's ($COLUMNS and $LINES, else the terminal's own, else 100 by 30),
+// in colour when the output is a terminal and $NO_COLOR is not set.
+GraphOptions terminal_options(GraphOptions options, const po::variables_map& values) {
   if (options.keep_script) throw Error("--keep-script: give an output file, not -");
   struct winsize size = {};
   bool tty = isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0;
-  auto dimension = [](const char* name, int found, int otherwise) {
+  auto dimension = [&](const char* option, const char* unit, const char* name, int found,
+                       int otherwise) {
+    if (!values[option].defaulted()) {
+      int given = values[option].as<int>();
+      if (given < 20 || given > 1000) {
+        throw Error("--" + std::string(option) + "=" + std::to_string(given) +
+                    ": must be 20 to 1000 " + unit + " with -o -");
+      }
+      return given;
+    }
     const char* text = std::getenv(name);
     int value = text ? std::atoi(text) : found;
     return std::clamp(value > 0 ? value : otherwise, 20, 1000);
   };
-  options.width = dimension("COLUMNS", tty ? size.ws_col : 0, 100);
-  options.height = dimension("LINES", tty ? size.ws_row : 0, 30);
+  options.width = dimension("width", "characters", "COLUMNS", tty ? size.ws_col : 0, 100);
+  options.height = dimension("height", "lines", "LINES", tty ? size.ws_row : 0, 30);
   const char* no_colour = std::getenv("NO_COLOR");
   options.colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
   return options;
@@ -92,7 +106,7 @@ GraphOptions graph_options(const po::variables_map& values) {
   }
   options.format = *format;
   options.keep_script = values.count("keep-script") > 0;
-  if (options.format == GraphFormat::terminal) return terminal_options(options);
+  if (options.format == GraphFormat::terminal) return terminal_options(options, values);
   options.width = pixels(values, "width");
   options.height = pixels(values, "height");
   return options;
@@ -103,10 +117,17 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
   if (values.count("title")) options.title = values["title"].as<std::string>();
   // About 7 pixels a character, less the key's sample; in a terminal, characters.
   bool terminal = graph.format == GraphFormat::terminal;
+  // In a terminal, the key starts under the plot's left border (the y axis'
+  // labels, 10 columns or so), after a sample of 5: a longer legend was
+  // shifted left, its first characters lost.
   options.legend_width =
-      static_cast<std::size_t>(terminal ? graph.width - 12 : (graph.width - 100) / 7);
+      static_cast<std::size_t>(terminal ? std::max(graph.width - 20, 8) : (graph.width - 100) / 7);
   // Three samples a pixel column: more would not show.
   options.max_samples = 3 * static_cast<std::size_t>(graph.width);
+  // The bands a legend has room for: a line per 32 pixels (half the
+  // picture), half the lines of a terminal.
+  std::size_t room = static_cast<std::size_t>(terminal ? graph.height / 2 : graph.height / 32);
+  options.max_bands = std::clamp<std::size_t>(room, kMinBands, kMaxBands);
   return options;
 }
 

@@ -56,6 +56,14 @@ std::vector<SiteSample> sites_at(const Model& model, std::size_t snapshot) {
   return state;
 }
 
+std::optional<std::size_t> site_data_source(const Model& model, std::size_t snapshot) {
+  for (std::size_t i = snapshot + 1; i-- > 0;) {
+    SiteData data = model.snapshots.at(i).site_data;
+    if (i == snapshot ? data != SiteData::none : data == SiteData::changes) return i;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // The byte of a sample's site id that one pass of the radix sort orders by.

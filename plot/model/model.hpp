@@ -149,6 +149,11 @@ std::optional<std::size_t> peak_snapshot(const Model& model);
 // without site data, the state at the last chain snapshot before it.
 std::vector<SiteSample> sites_at(const Model& model, std::size_t snapshot);
 
+// The snapshot whose site data sites_at() gives for `snapshot`: itself when
+// it has site data, else the last chain snapshot before it (a massif.out
+// file gives sites only at its detailed snapshots); nullopt when there is none.
+std::optional<std::size_t> site_data_source(const Model& model, std::size_t snapshot);
+
 // Sorts `samples` by site, as Snapshot::sites are, in time linear in their
 // number (a radix sort on the site ids once there are more than a few);
 // `scratch` is storage to reuse.  A site is listed at most once in a snapshot.

@@ -26,6 +26,10 @@
 // depth needs no limit of its own (the lines do: read_text.hpp).  The detailed snapshots form the
 // chain of the model, each stored as its changes from the detailed snapshot before it; massif gives
 // no block counts (0) and no lows and highs between snapshots (min = max = bytes).
+// What strata convert adds to massif's format (docs/format.md) is read back:
+// a frame's offset after its object, "(in OBJECT+0xOFFSET)", and a profile
+// cut short, --strata-cut-short=yes and --strata-stopped=REASON in desc:.
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -62,11 +66,20 @@ std::size_t location_start(std::string_view text) {
   return std::string_view::npos;
 }
 
-// Fills in file and line from "file:line", or object from "in object"; false
-// when `location` is neither.
+// Fills in file and line from "file:line", or object from "in object" (and
+// the offset from "in object+0xOFFSET", as strata convert writes a frame's
+// offset in its object); false when `location` is neither.
 bool parse_location(std::string_view location, Frame& frame) {
   if (location.starts_with("in ")) {
-    frame.object = location.substr(3);
+    std::string_view object = location.substr(3);
+    std::size_t plus = object.rfind("+0x");
+    std::optional<std::uint64_t> offset =
+        plus == std::string_view::npos ? std::nullopt : parse_hex(object.substr(plus + 3));
+    if (offset && plus > 0) {
+      frame.offset = offset;
+      object = object.substr(0, plus);
+    }
+    frame.object = object;
     return true;
   }
   std::size_t colon = location.rfind(':');
@@ -142,11 +155,60 @@ class MassifReader {
   void read_header() {
     Header& header = model_.header;
     header.options = options(header_value("desc"));
+    read_cut_short();
     header.cmd = header_value("cmd");
     header.time_unit = header_value("time_unit");
     if (header.time_unit != "i" && header.time_unit != "ms" && header.time_unit != "B") {
       lines_.fail("bad time unit " + quote(header.time_unit) + ": expected i, ms or B");
     }
+  }
+
+  // A massif.out file written by strata convert from a profile cut short
+  // says so in its desc line: --strata-cut-short=yes, and the reason strata
+  // gave, --strata-stopped=REASON (spaces as \x20, a backslash as \\).  The
+  // model says it again, as it would of the profile.
+  void read_cut_short() {
+    std::vector<Option>& options = model_.header.options;
+    for (const Option& option : options) {
+      if (option.name == "strata-cut-short") {
+        if (option.value != "yes")
+          lines_.fail("bad --strata-cut-short=" + quote(option.value) + ": expected yes");
+        model_.cut_short = true;
+      } else if (option.name == "strata-stopped") {
+        model_.stop_reason = stop_reason(option.value);
+        model_.cut_short = true;
+      }
+    }
+    std::erase_if(options, [](const Option& option) {
+      return option.name == "strata-cut-short" || option.name == "strata-stopped";
+    });
+  }
+
+  // The reason of --strata-stopped=REASON: printable ASCII, not empty.
+  std::string stop_reason(std::string_view value) const {
+    std::string reason;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (value[i] != '\\') {
+        reason += value[i];
+        continue;
+      }
+      std::string_view escape = value.substr(i + 1, 3);  // "\\" or "xNN"
+      if (escape.starts_with('\\')) {
+        reason += '\\';
+        i += 1;
+        continue;
+      }
+      std::optional<std::uint64_t> code =
+          escape.size() == 3 && escape[0] == 'x' ? parse_hex(escape.substr(1)) : std::nullopt;
+      if (!code) lines_.fail("bad escape in --strata-stopped=" + quote(value));
+      reason += static_cast<char>(*code);
+      i += 3;
+    }
+    if (reason.empty() ||
+        std::any_of(reason.begin(), reason.end(), [](char c) { return c < ' ' || c > '~'; })) {
+      lines_.fail("bad --strata-stopped=" + quote(value) + ": expected printable ASCII");
+    }
+    return reason;
   }
 
   // "--depth=30 --threshold=0" as {depth, 30}, {threshold, 0}.
@@ -179,6 +241,9 @@ class MassifReader {
     snapshot.heap = number_field("mem_heap_B");
     snapshot.extra = number_field("mem_heap_extra_B");
     snapshot.stacks = number_field("mem_stacks_B");
+    if (!fits(snapshot.heap, snapshot.extra, snapshot.stacks)) {
+      lines_.fail("the snapshot's heap, extra heap and stacks add up to more than 2^64-1 bytes");
+    }
     read_tree_kind(snapshot);
     if (!model_.snapshots.empty() && snapshot.time < model_.snapshots.back().time) {
       lines_.fail("snapshot time goes backwards");
@@ -194,7 +259,21 @@ class MassifReader {
     }
     if (tree == "peak") snapshot.kind = SnapshotKind::peak;
     snapshot.site_data = SiteData::changes;
-    snapshot.sites = changes(read_tree());
+    std::uint64_t root_line = lines_.number() + 1;
+    std::uint64_t sites = 0;
+    snapshot.sites = changes(read_tree(sites));
+    // The graph stacks the sites, then the extra heap and the stacks.
+    if (!fits(sites, snapshot.extra, snapshot.stacks)) {
+      throw Error(lines_.name(), root_line,
+                  "the tree's bytes, the extra heap and the stacks add up to more than 2^64-1 "
+                  "bytes");
+    }
+  }
+
+  // Whether a + b + c fits in 64 bits: every sum made of a snapshot's bytes
+  // must, rather than wrap around to a small one.
+  static bool fits(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+    return b <= UINT64_MAX - a && c <= UINT64_MAX - a - b;
   }
 
   // ---- trees ---------------------------------------------------------------
@@ -238,13 +317,14 @@ class MassifReader {
   };
 
   // Reads a tree, each entry after its parent, children in order, and returns
-  // the bytes of each site in it.  A leaf is a site; bytes of an inner entry
-  // not in its children stay with its path.
-  std::map<SiteId, std::uint64_t> read_tree() {
+  // the bytes of each site in it (which add up to the root's, `root_bytes`).  A leaf is a site;
+  // bytes of an inner entry not in its children stay with its path.
+  std::map<SiteId, std::uint64_t> read_tree(std::uint64_t& root_bytes) {
     std::map<SiteId, std::uint64_t> bytes;  // SiteId -> bytes in this tree
     std::vector<OpenEntry> open;            // open[d]: the entry at depth d
     path_.clear();
     TreeLine root = tree_line(0);
+    root_bytes = root.bytes;
     open.push_back({root, root.children});
     while (!open.empty()) {
       if (open.back().unread > 0) {

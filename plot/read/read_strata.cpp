@@ -192,6 +192,7 @@ class StrataReader {
     model_.sites.push_back(std::move(site));
     listed_in_.push_back(0);
     counted_in_.push_back(0);
+    chain_bytes_.push_back(0);
   }
 
   FrameId frame_ref(std::string_view field) const {
@@ -250,7 +251,29 @@ class StrataReader {
     check_time(snapshot);
     bool complete = snapshot.kind == SnapshotKind::peak;
     snapshot.site_data = complete ? SiteData::complete : SiteData::changes;
+    check_sum(Wide{snapshot.heap} + snapshot.extra + snapshot.stacks,
+              "the snapshot's heap, extra heap and stacks");
+    open_sum_ = (complete ? 0 : chain_sum_) + snapshot.extra + snapshot.stacks;
     open_ = std::move(snapshot);
+  }
+
+  // ---- sums --------------------------------------------------------------------
+  // Every sum the analyses and the graph make of a snapshot's bytes (its
+  // totals; its sites' highs, a context's, with the extra heap and the stacks
+  // on top in the graph) must fit in 64 bits: a total that does not is an
+  // error, not a sum that wraps around to a small one.
+
+  using Wide = unsigned __int128;
+
+  void check_sum(Wide sum, const char* what) const {
+    if (sum > UINT64_MAX) lines_.fail(std::string(what) + " add up to more than 2^64-1 bytes");
+  }
+
+  // The sum of the open snapshot with `sample` in it: its sites (with their
+  // highs, the others at their bytes), the extra heap and the stacks.
+  Wide sum_with(const SiteSample& sample) const {
+    bool complete = open_->site_data == SiteData::complete;
+    return open_sum_ - (complete ? 0 : chain_bytes_[index(sample.site)]) + sample.max;
   }
 
   void read_sample(const Fields& fields) {
@@ -287,6 +310,9 @@ class StrataReader {
     if (listed_in_[index(sample.site)] == model_.snapshots.size() + 1) {
       return " listed twice in one snapshot";
     }
+    if (sum_with(sample) > UINT64_MAX) {
+      return ": the sites, the extra heap and the stacks add up to more than 2^64-1 bytes";
+    }
     return nullptr;
   }
 
@@ -318,6 +344,12 @@ class StrataReader {
 
   void add_sample(const SiteSample& sample) {
     listed_in_[index(sample.site)] = model_.snapshots.size() + 1;
+    open_sum_ = sum_with(sample);
+    if (open_->site_data == SiteData::changes) {
+      std::uint64_t& bytes = chain_bytes_[index(sample.site)];
+      chain_sum_ = chain_sum_ - bytes + sample.bytes;
+      bytes = sample.bytes;
+    }
     samples_.push_back(sample);
   }
 
@@ -389,6 +421,9 @@ class StrataReader {
   std::vector<std::size_t> listed_in_;   // SiteId -> snapshots read + 1 when it was last listed
   std::vector<std::size_t> counted_in_;  // ... when its counts were last given (c records)
   std::vector<std::pair<SiteId, AllocationCounts>> pending_counts_;  // the open snapshot's
+  std::vector<std::uint64_t> chain_bytes_;  // SiteId -> its bytes in the chain's state
+  unsigned __int128 chain_sum_ = 0;         // their sum
+  unsigned __int128 open_sum_ = 0;          // the open snapshot's (sum_with)
   std::uint64_t last_peak_time_ = 0;
   std::uint64_t last_time_ = 0;  // of the latest snapshot read
   bool out_of_order_ = false;    // a peak is older than a snapshot before it

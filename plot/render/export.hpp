@@ -29,35 +29,29 @@ std::string export_name(std::string_view text, std::string_view also = "");
 
 // ---- massif.out ------------------------------------------------------------------
 
-// A node of a massif heap tree: a frame and the bytes under it, or the
-// entries under massif's threshold put together (`below` of them).
-struct MassifNode {
-  FrameId frame{};
-  std::uint64_t bytes = 0;
-  std::size_t below = 0;             // > 0: "in N places, all below massif's threshold"
-  std::vector<MassifNode> children;  // the most bytes first
+// What --to=massif writes, with massif's own defaults: a snapshot with site
+// data is detailed (carries the tree of its sites) when it is every
+// detailed_freq-th, the peak or the last; in a tree, the entries under
+// threshold percent of the snapshot's heap are put together.
+struct MassifOptions {
+  double threshold = 1.0;
+  std::uint64_t detailed_freq = 10;
 };
 
-struct MassifSnapshot {
-  std::uint64_t time = 0;
-  std::uint64_t heap = 0;
-  std::uint64_t extra = 0;
-  std::uint64_t stacks = 0;
-  enum class Tree : std::uint8_t { empty, detailed, peak } tree = Tree::empty;
-  std::uint64_t tree_bytes = 0;   // the root's bytes: the sites' sum
-  std::vector<MassifNode> roots;  // the allocating frames, the most bytes first
-};
+// The massif.out file, written a snapshot at a time: what it holds in memory
+// is one snapshot's sites, never the file.  "desc:" gives the recording
+// options, the options of the export, what the format cannot hold (each
+// interval's lows and highs, the markers) with
+// --strata-convert-dropped=interval-lows,markers, and, for a profile cut
+// short, --strata-cut-short=yes (and --strata-stopped=REASON, the reason
+// strata gave), which read_massif takes back.
+void write_massif(const Model& model, const MassifOptions& options, std::ostream& out);
 
-// Every snapshot of `model`; those with site data carry the tree of their
-// sites (entries under `threshold` percent of the snapshot's heap put
-// together, as massif does), the peak (peak_snapshot) marked.
-std::vector<MassifSnapshot> massif_snapshots(const Model& model, double threshold);
+// About how many bytes write_massif() writes: the lines outside the trees
+// exactly, the trees from at most kSizeSampleTrees of them, evenly spaced.
+std::uint64_t massif_size(const Model& model, const MassifOptions& options);
 
-// The massif.out file: "desc:" gives the recording options and says what the
-// format cannot hold (each interval's lows and highs, the markers) with
-// --strata-convert-dropped=interval-lows,markers.
-void write_massif(const Model& model, const std::vector<MassifSnapshot>& snapshots,
-                  double threshold, std::ostream& out);
+constexpr std::size_t kSizeSampleTrees = 64;
 
 // ---- collapsed stacks ------------------------------------------------------------
 
@@ -70,6 +64,12 @@ struct CollapsedStack {
 // The heap at snapshot `snapshot`: one stack per site holding bytes.
 std::vector<CollapsedStack> collapsed_at(const Model& model, std::size_t snapshot);
 
+// What the sites' allocation calls did over the run (a profile with counts,
+// Model::has_counts): one stack per site with its calls, the bytes they
+// asked for, or its temporary allocations, when that is more than nothing.
+enum class CountCost : std::uint8_t { allocations, allocated, temporary };
+std::vector<CollapsedStack> collapsed_counts(const Model& model, CountCost cost);
+
 // What the leak suspects gained: for each site of a suspect's context, what
 // it held at the suspect's last trough less what it held at its first (the
 // least it held in those intervals), when that is more than nothing.
@@ -79,8 +79,24 @@ std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnaly
 // before it; an Error when the profile starts after it.
 std::size_t snapshot_at(const Model& model, std::uint64_t time);
 
+// What to say when the stacks at snapshot `snapshot` are not its own sites,
+// or do not add up to its useful heap (sites_from, summary.hpp): a
+// massif.out file gives sites only at its detailed snapshots ("snapshot 12
+// at time 5000 (the peak) gives no sites: the stacks are those of snapshot 9
+// at time 3000, 2000 earlier, whose sites hold 4096 bytes (its useful heap:
+// 4096; at snapshot 12: 8192)"); empty when they are its own and add up.
+// `asked` says what was asked for ("the peak", "--at=5500").
+std::string sites_note(const Model& model, std::size_t snapshot, const std::string& asked);
+
+// `name` as a frame of collapsed stacks: a backslash as \\, `;` as \x3b,
+// and what a terminal or an XML parser would not show as text escaped as
+// the report does (shown.hpp): control characters as \t, \n, \r or \xNN,
+// bytes that are not UTF-8 as \xNN, C1 controls, bidirectional controls,
+// U+FFFE and U+FFFF as \uNNNN.  So flamegraph.pl writes valid XML.
+std::string collapsed_name(std::string_view name);
+
 // "main;player_play;frame_alloc 3226272", a line a stack (stacks with the
-// same names added up), each frame's name escaped (export_name) so that
+// same names added up), each frame's name escaped (collapsed_name) so that
 // `;` and line breaks cannot split it.
 void write_collapsed(const Model& model, const std::vector<CollapsedStack>& stacks,
                      std::ostream& out);

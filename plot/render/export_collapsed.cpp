@@ -9,9 +9,11 @@
 #include <map>
 
 #include "analyze/heap_analysis.hpp"
+#include "analyze/summary.hpp"
 #include "model/frame_names.hpp"
 #include "render/export.hpp"
 #include "util/error.hpp"
+#include "util/shown.hpp"
 
 namespace strata {
 
@@ -48,6 +50,17 @@ std::vector<CollapsedStack> collapsed_at(const Model& model, std::size_t snapsho
   return stacks;
 }
 
+std::vector<CollapsedStack> collapsed_counts(const Model& model, CountCost cost) {
+  std::vector<CollapsedStack> stacks;
+  for (const Site& site : model.sites) {
+    std::uint64_t value = cost == CountCost::allocations ? site.counts.calls
+                          : cost == CountCost::allocated ? site.counts.allocated
+                                                         : site.counts.temporary;
+    if (value > 0) stacks.push_back({outermost_first(site.frames), value});
+  }
+  return stacks;
+}
+
 std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnalysis& analysis) {
   SeriesBuilder series(model);
   std::vector<CollapsedStack> stacks;
@@ -65,13 +78,47 @@ std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnaly
   return stacks;
 }
 
+std::string sites_note(const Model& model, std::size_t snapshot, const std::string& asked) {
+  std::optional<SitesFrom> from = sites_from(model, snapshot);
+  if (!from) return "";
+  const Snapshot& at = model.snapshots[snapshot];
+  std::string where = "snapshot " + std::to_string(snapshot) + " at time " +
+                      std::to_string(at.time) + " (" + asked + ")";
+  if (!from->snapshot) return where + " gives no sites, nor does any before it: no stack";
+  if (from->own) {
+    return "the sites of " + where + " hold " + std::to_string(from->sites_bytes) +
+           " bytes, not its useful heap of " + std::to_string(at.heap);
+  }
+  return where + " gives no sites: the stacks are those of snapshot " +
+         std::to_string(*from->snapshot) + " at time " + std::to_string(from->time) + ", " +
+         std::to_string(at.time - from->time) + " earlier, whose sites hold " +
+         std::to_string(from->sites_bytes) +
+         " bytes (its useful heap: " + std::to_string(from->heap) + "; at snapshot " +
+         std::to_string(snapshot) + ": " + std::to_string(at.heap) + ")";
+}
+
+std::string collapsed_name(std::string_view name) {
+  std::string out;
+  for (std::size_t at = 0; at < name.size();) {
+    if (name[at] == '\\' || name[at] == ';') {
+      out += name[at] == ';' ? "\\x3b" : "\\\\";
+      ++at;
+      continue;
+    }
+    std::size_t length = utf8_sequence(name, at).value_or(1);
+    out += shown(name.substr(at, length));
+    at += length;
+  }
+  return out;
+}
+
 void write_collapsed(const Model& model, const std::vector<CollapsedStack>& stacks,
                      std::ostream& out) {
   std::map<std::string, std::uint64_t> lines;  // the frames' names -> bytes
   for (const CollapsedStack& stack : stacks) {
     std::string line;
     for (FrameId id : stack.frames) {
-      line += (line.empty() ? "" : ";") + export_name(frame_name(model.frame(id)), "\\;");
+      line += (line.empty() ? "" : ";") + collapsed_name(frame_name(model.frame(id)));
     }
     lines[line.empty() ? "[no stack]" : line] += stack.bytes;
   }

@@ -29,6 +29,7 @@
 #include <stdexcept>
 
 #include "util/units.hpp"
+#include "view/plot_legend.hpp"
 
 namespace strata {
 
@@ -59,8 +60,14 @@ constexpr const char* kOtherColour = "#cccccc";
 constexpr const char* kExtraColour = "#a6a6a6";
 constexpr const char* kStacksColour = "#e3dccb";
 constexpr const char* kTroughColour = "#67000d";
+// In a terminal (ansi256), gnuplot 5.4 maps a grey to 232 + its level / 6.5,
+// past the palette's last colour (255) for light greys: #cccccc became
+// colour 259, #a6a6a6 256, which no palette has.  These two, a little blue,
+// go to the colour cube instead, to 188 (#d7d7d7) and 145 (#afafaf).
+constexpr const char* kTerminalOtherColour = "#c0c0d0";
+constexpr const char* kTerminalExtraColour = "#9999aa";
 
-std::string band_colour(const std::vector<PlotBand>& bands, std::size_t band) {
+std::string band_colour(const std::vector<PlotBand>& bands, std::size_t band, bool terminal) {
   std::size_t same_kind = 0;
   for (std::size_t b = 0; b < band; ++b) same_kind += bands[b].kind == bands[band].kind;
   switch (bands[band].kind) {
@@ -69,9 +76,9 @@ std::string band_colour(const std::vector<PlotBand>& bands, std::size_t band) {
     case BandKind::context:
       return kContextColours[same_kind % kContextColours.size()];
     case BandKind::other:
-      return kOtherColour;
+      return terminal ? kTerminalOtherColour : kOtherColour;
     case BandKind::extra:
-      return kExtraColour;
+      return terminal ? kTerminalExtraColour : kExtraColour;
     case BandKind::stacks:
       return kStacksColour;
   }
@@ -109,11 +116,13 @@ std::string number(double value) {
   return out;
 }
 
-// The texts, numbered from 1 in the order they are added.
+// The texts, numbered from 1 in the order they are added; for the
+// terminal, with the cells of wide characters filled (terminal_cells).
 class Texts {
  public:
+  explicit Texts(bool terminal) : terminal_(terminal) {}
   std::size_t add(const std::string& text) {
-    texts_.push_back(text);
+    texts_.push_back(terminal_ ? terminal_cells(text) : text);
     return texts_.size();
   }
   // T[n] in the script.
@@ -127,6 +136,7 @@ class Texts {
   }
 
  private:
+  bool terminal_;
   std::vector<std::string> texts_;
 };
 
@@ -263,7 +273,8 @@ void add_band_lines(PlotList& plot, const PlotData& data, std::size_t block, Tex
   }
 }
 
-void add_bands(PlotList& plot, const PlotData& data, std::size_t block, Texts& texts) {
+void add_bands(PlotList& plot, const PlotData& data, std::size_t block, Texts& texts,
+               bool terminal) {
   if (data.times.empty()) return;
   std::string source = "DATA index " + std::to_string(block);
   for (std::size_t b = 0; b < data.bands.size(); ++b) {
@@ -273,7 +284,7 @@ void add_bands(PlotList& plot, const PlotData& data, std::size_t block, Texts& t
     std::string style = leak ? "fs solid 0.95 border lc rgb \"" + std::string(kTroughColour) + "\""
                              : "fs solid 0.9 noborder";
     plot.add(source + " using ($1/XSCALE):" + lower + ":" + upper + " with filledcurves " + style +
-             " fc rgb \"" + band_colour(data.bands, b) + "\" title " +
+             " fc rgb \"" + band_colour(data.bands, b, terminal) + "\" title " +
              Texts::ref(texts.add(data.bands[b].legend)));
   }
 }
@@ -356,7 +367,7 @@ GraphScales graph_scales(const PlotData& data) {
 
 GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
                        const std::string& data_name, const std::string& output_name) {
-  Texts texts;
+  Texts texts(options.format == GraphFormat::terminal);
   texts.add(output_name);
   texts.add(data.title);
   Blocks blocks;
@@ -367,8 +378,11 @@ GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
   bool terminal = options.format == GraphFormat::terminal;
   // Characters: no dotted grid, no rotated text (the y label, the markers'
   // labels): the unit goes with the numbers.
+  // UTF-8: gnuplot then measures the key's texts in characters, not bytes
+  // (a key of CJK names was laid out wider than the terminal, over itself).
   if (terminal) {
-    body << "unset grid\nunset ylabel\nset format y \"%g " << frame.scales.bytes.unit << "\"\n";
+    body << "set encoding utf8\n"
+         << "unset grid\nunset ylabel\nset format y \"%g " << frame.scales.bytes.unit << "\"\n";
   }
   write_peak(body, data, texts);
 
@@ -377,8 +391,11 @@ GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
     std::size_t block = blocks.add(
         "the bands: time, 0, then the top of each band (bytes, stacked from the bottom band up)",
         bands_block(data));
-    bool mono = options.format == GraphFormat::terminal && !options.colour;
-    (mono ? add_band_lines : add_bands)(plot, data, block, texts);
+    if (terminal && !options.colour) {
+      add_band_lines(plot, data, block, texts);
+    } else {
+      add_bands(plot, data, block, texts, terminal);
+    }
   }
   add_troughs(plot, data, blocks, texts);
   add_totals(plot, data, blocks, texts);

@@ -146,6 +146,16 @@ Json leak_json(const ReportLeak& l) {
           {"troughs", troughs_json(l.troughs)}};
 }
 
+// null when the sites at the peak (or the end) are its own and add up to its
+// useful heap; else the snapshot they are from (sites_from).
+Json sites_from_json(const std::optional<SitesFrom>& from) {
+  if (!from) return Json();
+  return {{"own", from->own},
+          {"time", from->snapshot ? Json(from->time) : Json()},
+          {"heap_bytes", from->snapshot ? Json(from->heap) : Json()},
+          {"sites_bytes", from->sites_bytes}};
+}
+
 Json summary_json(const Report& r) {
   const Summary& s = r.summary;
   return {{"file", s.file},
@@ -164,7 +174,9 @@ Json summary_json(const Report& r) {
           {"sites", s.sites},
           {"markers", s.markers},
           {"peak", totals_json(s.peak)},
-          {"final", totals_json(s.final)}};
+          {"final", totals_json(s.final)},
+          {"peak_sites", sites_from_json(s.peak_sites)},
+          {"final_sites", sites_from_json(s.final_sites)}};
 }
 
 Json tree_node_json(const ReportTreeNode& n) {

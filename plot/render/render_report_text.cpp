@@ -109,6 +109,30 @@ std::string totals_text(const std::optional<Totals>& t) {
          ")";
 }
 
+// A note under the peak or the final snapshot when the contexts' bytes there
+// are not that snapshot's own sites, or do not add up to its useful heap
+// (sites_from); "" otherwise.
+std::string sites_note(const std::optional<SitesFrom>& from, const std::optional<Totals>& at,
+                       const std::string& what) {
+  if (!from || !at) return "";
+  std::string text;
+  if (!from->snapshot) {
+    text = "no snapshot at or before " + what + " gives sites: the contexts hold nothing there";
+  } else if (from->own) {
+    text = "the sites at " + what + " hold " + grouped(from->sites_bytes) +
+           " bytes, not its useful heap of " + grouped(at->heap);
+  } else {
+    text = what +
+           " gives no sites (not a detailed snapshot): the contexts' bytes there are "
+           "those of the snapshot at time " +
+           grouped(from->time) + ", " + grouped(at->time - from->time) +
+           " earlier, whose sites hold " + grouped(from->sites_bytes) +
+           " bytes (its useful heap: " + grouped(from->heap) + "; at " + what + ": " +
+           grouped(at->heap) + ")";
+  }
+  return "note:       " + text + "\n";
+}
+
 std::string end_text(const Summary& s) {
   std::string last = "the last complete snapshot is at time " + grouped(s.end_time);
   if (!s.stop_reason.empty())
@@ -183,9 +207,11 @@ void header(const Report& r, std::ostream& out) {
       << " with site data (" << counted(s.sites, "site") << ", " << counted(s.markers, "marker")
       << ")\n"
       << "end:        " << end_text(s) << "\n"
-      << "peak:       " << totals_text(s.peak) << "\n"
-      << "final:      " << totals_text(s.final) << "\n"
-      << "cycles:     " << cycles_text(r.cycles) << "\n"
+      << "peak:       " << totals_text(s.peak) << "\n";
+  out << sites_note(s.peak_sites, s.peak, "the peak");
+  out << "final:      " << totals_text(s.final) << "\n";
+  out << sites_note(s.final_sites, s.final, "the final snapshot");
+  out << "cycles:     " << cycles_text(r.cycles) << "\n"
       << "contexts:   " << grouping_text(r) << "\n";
 }
 

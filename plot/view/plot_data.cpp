@@ -48,6 +48,7 @@ struct Source {
   std::vector<ContextPoint> series;  // bytes, min and max per series point
   const Context* context = nullptr;  // for leak, context and other bands
   const Leak* leak = nullptr;        // for leak bands
+  std::size_t folded_leaks = 0;      // the other band: leak suspects folded into it
 };
 
 Source band_source(BandKind kind, const Context& context, const Leak* leak) {
@@ -76,6 +77,61 @@ std::vector<Source> context_sources(const HeapAnalysis& analysis) {
     sources.push_back(band_source(kind, contexts[i], nullptr));
   }
   return sources;
+}
+
+// ---- the budget of bands -----------------------------------------------------------
+
+// Adds `from`'s series and measures to `into`, as one context of other places.
+void fold_into(Context& into, const Context& from) {
+  if (into.series.empty())
+    into.series = from.series;
+  else {
+    for (std::size_t k = 0; k < into.series.size(); ++k) {
+      into.series[k].bytes += from.series[k].bytes;
+      into.series[k].min += from.series[k].min;
+      into.series[k].max += from.series[k].max;
+    }
+  }
+  into.folded += from.other() ? from.folded : from.sites.size();
+  into.sites.insert(into.sites.end(), from.sites.begin(), from.sites.end());
+  into.spacetime += from.spacetime;
+  into.spacetime_pct += from.spacetime_pct;
+  into.peak_bytes += from.peak_bytes;
+  into.end_bytes += from.end_bytes;
+}
+
+// The lines of the legend a band takes: a leak's troughs have one too.
+std::size_t legend_lines(const Source& source) {
+  return source.leak && !source.leak->troughs.empty() ? 2 : 1;
+}
+
+// Keeps the first bands of contexts (the leak suspects first, then by rank)
+// while their legends take at most `max_bands` - 1 lines, and folds the
+// others, with the "other places", into one band of other places, held by
+// `folded`.  gnuplot reads the data once per band, each line holding every
+// band: the cost of a graph grows with the square of its bands, and a
+// legend has room for a few dozen.
+void fold_bands(std::vector<Source>& sources, std::size_t max_bands, Context& folded) {
+  std::size_t lines = 0;
+  for (const Source& source : sources) lines += legend_lines(source);
+  if (max_bands == 0 || lines <= max_bands) return;
+  std::size_t kept = 0, used = 0;  // room for the other places' line
+  while (used + legend_lines(sources[kept]) < max_bands) used += legend_lines(sources[kept++]);
+  kept = std::max<std::size_t>(kept, 1);
+  Source other;
+  other.band.kind = BandKind::other;
+  for (std::size_t i = kept; i < sources.size(); ++i) {
+    fold_into(folded, *sources[i].context);
+    other.folded_leaks += sources[i].leak != nullptr;
+    other.folded_leaks += sources[i].folded_leaks;
+  }
+  for (const ContextPoint& point : folded.series) {
+    folded.max_bytes = std::max(folded.max_bytes, point.max);
+  }
+  other.context = &folded;
+  other.series = folded.series;
+  sources.resize(kept);
+  sources.push_back(std::move(other));
 }
 
 // The extra heap or the stacks at each series point; nullopt when always 0.
@@ -157,6 +213,11 @@ void name_context_bands(const Model& model, std::vector<Source>& sources, std::s
     bool other_callers = context.shape == ContextShape::other_callers;
     if (band.kind == BandKind::other) {
       band.legend = counted(context.folded, "other place");
+      std::size_t leaks_in = sources[i].folded_leaks;
+      if (leaks_in > 0) {
+        band.legend +=
+            " (" + counted(leaks_in, "leak suspect") + " among them: strata report lists them)";
+      }
     } else if (stacks[i].empty()) {
       band.legend = "(an allocation without a stack)";
     } else {
@@ -269,8 +330,9 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
     std::string what = leak->kind == LeakKind::rising_trough ? "troughs" : "floor";
     line.legend = leak_name(*leak, b, leaks) + ": its " + what + ", " + growth;
     for (const Trough& trough : leak->troughs) {
-      auto it = std::find(contexts.snapshots.begin(), contexts.snapshots.end(), trough.snapshot);
-      if (it == contexts.snapshots.end()) continue;
+      auto it =
+          std::lower_bound(contexts.snapshots.begin(), contexts.snapshots.end(), trough.snapshot);
+      if (it == contexts.snapshots.end() || *it != trough.snapshot) continue;
       std::size_t at = sample_of[it - contexts.snapshots.begin()];
       line.points.push_back(trough_point(data, b, at, trough.bytes));
     }
@@ -362,10 +424,35 @@ void keep_only(std::vector<T>& values, const std::vector<bool>& keep) {
   values.resize(out);
 }
 
+// A trough line's points to keep: the first and the last, and in each of
+// `slices` equal slices of its time, the lowest and the highest.
+std::vector<bool> points_to_keep(const std::vector<PlotPoint>& points, std::size_t slices) {
+  std::size_t n = points.size();
+  std::vector<bool> keep(n, false);
+  keep.front() = keep.back() = true;
+  double span = std::max(points.back().time - points.front().time, 1e-9);
+  std::size_t k = 0;
+  for (std::size_t slice = 0; slice < slices && k < n; ++slice) {
+    double limit = points.front().time + span * static_cast<double>(slice + 1) / slices;
+    std::size_t low = k, high = k;
+    for (; k < n && (points[k].time <= limit || slice + 1 == slices); ++k) {
+      if (points[k].bytes < points[low].bytes) low = k;
+      if (points[k].bytes > points[high].bytes) high = k;
+    }
+    keep[low] = keep[high] = true;
+  }
+  return keep;
+}
+
 }  // namespace
 
 void thin_samples(PlotData& data, std::size_t max_samples) {
-  if (max_samples < 3 || data.times.size() <= max_samples) return;
+  if (max_samples < 3) return;
+  for (PlotTroughs& troughs : data.troughs) {
+    if (troughs.points.size() <= max_samples) continue;
+    keep_only(troughs.points, points_to_keep(troughs.points, max_samples / 3));
+  }
+  if (data.times.size() <= max_samples) return;
   std::vector<bool> keep = samples_to_keep(data, max_samples / 3);
   keep_only(data.times, keep);
   keep_only(data.between, keep);
@@ -400,6 +487,8 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   data.start_time = start_time(model, data.time_origin);
 
   std::vector<Source> sources = context_sources(analysis);
+  Context folded;  // the other places, when bands beyond the budget join them
+  fold_bands(sources, options.max_bands, folded);
   name_context_bands(model, sources, options.legend_width);
   for (BandKind kind : {BandKind::extra, BandKind::stacks}) {
     if (std::optional<Source> source = totals_source(model, analysis.contexts, kind)) {

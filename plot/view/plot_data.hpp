@@ -79,14 +79,22 @@ struct PlotData {
 
 struct PlotOptions {
   std::string title;              // empty: the command and the file
-  std::size_t legend_width = 90;  // characters of a legend line
+  std::size_t legend_width = 90;  // columns of a legend line (text_width)
   std::size_t max_samples = 0;    // thin the samples to about this many (0: keep all)
+  // The most bands of contexts drawn, the "other places" among them (0: no
+  // limit): those after the first max_bands - 1 (the leak suspects first,
+  // then by rank) are folded into the other places, whose legend says how
+  // many leak suspects went there.  gnuplot reads the data once per band,
+  // each line holding every band, so a graph costs the square of its bands.
+  std::size_t max_bands = 0;
 };
 
 // Keeps at most about `max_samples` samples (and always the first and the
 // last): the time axis is cut into max_samples / 3 equal slices, and in each
 // the samples where the stacked total is lowest and highest, and where the
 // bottom band (the first leak suspect, when there is one) is lowest, stay.
+// So with the points of each trough line: the first, the last, and in each
+// slice of its time the lowest and the highest.
 // A graph is no more than a few thousand pixels wide: more samples only
 // make gnuplot slower, and these keep every crest and trough that shows.
 void thin_samples(PlotData& data, std::size_t max_samples);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "view/plot_legend.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,23 +35,103 @@ std::string plain_text(std::string_view text) {
   return out;
 }
 
+// ---- display columns ----------------------------------------------------------
+
+namespace {
+
+struct Range {
+  char32_t first, last;
+};
+
+// Characters a terminal (wcwidth) shows in no column: combining marks,
+// zero-width spaces and joiners, variation selectors.
+constexpr Range kZeroWidth[] = {
+    {0x0300, 0x036F}, {0x0483, 0x0489},   {0x0591, 0x05BD},   {0x05BF, 0x05BF}, {0x05C1, 0x05C2},
+    {0x05C4, 0x05C5}, {0x05C7, 0x05C7},   {0x0610, 0x061A},   {0x064B, 0x065F}, {0x0670, 0x0670},
+    {0x06D6, 0x06DC}, {0x06DF, 0x06E4},   {0x06E7, 0x06E8},   {0x06EA, 0x06ED}, {0x0E31, 0x0E31},
+    {0x0E34, 0x0E3A}, {0x0E47, 0x0E4E},   {0x1160, 0x11FF},   {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF},
+    {0x200B, 0x200F}, {0x2060, 0x2064},   {0x20D0, 0x20FF},   {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
+    {0xFEFF, 0xFEFF}, {0xE0001, 0xE007F}, {0xE0100, 0xE01EF},
+};
+
+// Characters shown in two columns: East Asian wide and fullwidth ones
+// (Unicode's EastAsianWidth W and F) and the emoji shown as pictures.
+constexpr Range kWide[] = {
+    {0x1100, 0x115F},   {0x231A, 0x231B},   {0x2329, 0x232A},   {0x23E9, 0x23EC},
+    {0x23F0, 0x23F0},   {0x23F3, 0x23F3},   {0x25FD, 0x25FE},   {0x2614, 0x2615},
+    {0x2648, 0x2653},   {0x267F, 0x267F},   {0x2693, 0x2693},   {0x26A1, 0x26A1},
+    {0x26AA, 0x26AB},   {0x26BD, 0x26BE},   {0x26C4, 0x26C5},   {0x26CE, 0x26CE},
+    {0x26D4, 0x26D4},   {0x26EA, 0x26EA},   {0x26F2, 0x26F3},   {0x26F5, 0x26F5},
+    {0x26FA, 0x26FA},   {0x26FD, 0x26FD},   {0x2705, 0x2705},   {0x270A, 0x270B},
+    {0x2728, 0x2728},   {0x274C, 0x274C},   {0x274E, 0x274E},   {0x2753, 0x2755},
+    {0x2757, 0x2757},   {0x2795, 0x2797},   {0x27B0, 0x27B0},   {0x27BF, 0x27BF},
+    {0x2B1B, 0x2B1C},   {0x2B50, 0x2B50},   {0x2B55, 0x2B55},   {0x2E80, 0x303E},
+    {0x3041, 0x33FF},   {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},
+    {0xA960, 0xA97F},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE10, 0xFE19},
+    {0xFE30, 0xFE6F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x16FE0, 0x16FE4},
+    {0x17000, 0x18CFF}, {0x1B000, 0x1B2FF}, {0x1F004, 0x1F004}, {0x1F0CF, 0x1F0CF},
+    {0x1F18E, 0x1F18E}, {0x1F191, 0x1F19A}, {0x1F200, 0x1F2FF}, {0x1F300, 0x1F64F},
+    {0x1F680, 0x1F6FF}, {0x1F7E0, 0x1F7EB}, {0x1F900, 0x1F9FF}, {0x1FA70, 0x1FAFF},
+    {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
+};
+
+template <std::size_t N>
+bool in(const Range (&ranges)[N], char32_t c) {
+  const Range* after = std::upper_bound(std::begin(ranges), std::end(ranges), c,
+                                        [](char32_t c, const Range& r) { return c < r.first; });
+  return after != std::begin(ranges) && c <= (after - 1)->last;
+}
+
+// The character at `at` (valid UTF-8, else one byte) and its length.
+std::pair<char32_t, std::size_t> character(std::string_view text, std::size_t at) {
+  std::optional<std::size_t> length = utf8_sequence(text, at);
+  if (!length) return {static_cast<unsigned char>(text[at]), 1};
+  static constexpr unsigned char kLeadBits[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  char32_t c = static_cast<unsigned char>(text[at]) & kLeadBits[*length];
+  for (std::size_t i = 1; i < *length; ++i) c = (c << 6) | (text[at + i] & 0x3F);
+  return {c, *length};
+}
+
+}  // namespace
+
+std::size_t char_width(char32_t c) {
+  if (c < 0x300) return 1;
+  if (in(kZeroWidth, c)) return 0;
+  return in(kWide, c) ? 2 : 1;
+}
+
 std::size_t text_width(std::string_view text) {
   std::size_t width = 0;
-  for (char c : text) width += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  for (std::size_t at = 0; at < text.size();) {
+    auto [c, length] = character(text, at);
+    width += char_width(c);
+    at += length;
+  }
   return width;
 }
 
 std::string cut_text(std::string_view text, std::size_t width) {
   if (text_width(text) <= width) return std::string(text);
   if (width == 0) return "";
-  std::size_t kept = 0, at = 0;
+  std::size_t used = 0, at = 0;
   while (at < text.size()) {
-    bool starts = (static_cast<unsigned char>(text[at]) & 0xC0) != 0x80;
-    if (starts && kept == width - 1) break;
-    kept += starts;
-    ++at;
+    auto [c, length] = character(text, at);
+    if (used + char_width(c) > width - 1) break;  // room for the "…"
+    used += char_width(c);
+    at += length;
   }
   return std::string(text.substr(0, at)) + std::string(kEllipsis);
+}
+
+std::string terminal_cells(std::string_view text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    auto [c, length] = character(text, at);
+    out += text.substr(at, length);
+    if (char_width(c) == 2) out += kZeroWidthSpace;
+    at += length;
+  }
+  return out;
 }
 
 // ---- frames and wrappers --------------------------------------------------------

@@ -31,11 +31,23 @@ namespace strata {
 // Nothing else changes.
 std::string plain_text(std::string_view text);
 
-// The number of characters (code points) of UTF-8 `text`.
+// The columns a terminal shows character `c` in, as wcwidth() does: 0 for
+// combining marks and zero-width characters, 2 for East Asian wide and
+// fullwidth characters and emoji, else 1.  A picture's text is about as wide
+// (a CJK character of a sans-serif font, twice a Latin letter).
+std::size_t char_width(char32_t c);
+
+// The display columns of UTF-8 `text` (a byte that is not UTF-8: one).
 std::size_t text_width(std::string_view text);
 
-// `text` cut to `width` characters, the last being "…" when cut.
+// `text` cut to `width` columns, the last being "…" when cut.
 std::string cut_text(std::string_view text, std::size_t width);
+
+// `text` with a zero-width space after each wide character: gnuplot's dumb
+// terminal gives each character one cell, and a wide one takes two columns
+// of the screen, so a line of the graph with a CJK name was longer than the
+// terminal; the zero-width space takes the second cell and no column.
+std::string terminal_cells(std::string_view text);
 
 // One frame as a legend shows it.
 struct LegendFrame {

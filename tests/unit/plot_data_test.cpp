@@ -218,6 +218,70 @@ TEST(PlotData, NoSnapshotIsAnError) {
 
 // thin_samples keeps the first and last samples, every slice's lowest and
 // highest total and the bottom band's lowest: a one-sample dip survives.
+// Bands beyond the legend's room (max_bands) go to the other places: the
+// leak suspects first, a leak with its troughs taking two lines.
+TEST(PlotData, BandsBeyondTheBudgetAreOtherPlaces) {
+  std::string body = records({"F|1|0x10|0|main|a.c|1|/bin/prog"});
+  for (int i = 2; i <= 21; ++i) {
+    body += records({"F|" + std::to_string(i) + "|0x" + std::to_string(i * 100) + "|0|f" +
+                         std::to_string(i) + "|a.c|" + std::to_string(i) + "|/bin/prog",
+                     "S|" + std::to_string(i - 1) + "|" + std::to_string(i) + "|1"});
+  }
+  body += records({"T|regular|100|2210|0|0"});
+  for (int i = 1; i <= 20; ++i) {
+    body += records({"s|" + std::to_string(i) + "|" + std::to_string(100 + i) + "|1|0|" +
+                     std::to_string(100 + i)});
+  }
+  body += records({"E", "X|200"});
+  Model model = read_text(profile(body));
+  ContextOptions options;
+  options.threshold = 0;
+  options.top = 20;
+  HeapAnalysis analysis;
+  analysis.contexts = group_contexts(model, options);
+  ASSERT_EQ(analysis.contexts.contexts.size(), 20u);
+  for (std::size_t c : {3u, 7u}) {
+    Leak leak;
+    leak.context = c;
+    leak.troughs = {{0, 0, 100, 100}};
+    analysis.leaks.suspects.push_back(leak);
+  }
+  PlotOptions plot;
+  plot.max_bands = 6;
+  PlotData data = make_plot_data(model, analysis, plot);
+  // Two leaks (4 lines), one context, the other places: 6 lines (no extra heap).
+  ASSERT_EQ(data.bands.size(), 4u);
+  EXPECT_EQ(data.bands[0].kind, BandKind::leak);
+  EXPECT_EQ(data.bands[1].kind, BandKind::leak);
+  EXPECT_EQ(data.bands[2].kind, BandKind::context);
+  EXPECT_EQ(data.bands[3].kind, BandKind::other);
+  EXPECT_EQ(data.bands[3].legend, "17 other places");
+  EXPECT_EQ(data.troughs.size(), 2u);
+  std::uint64_t total = 0;
+  for (const PlotBand& band : data.bands) total += band.bytes[0];
+  EXPECT_EQ(total, 2210u);  // every site still drawn: 101 + ... + 120
+  plot.max_bands = 2;       // room for one leak's line: the other is folded
+  data = make_plot_data(model, analysis, plot);
+  ASSERT_EQ(data.bands.size(), 2u);
+  EXPECT_EQ(data.bands[1].legend,
+            "19 other places (1 leak suspect among them: strata report lists them)");
+  EXPECT_EQ(data.troughs.size(), 1u);
+}
+
+// A trough line has no more points than the graph has samples.
+TEST(ThinSamples, TroughLinesToo) {
+  PlotData data;
+  data.times = {0, 1};
+  data.between = {false, false};
+  PlotTroughs troughs;
+  for (int i = 0; i < 10000; ++i) troughs.points.push_back({double(i), double(i % 7)});
+  data.troughs = {troughs};
+  thin_samples(data, 300);
+  EXPECT_LE(data.troughs[0].points.size(), 202u);
+  EXPECT_EQ(data.troughs[0].points.front().time, 0);
+  EXPECT_EQ(data.troughs[0].points.back().time, 9999);
+}
+
 TEST(ThinSamples, KeepsCrestsAndTroughs) {
   PlotData data;
   PlotBand bottom, top;

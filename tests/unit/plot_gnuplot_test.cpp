@@ -98,6 +98,31 @@ TEST(GnuplotJob, OneElementPerBandAndTheLeakInRed) {
   EXPECT_TRUE(contains(job.data, "\n300.0\t0\t30\t33\n")) << job.data;
 }
 
+// gnuplot's ansi256 maps light greys past colour 255 (#cccccc to 259): the
+// terminal's other places and extra heap are colours of the cube instead;
+// and its texts are UTF-8, wide characters with their second cell filled.
+TEST(GnuplotJob, TerminalColoursAndTexts) {
+  PlotData data = hostile_data();
+  data.bands[1].kind = BandKind::other;
+  PlotBand extra;
+  extra.kind = BandKind::extra;
+  extra.legend = "extra \xE6\xBC\xA2";
+  extra.bytes = {1, 1, 1};
+  data.bands.push_back(extra);
+  GraphOptions options;
+  options.format = GraphFormat::terminal;
+  GnuplotJob job = gnuplot_job(data, options, "graph.dat", "graph.txt");
+  EXPECT_FALSE(contains(job.script, "#cccccc"));
+  EXPECT_FALSE(contains(job.script, "#a6a6a6"));
+  EXPECT_TRUE(contains(job.script, "fc rgb \"#c0c0d0\""));
+  EXPECT_TRUE(contains(job.script, "fc rgb \"#9999aa\""));
+  EXPECT_TRUE(contains(job.script, "set encoding utf8\n"));
+  EXPECT_TRUE(contains(job.data, "extra \xE6\xBC\xA2\xE2\x80\x8B\n"));
+  job = gnuplot_job(data, {}, "graph.dat", "graph.svg");
+  EXPECT_TRUE(contains(job.script, "fc rgb \"#cccccc\""));
+  EXPECT_FALSE(contains(job.data, "\xE2\x80\x8B"));
+}
+
 TEST(GnuplotJob, HtmlPrintsItsAxes) {
   GraphOptions options;
   options.format = GraphFormat::html;

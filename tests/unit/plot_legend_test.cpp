@@ -53,6 +53,39 @@ TEST(PlainText, WidthAndCuts) {
   EXPECT_EQ(cut_text("abc", 0), "");
 }
 
+// Legends are measured in the columns a terminal gives them: CJK and emoji
+// take two, combining marks and zero-width spaces none.
+TEST(PlainText, WidthInDisplayColumns) {
+  const std::string kHan = "\xE6\xBC\xA2";        // U+6F22, wide
+  const std::string kParty = "\xF0\x9F\x8E\x89";  // U+1F389, an emoji
+  const std::string kAcute = "\xCC\x81";          // U+0301, combining
+  const std::string kZwsp = "\xE2\x80\x8B";       // U+200B
+  EXPECT_EQ(text_width(kHan + kHan + "a"), 5u);
+  EXPECT_EQ(text_width(kParty), 2u);
+  EXPECT_EQ(text_width("e" + kAcute), 1u);
+  EXPECT_EQ(text_width("]]" + kZwsp + ">"), 3u);
+  EXPECT_EQ(text_width("\xFF"), 1u);  // not UTF-8: a byte, a column
+  EXPECT_EQ(char_width(U'\u2026'), 1u);
+  EXPECT_EQ(char_width(U'\uFF21'), 2u);  // fullwidth A
+  // Cut to columns: 5 columns hold two wide characters and the ellipsis.
+  EXPECT_EQ(cut_text(kHan + kHan + kHan + kHan, 5), kHan + kHan + kEllipsis);
+  EXPECT_EQ(cut_text(kHan + kHan + kHan + kHan, 4), kHan + kEllipsis);
+  EXPECT_EQ(text_width(cut_text(kParty + kParty + kParty, 4)), 3u);
+  // The terminal: a zero-width space fills a wide character's second cell.
+  EXPECT_EQ(terminal_cells("a" + kHan + "b" + kParty), "a" + kHan + kZwsp + "b" + kParty + kZwsp);
+  EXPECT_EQ(terminal_cells("plain"), "plain");
+}
+
+TEST(ChooseLegends, WideNamesFitTheirColumns) {
+  std::string wide;
+  for (int i = 0; i < 100; ++i) wide += "\xE6\xBC\xA2";
+  std::vector<std::vector<LegendFrame>> stacks = {{{wide, "w.c:1", true, ""}},
+                                                  {{"f", "w.c:2", true, ""}}};
+  std::vector<std::string> legends = choose_legends(stacks, 40);
+  EXPECT_LE(text_width(legends[0]), 40u);
+  EXPECT_GE(text_width(legends[0]), 39u);
+}
+
 // ---- names -------------------------------------------------------------------------
 
 TEST(AllocatorWrapper, KnownWrappers) {

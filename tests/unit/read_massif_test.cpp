@@ -183,6 +183,46 @@ TEST(ReadMassif, SmallTreeByHand) {
   EXPECT_EQ(sum_bytes(sites_at(model, 0)), 10u);
 }
 
+// strata convert writes a frame's offset after its object, and a profile
+// cut short in the desc line; the reader takes both back.
+TEST(ReadMassif, OffsetsAndCutShortFromStrataConvert) {
+  Model model = read_massif_text(
+      "desc: --depth=3 --strata-cut-short=yes --strata-stopped=the\\x20disk\\x20is\\x20full\\\\\n"
+      "cmd: ./a\ntime_unit: i\n" +
+      snapshot("detailed",
+               "n2: 10 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n"
+               " n0: 6 0x10EE8C: ??? (in /usr/bin/sort+0x6e8c)\n"
+               " n0: 4 0x2: g (in /lib/x+0x.so)\n"));
+  EXPECT_TRUE(model.cut_short);
+  EXPECT_EQ(model.stop_reason, "the disk is full\\");
+  ASSERT_EQ(model.header.options.size(), 1u);
+  EXPECT_EQ(model.header.options[0].name, "depth");
+  ASSERT_EQ(model.frames.size(), 2u);
+  EXPECT_EQ(model.frames[0].object, "/usr/bin/sort");
+  EXPECT_EQ(model.frames[0].offset, std::optional<std::uint64_t>{0x6e8c});
+  EXPECT_EQ(model.frames[0].function, "");
+  EXPECT_EQ(model.frames[1].object, "/lib/x+0x.so");
+  EXPECT_EQ(model.frames[1].offset, std::nullopt);
+  expect_error([] { read_massif_text("desc: --strata-cut-short=no\ncmd: a\ntime_unit: i\n"); }, 1,
+               "bad --strata-cut-short='no'");
+  expect_error([] { read_massif_text("desc: --strata-stopped=a\\q\ncmd: a\ntime_unit: i\n"); }, 1,
+               "bad escape");
+}
+
+TEST(ReadMassif, SumsBeyond64BitsAreErrors) {
+  auto read = [](const std::string& text) { return [text] { read_massif_text(text); }; };
+  std::string totals =
+      "#-----------\nsnapshot=0\n#-----------\ntime=5\n"
+      "mem_heap_B=18446744073709551615\nmem_heap_extra_B=1\nmem_stacks_B=0\n"
+      "heap_tree=empty\n";
+  expect_error(read(kHeader + totals), 10, "add up to more than 2^64-1 bytes");
+  std::string tree =
+      "#-----------\nsnapshot=0\n#-----------\ntime=5\nmem_heap_B=1\n"
+      "mem_heap_extra_B=1\nmem_stacks_B=0\nheap_tree=detailed\n"
+      "n0: 18446744073709551615 root\n";
+  expect_error(read(kHeader + tree), 12, "the tree's bytes, the extra heap and the stacks add up");
+}
+
 TEST(ReadMassif, Malformed) {
   auto read = [](const std::string& text) { return [text] { read_massif_text(text); }; };
   expect_error(read("desc: x\ntime_unit: i\n"), 2, "expected \"cmd: ...\"");

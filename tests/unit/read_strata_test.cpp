@@ -289,7 +289,7 @@ TEST(ReadStrata, LongNumbersAndLeadingZeros) {
       "S|1",
       "S|2",
       "T|regular|1|0|0|0",
-      "s|002|18446744073709551615|1|0|18446744073709551615",
+      "s|002|18446744073709551610|1|0|18446744073709551610",
       "s|1|0000000000000000000000005|1|5|5",
       "E",
       "X|1",
@@ -297,7 +297,35 @@ TEST(ReadStrata, LongNumbersAndLeadingZeros) {
   ASSERT_EQ(model.snapshots[0].sites.size(), 2u);
   EXPECT_EQ(model.snapshots[0].sites[0].bytes, 5u);
   EXPECT_EQ(model.snapshots[0].sites[1].site, SiteId{1});
-  EXPECT_EQ(model.snapshots[0].sites[1].bytes, UINT64_MAX);
+  EXPECT_EQ(model.snapshots[0].sites[1].bytes, UINT64_MAX - 5);
+}
+
+// Sums of a snapshot's bytes never wrap around 2^64: totals, and the
+// sites' highs with the extra heap and the stacks (the graph stacks them),
+// that do not fit are errors on their line.  A sum of exactly 2^64-1 fits.
+TEST(ReadStrata, SumsBeyond64BitsAreErrors) {
+  const std::string kMax = "18446744073709551615";
+  const std::string kTooMany = "add up to more than 2^64-1 bytes";
+  expect_strata_error(profile(records({"T|regular|1|" + kMax + "|1|0"})), 6, kTooMany);
+  expect_strata_error(profile(records({"T|peak|1|1|0|" + kMax})), 6, kTooMany);
+  // The chain: site 1 keeps 2^64-2 from the first snapshot, site 2 adds 2.
+  expect_strata_error(profile(records({"S|1", "S|2", "T|regular|1|0|0|0",
+                                       "s|1|18446744073709551614|1|0|18446744073709551614", "E",
+                                       "T|regular|2|0|0|0", "s|2|2|1|0|2"})),
+                      12, "site 2: the sites, the extra heap and the stacks " + kTooMany);
+  // A high counts, and so does the extra heap.
+  expect_strata_error(profile(records({"S|1", "T|regular|1|0|1|0", "s|1|0|1|0|" + kMax})), 8,
+                      kTooMany);
+  // A peak is complete: the chain's sites do not count in it.
+  Model model = read_text(profile(records(
+      {"S|1", "S|2", "T|regular|1|0|0|0", "s|1|18446744073709551614|1|0|18446744073709551614", "E",
+       "T|peak|2|0|0|0", "s|2|" + kMax + "|1|" + kMax + "|" + kMax, "E", "X|3"})));
+  EXPECT_EQ(model.snapshots.size(), 2u);
+  // A site that falls makes room.
+  model = read_text(profile(
+      records({"S|1", "S|2", "T|regular|1|0|0|0", "s|1|" + kMax + "|1|0|" + kMax, "E",
+               "T|regular|2|0|0|0", "s|1|0|1|0|0", "s|2|" + kMax + "|1|0|" + kMax, "E", "X|3"})));
+  EXPECT_EQ(model.snapshots[1].sites.size(), 2u);
 }
 
 TEST(LineReader, Lines) {
