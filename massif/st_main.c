@@ -19,8 +19,9 @@
    and blocks it holds now, and the lowest and highest bytes it held since
    the last snapshot.  It also counts, exactly and over the whole run, the
    allocation calls that made or resized one of its blocks, the bytes they
-   asked for, and how many of those blocks were temporary: freed before any
-   other allocation call was made (the block of the latest call is kept, so
+   asked for, and how many of those blocks were temporary: freed by the
+   next heap operation, with no other allocation call or free between
+   (heaptrack's rule; the block of the latest call is kept until then, so
    this is one comparison per free).
 
    The site must be known at every allocation.  The unwinder (st_unwind.c)
@@ -1235,16 +1236,18 @@ static void count_free(Site* site, SizeT req_szB, SizeT extra_szB)
    MALLOCLIKE_BLOCK, a realloc that returns a block, counted at the site
    the block moves to; a mapping of new pages with --pages-as-heap), the
    bytes they asked for, and how many of those blocks were temporary:
-   freed before any other allocation call, by any thread (heaptrack's
-   counts).  A call that fails is none.  So only the block of the latest
-   call can become temporary: 'last_alloc' is that block, and the next
-   call, recorded or not, takes its place.  A site's counts change only
-   with its bytes or blocks, so a site whose counts changed is on the
-   dirty list, and its c line is written with its s line (docs/format.md).
-   A forked child counts afresh (Fork). */
+   freed by the next heap operation of the program, by any thread, with no
+   other allocation call and no other free between (heaptrack's counts; a
+   realloc is an allocation call, not a free).  A call that fails is none.
+   So only the block of the latest call can become temporary, and only
+   until the next call or free: 'last_alloc' is that block.  A site's
+   counts change only with its bytes or blocks, so a site whose counts
+   changed is on the dirty list, and its c line is written with its s line
+   (docs/format.md).  A forked child counts afresh (Fork). */
 
-/* The block (ChunkHdr* or Block*) of the latest allocation call, until it
-   is freed; NULL if that call was not recorded (--ignore-fn). */
+/* The block (ChunkHdr* or Block*) of the latest allocation call, until
+   the next free; NULL after a free, or if that call was not recorded
+   (--ignore-fn). */
 static const void* last_alloc = NULL;
 
 // The sums over all sites of their calls and temporary blocks.
@@ -1271,18 +1274,23 @@ static void count_ignored_call(void)
    stats_ignored_calls++;
 }
 
-/* 'block', of site 's' (NULL: not recorded), is about to be freed. */
+/* 'block', of site 's' (NULL: not recorded), is about to be freed, by a
+   free that may free other blocks too (pages unmapped). */
 static void count_free_of(Site* s, const void* block)
 {
-   if (block != last_alloc || block == NULL)
-      return;
-   last_alloc = NULL;
-   if (s == NULL)
+   if (block != last_alloc || s == NULL)
       return;
    tl_assert(s->temporary < s->calls);
    s->temporary++;
    s->counts_changed = True;
    total_temporary++;
+}
+
+/* A free freed one block or more: the latest call's block is not
+   temporary if it was not one of them. */
+static void count_free_call(void)
+{
+   last_alloc = NULL;
 }
 
 /*------------------------------------------------------------*/
@@ -1317,14 +1325,16 @@ static void record_Block(ThreadId tid, Addr p, SizeT req_szB, SizeT extra_szB)
       count_call(site, req_szB, add_Block(p, req_szB, extra_szB, site));
 }
 
-static void unrecord_Block(Addr p)
+/* Whether there was a block at 'p' to free. */
+static Bool unrecord_Block(Addr p)
 {
    Block* b = VG_(HT_remove)(blocks, p);
    if (b == NULL)
-      return;
+      return False;
    count_free_of(b->site, b);
    count_free(b->site, b->req_szB, b->extra_szB);
    VG_(freeEltPA)(block_pool, b);
+   return True;
 }
 
 static void resize_Block(Addr p, SizeT new_szB)
@@ -1375,6 +1385,7 @@ static void record_Chunk(ThreadId tid, ChunkHdr* h)
 static void unrecord_Chunk(ChunkHdr* h)
 {
    count_free_of(h->site, h);
+   count_free_call();
    if (h->site != NULL)
       count_free(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
    else {
@@ -1640,9 +1651,12 @@ static void unrecord_pages(Addr a, SizeT len)
 {
    Addr p;
    Addr end = VG_PGROUNDUP(a + len);
+   Bool freed = False;
    clock_before_op();
    for (p = VG_PGROUNDDN(a); p < end; p += VKI_PAGE_SIZE)
-      unrecord_Block(p);
+      freed |= unrecord_Block(p);
+   if (freed)
+      count_free_call();
    clock_after_op();
 }
 
@@ -1805,7 +1819,8 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
       break;
    case VG_USERREQ__FREELIKE_BLOCK:
       clock_before_op();
-      unrecord_Block(argv[1]);
+      if (unrecord_Block(argv[1]))
+         count_free_call();
       clock_after_op();
       break;
    case VG_USERREQ__RESIZEINPLACE_BLOCK:

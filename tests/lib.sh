@@ -194,7 +194,8 @@ expect_le() {
    fi
 }
 
-# check_profile FILE [--truncated-ok]: the grammar and the invariants.
+# check_profile FILE [--truncated-ok]: the grammar and the invariants, and
+# strata report reads it.
 check_profile() {
    local out
    checks=$((checks + 1))
@@ -202,6 +203,18 @@ check_profile() {
       pass "$(basename "$1") is well formed and its invariants hold"
    else
       fail "$(basename "$1"): $out"
+   fi
+   check_read "$1"
+}
+
+# check_read FILE: strata report reads the profile FILE (exit status 0).
+check_read() {
+   local out
+   checks=$((checks + 1))
+   if out=$("$STRATA" report "$1" 2>&1 >/dev/null); then
+      pass "strata report reads $(basename "$1")"
+   else
+      fail "strata report does not read $(basename "$1"): $out"
    fi
 }
 
@@ -220,6 +233,7 @@ check_profiles() {
       else
          fail "$(basename "$f"): profile-query: ${record:1}"
       fi
+      check_read "$f"
       i=$((i + 1))
    done
 }
