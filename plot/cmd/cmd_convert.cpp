@@ -40,7 +40,7 @@ po::options_description visible_options() {
       ("cost", po::value<std::string>()->value_name("KIND")->default_value("bytes"),
        "collapsed: what a stack weighs: bytes (held at the peak, or at --at), allocations "
        "(allocation calls), allocated (bytes allocated in total), temporary (allocations freed "
-       "before any other was made) or leaked (bytes still held at the end); all but bytes and "
+       "by the next heap operation) or leaked (bytes still held at the end); all but bytes and "
        "leaked need a profile with allocation counts")  //
       ("threshold", po::value<std::string>()->value_name("PCT")->default_value("1.0"),
        "massif: put the entries under PCT percent of a snapshot's heap together, as massif "

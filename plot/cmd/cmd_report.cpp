@@ -38,7 +38,7 @@ po::options_description visible_options() {
       ("json", "print one JSON document instead of text")  //
       ("sort", po::value<std::string>()->value_name("BY")->default_value("spacetime"),
        "rank the contexts by spacetime, peak (bytes at the peak), allocations (allocation "
-       "calls), temporary (allocations freed before any other was made) or allocated (bytes "
+       "calls), temporary (allocations freed by the next heap operation) or allocated (bytes "
        "allocated in total); other than spacetime, the contexts are whole stacks (or --depth) "
        "and --threshold and --top fold by their share of it")  //
       ("fail-on", po::value<std::string>()->value_name("KINDS"),

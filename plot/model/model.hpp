@@ -51,8 +51,8 @@ struct Frame {
 // An allocation site: its stack, innermost frame first, allocator frames removed.
 // What a site's allocation calls did over the whole run (profiles of
 // version 3): the calls that made one of its blocks, the bytes they asked
-// for, and how many of those blocks were temporary, freed before any other
-// allocation was made (heaptrack's definition).
+// for, and how many of those blocks were temporary, freed by the next heap
+// operation: no allocation and no other free in between (heaptrack's rule).
 struct AllocationCounts {
   std::uint64_t calls = 0;
   std::uint64_t allocated = 0;
