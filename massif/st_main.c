@@ -67,6 +67,7 @@
    its limits, and ends a profile it cannot finish with the reason. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "pub_tool_clientstate.h"
