@@ -28,12 +28,6 @@ Names names_of(const Model& model, const std::vector<FrameId>& frames) {
   return names;
 }
 
-std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids) {
-  std::vector<Frame> frames;
-  for (FrameId id : ids) frames.push_back(model.frame(id));
-  return frames;
-}
-
 // The contexts compared, by name, as a trie of their names from the
 // innermost: a site's bytes go to every context its stack starts with, found
 // by walking its names down the trie (so the cost is the sites times the

@@ -49,16 +49,15 @@ std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
     leak.context = i;
     leak.peak_bytes = contexts[i].peak_bytes;
     leak.end_bytes = contexts[i].end_bytes;
-    std::vector<Frame> frames;
-    for (FrameId id : contexts[i].frames) frames.push_back(model.frame(id));
-    leak.headline = own.headline(frames);
+    leak.headline = own.headline(frames_of(model, contexts[i].frames));
     out.push_back(std::move(leak));
   }
   std::sort(out.begin(), out.end(), more_suspicious);
   return out;
 }
 
-// Every context's counts: its sites' together.
+// Every context's counts: its sites' together (the tree's contexts; the
+// groups of --depth count theirs as they are made, to be ranked by them).
 void count(const Model& model, std::vector<Context>& contexts) {
   for (Context& context : contexts) {
     context.counts = {};
@@ -89,10 +88,10 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     std::vector<NodeId> kept;
     if (cycles) kept = tree_suspects(model, *cycles, *tree, builder, verdicts);
     analysis.contexts = tree_grouping(model, *tree, options, builder, measure, kept);
+    count(model, analysis.contexts.contexts);
   } else {
     analysis.contexts = depth_grouping(model, options, cycles, builder, measure, verdicts);
   }
-  count(model, analysis.contexts.contexts);
   analysis.leaks.suspects = suspects(model, options, analysis.contexts.contexts, verdicts);
   if (parts.tree) analysis.tree = std::move(tree);
   return analysis;

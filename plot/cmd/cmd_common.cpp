@@ -70,6 +70,14 @@ std::vector<std::string> profile_paths(const po::variables_map& values, const Su
   return paths;
 }
 
+void require_counts(const Model& model, const std::string& option) {
+  if (model.has_counts) return;
+  throw Error(model.file, 0,
+              option +
+                  ": the profile has no allocation counts (profiles of format version 3 "
+                  "have them)");
+}
+
 Error usage_error(const std::string& what, const Subcommand& command) {
   return Error(what + " (usage: " + command.usage + ")");
 }

@@ -186,12 +186,7 @@ void check_profile(const Model& model, const Conversion& c) {
   if (model.snapshots.empty()) throw Error(model.file, 0, "no snapshot: no heap to convert");
   bool counts =
       c.cost == Cost::allocations || c.cost == Cost::allocated || c.cost == Cost::temporary;
-  if (counts && !model.has_counts) {
-    throw Error(model.file, 0,
-                "--cost=" + c.cost_text +
-                    ": the profile has no allocation counts (profiles of format version 3 "
-                    "have them)");
-  }
+  if (counts) require_counts(model, "--cost=" + c.cost_text);
 }
 
 void write(const Model& model, const Conversion& c, const std::vector<CollapsedStack>& stacks,

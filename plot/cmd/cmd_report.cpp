@@ -85,12 +85,7 @@ int cmd_report(const Args& args) {
   if (values.count("fail-on")) fail_on = parse_fail_on(values["fail-on"].as<std::string>());
   Model model = load_profile(file);
   bool by_counts = options.sort != ContextSort::spacetime && options.sort != ContextSort::peak;
-  if (by_counts && !model.has_counts) {
-    throw Error(model.file, 0,
-                "--sort=" + values["sort"].as<std::string>() +
-                    ": the profile has no allocation counts (profiles of format version 3 "
-                    "have them)");
-  }
+  if (by_counts) require_counts(model, "--sort=" + values["sort"].as<std::string>());
   Report report = make_report(model, for_profile(options, values, model), values.count("tree") > 0);
   if (values.count("json")) {
     render_report_json(report, std::cout);

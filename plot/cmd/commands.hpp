@@ -52,6 +52,10 @@ std::optional<boost::program_options::variables_map> parse_subcommand(
 std::vector<std::string> profile_paths(const boost::program_options::variables_map& values,
                                        const Subcommand& command);
 
+// An Error naming `model`'s file when it has no allocation counts, for
+// `option` (--sort=allocations, --cost=temporary, ...), which needs them.
+void require_counts(const Model& model, const std::string& option);
+
 // An Error "WHAT (usage: SYNOPSIS)".
 Error usage_error(const std::string& what, const Subcommand& command);
 

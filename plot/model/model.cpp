@@ -92,4 +92,10 @@ void sort_by_site(std::vector<SiteSample>& samples, std::vector<SiteSample>& scr
   }
 }
 
+std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids) {
+  std::vector<Frame> frames;
+  for (FrameId id : ids) frames.push_back(model.frame(id));
+  return frames;
+}
+
 }  // namespace strata

@@ -139,6 +139,9 @@ struct Model {
   const Site& site(SiteId id) const { return sites[index(id)]; }
 };
 
+// The frames of `ids`, spelled out.
+std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids);
+
 // The peak: the last snapshot of kind peak, else the first with the largest
 // total; nullopt when there is no snapshot.  In a profile cut short, a peak
 // still rising was never written: there the largest total wins if larger.

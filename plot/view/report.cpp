@@ -9,12 +9,6 @@ namespace strata {
 
 namespace {
 
-std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids) {
-  std::vector<Frame> frames;
-  for (FrameId id : ids) frames.push_back(model.frame(id));
-  return frames;
-}
-
 ReportContext report_context(const Model& model, const Context& context, std::size_t rank) {
   return {.rank = rank,
           .frames = frames_of(model, context.frames),
