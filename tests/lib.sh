@@ -184,6 +184,23 @@ user_snapshots() {
    echo "$users"
 }
 
+# kill_recorded FILE LAUNCHER: SIGKILL to the process whose profile FILE is
+# being written (its pid from FILE's header), then waits for LAUNCHER, the
+# strata record in the background; a failed check, and LAUNCHER killed,
+# when no such process lives.  Sets $launcher_status.
+kill_recorded() {
+   local pid
+   pid=$(q get "$1" header:pid 2>/dev/null)
+   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill -KILL "$pid"
+   else
+      fail "no live process $pid from the profile's header"
+      kill -KILL "$2" 2>/dev/null
+   fi
+   wait "$2"
+   launcher_status=$?
+}
+
 # expect_le WHAT A B: the integer A <= B
 expect_le() {
    checks=$((checks + 1))

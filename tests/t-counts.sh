@@ -107,14 +107,7 @@ out=$WORK/killed
    >"$WORK/killed.stdout" 2>"$WORK/killed.stderr" &
 launcher=$!
 expect_eq "the first phase's snapshot is written" "$(user_snapshots "$out" 1)" 1
-pid=$(q get "$out" header:pid 2>/dev/null)
-if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-   kill -KILL "$pid"
-else
-   fail "no live process $pid from the profile's header"
-   kill -KILL $launcher 2>/dev/null
-fi
-wait $launcher
+kill_recorded "$out" "$launcher"
 check_profile "$out" --truncated-ok
 expect_eq "no X after SIGKILL" "$(q get "$out" end)" none
 killed=$(q counts "$out" phase_alloc last)

@@ -8,15 +8,8 @@ out=$WORK/killed
    >"$WORK/record.stdout" 2>"$WORK/record.stderr" &
 launcher=$!
 expect_eq "user snapshots written before the kill" "$(user_snapshots "$out" $steps)" $steps
-pid=$(q get "$out" header:pid 2>/dev/null)
-if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-   kill -KILL "$pid"
-else
-   fail "no live process $pid from the profile's header"
-   kill -KILL $launcher 2>/dev/null
-fi
-wait $launcher
-expect "record fails when the program is killed" test $? -ne 0
+kill_recorded "$out" "$launcher"
+expect "record fails when the program is killed" test "$launcher_status" -ne 0
 check_profile "$out" --truncated-ok
 ask "$out" "get end" "get count:"{user,all} "bytes step_alloc last" "get heap last"
 expect_eq "no X after SIGKILL" "$(answer "$out" get end)" none
