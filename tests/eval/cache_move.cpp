@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
                           : cache.lookup(std::string(cache.cached_name()));
     sum += a->record[0] + a->ttl;
   }
-  std::fprintf(stderr, "cache_move: %zu entries, %lu hits, sum %lu\n", cache.size(),
-               cache.hits(), sum);
+  std::fprintf(stderr, "cache_move: %zu entries, %lu hits, sum %lu\n", cache.size(), cache.hits(),
+               sum);
   return 0;
 }

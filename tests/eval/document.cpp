@@ -41,8 +41,8 @@ struct Document {
 };
 
 std::string make_line(unsigned words) {
-  static const char* vocabulary[] = {"the", "heap", "grows", "when", "a", "block",
-                                     "is", "lost", "and", "never", "freed", "again"};
+  static const char* vocabulary[] = {"the", "heap", "grows", "when",  "a",     "block",
+                                     "is",  "lost", "and",   "never", "freed", "again"};
   std::string line;
   for (unsigned i = 0; i < words; i++) {
     if (i) line += ' ';
