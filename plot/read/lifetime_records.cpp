@@ -76,10 +76,6 @@ std::uint8_t LifetimeRecords::checked_birth(std::uint64_t birth, const char* rec
 
 void LifetimeRecords::check_once(std::vector<std::uint64_t>& seen, SiteId site, std::uint8_t birth,
                                  const char* record) {
-  if (born_seen_.size() < sites_.size()) {
-    born_seen_.resize(sites_.size());
-    alive_seen_.resize(sites_.size());
-  }
   std::uint64_t& bits = seen[index(site)];
   std::uint64_t bit = std::uint64_t{1} << birth;
   if (bits & bit) {
@@ -95,7 +91,6 @@ void LifetimeRecords::check_once(std::vector<std::uint64_t>& seen, SiteId site, 
 void LifetimeRecords::born(SiteId site, std::uint64_t birth, std::uint64_t bytes,
                            std::uint64_t blocks) {
   std::uint8_t epoch = checked_birth(birth, "b");
-  if (born_seen_.size() < sites_.size()) born_seen_.resize(sites_.size());
   check_once(born_seen_, site, epoch, "b");
   pending_.push_back({Kind::born, epoch, static_cast<std::uint32_t>(index(site)), 0, bytes, blocks});
 }
@@ -116,7 +111,6 @@ void LifetimeRecords::died(SiteId site, std::uint64_t birth, std::uint64_t stack
 void LifetimeRecords::alive(SiteId site, std::uint64_t birth, std::uint64_t bytes,
                             std::uint64_t blocks) {
   std::uint8_t epoch = checked_birth(birth, "a");
-  if (alive_seen_.size() < sites_.size()) alive_seen_.resize(sites_.size());
   check_once(alive_seen_, site, epoch, "a");
   pending_.push_back(
       {Kind::alive, epoch, static_cast<std::uint32_t>(index(site)), 0, bytes, blocks});

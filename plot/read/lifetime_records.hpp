@@ -28,7 +28,11 @@ class LifetimeRecords {
   explicit LifetimeRecords(const LineReader& lines) : lines_(lines) {}
 
   // A site was defined (ids count up from 1).
-  void add_site() { sites_.emplace_back(); }
+  void add_site() {
+    sites_.emplace_back();
+    born_seen_.push_back(0);
+    alive_seen_.push_back(0);
+  }
   // A free stack was defined (P); `count` is how many there are now.
   void add_free_stack() { ++free_stacks_; }
 
