@@ -69,11 +69,18 @@ std::uint32_t boundary_of(const Model& model, const std::string& text, const std
   return nearest_boundary(model, resolve_time(model, text, what));
 }
 
+// The last boundary `cell` lives across: its death's epoch's start; the
+// end (epochs) when it never died or died in the last epoch (at exit).
+std::uint32_t last_boundary(const LifetimeCell& cell, std::uint32_t epochs) {
+  if (cell.alive() || std::uint32_t{cell.death} + 1 >= epochs) return epochs;
+  return cell.death;
+}
+
 // Adds `cell`'s bytes and blocks to the boundaries it lives across:
-// from the one after its birth to its death's (diff arrays, summed later).
+// from the one after its birth to last_boundary() (diff arrays, summed later).
 void add_span(std::vector<std::int64_t>& bytes, std::vector<std::int64_t>& blocks,
               const LifetimeCell& cell, std::uint32_t epochs) {
-  std::size_t end = cell.alive() ? epochs + 1 : std::size_t{cell.death} + 1;
+  std::size_t end = std::size_t{last_boundary(cell, epochs)} + 1;
   bytes[cell.birth + 1] += static_cast<std::int64_t>(cell.bytes);
   blocks[cell.birth + 1] += static_cast<std::int64_t>(cell.blocks);
   bytes[end] -= static_cast<std::int64_t>(cell.bytes);
@@ -127,9 +134,9 @@ Selection select_lifetimes(const Model& model, const std::optional<std::string>&
   return s;
 }
 
-bool selected(const Selection& s, const LifetimeCell& cell) {
+bool selected(const Selection& s, const LifetimeCell& cell, std::uint32_t epochs) {
   bool born = cell.birth >= s.from && cell.birth < s.to && cell.birth < s.at;
-  return born && (cell.alive() || cell.death >= s.at);
+  return born && last_boundary(cell, epochs) >= s.at;
 }
 
 std::uint64_t boundary_time(const Model& model, std::uint32_t k) {
@@ -164,7 +171,7 @@ Model selected_model(const Model& model, const Selection& selection) {
   for (std::size_t i = 0; i < model.sites.size(); ++i) {
     Site site{model.sites[i].frames, model.sites[i].counts, {}};
     for (const LifetimeCell& cell : model.sites[i].cells) {
-      if (!selected(selection, cell)) continue;
+      if (!selected(selection, cell, epochs)) continue;
       site.cells.push_back(cell);
       add_span(bytes, blocks, cell, epochs);
     }
@@ -188,15 +195,14 @@ Model selected_model(const Model& model, const Selection& selection) {
   return out;
 }
 
-std::vector<BornPart> born_at_peak(const Model& model, std::span<const SiteId> sites) {
+std::vector<BornPart> born_across(const Model& model, std::span<const SiteId> sites,
+                                  std::uint32_t k) {
   const Lifetimes& l = model.lifetimes;
-  std::optional<std::size_t> peak = peak_snapshot(model);
-  if (!model.has_lifetimes || l.epochs == 0 || !peak) return {};
-  std::uint32_t k = born_boundary(model);
+  if (!model.has_lifetimes || l.epochs == 0) return {};
   std::vector<std::uint64_t> by_birth(l.epochs);
   for (SiteId site : sites) {
     for (const LifetimeCell& cell : model.site(site).cells) {
-      if (cell.birth < k && (cell.alive() || cell.death >= k)) by_birth[cell.birth] += cell.bytes;
+      if (cell.birth < k && last_boundary(cell, l.epochs) >= k) by_birth[cell.birth] += cell.bytes;
     }
   }
   std::vector<BornPart> parts;
@@ -220,9 +226,7 @@ std::uint32_t born_boundary(const Model& model) {
   if (l.epochs == 0 || !peak) return 0;
   std::uint64_t time = model.snapshots[*peak].time;
   std::uint64_t e = time <= l.t0 ? 0 : (time - l.t0) / l.epoch_length;
-  e = std::min<std::uint64_t>(e, l.epochs - 1);
-  if (e + 1 < l.epochs || e == 0) return static_cast<std::uint32_t>(e + 1);
-  return static_cast<std::uint32_t>(e);
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(e, l.epochs - 1) + 1);
 }
 
 std::vector<FreedBy> freed_by(const Model& model, std::span<const SiteId> sites) {

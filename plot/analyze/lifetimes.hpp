@@ -10,7 +10,10 @@
 // names: "born in [X, Y)" means born in the epochs from boundary X to
 // boundary Y, "alive at Z" alive across boundary Z (born before it, died
 // after it or never).  At the end of the run (the default of --alive-at,
-// and a time at or past the end), alive means never freed.
+// and a time nearest the end of the last epoch), alive means never freed or
+// freed in the last epoch: at exit, as far as the epochs tell (the run's
+// last 1/64 to 1/32), which is where a program frees what it kept to the
+// end.
 //
 // A selection is answered as a model: selected_model() gives one whose
 // snapshots are the epoch boundaries and whose sites hold their selected
@@ -35,7 +38,8 @@ namespace strata {
 std::uint64_t resolve_time(const Model& model, const std::string& text, const std::string& what);
 
 // The bytes a question of time keeps: born in the epochs [from, to), alive
-// across boundary `at` (at == epochs: at the end, never freed).
+// across boundary `at` (at == epochs: at the end, never freed or freed in
+// the last epoch).
 struct Selection {
   std::uint32_t from = 0;
   std::uint32_t to = 0;
@@ -51,7 +55,8 @@ struct Selection {
 Selection select_lifetimes(const Model& model, const std::optional<std::string>& born,
                            const std::optional<std::string>& alive_at);
 
-bool selected(const Selection& selection, const LifetimeCell& cell);
+// Whether `selection` keeps `cell`, of a profile of `epochs` epochs.
+bool selected(const Selection& selection, const LifetimeCell& cell, std::uint32_t epochs);
 
 // The bytes of `selection` over time (see above); the markers, header and
 // counts of `model`; each site's cells those selected.
@@ -64,16 +69,17 @@ struct BornPart {
   std::uint64_t bytes = 0;
 };
 
-// The boundary next to the peak that born_at_peak() looks at: the end of
-// the peak's epoch, or its start when that is the last epoch of several (the
-// end of the last is the end of the run, where the bytes freed at exit are
-// gone); 0 without epochs or a peak.
+// The boundary the births of a report look at without a selection: the end of the peak's epoch (the
+// end of the last epoch is the end of the run, where the bytes freed in it
+// count as alive); 0 without epochs or a peak.
 std::uint32_t born_boundary(const Model& model);
 
-// When the bytes of `sites` alive across born_boundary() were born, in up to three parts of the run: the epochs that start in its first
-// tenth, in the rest of its first half, and in its second half (empty parts
-// left out).  Empty without lifetimes or a peak.
-std::vector<BornPart> born_at_peak(const Model& model, std::span<const SiteId> sites);
+// When the bytes of `sites` alive across boundary `k` (born_boundary(), or
+// a selection's `at`) were born, in up to three parts of the run: the
+// epochs that start in its first tenth, in the rest of its first half, and
+// in its second half (empty parts left out).  Empty without lifetimes.
+std::vector<BornPart> born_across(const Model& model, std::span<const SiteId> sites,
+                                  std::uint32_t k);
 
 // A free stack and what it freed of some sites' bytes that lived across an
 // epoch's end (the deaths with a known stack).

@@ -213,6 +213,10 @@ void header(const Report& r, std::ostream& out) {
   out << sites_note(s.final_sites, s.final, "the final snapshot");
   out << "cycles:     " << cycles_text(r.cycles) << "\n"
       << "contexts:   " << grouping_text(r) << "\n";
+  out << "lifetimes:  " << shown(r.lifetimes_words) << "\n";
+  if (r.selection) {
+    out << "selected:   " << grouped(r.selection->bytes) << " " << shown(r.selection->words) << "\n";
+  }
 }
 
 // ---- contexts ----------------------------------------------------------------
@@ -274,7 +278,9 @@ void context(const Report& r, const ReportContext& c, std::ostream& out) {
   out << "\n#" << c.rank << " " << context_what(c) << " accounted for " << fixed(c.spacetime_pct, 1)
       << "% of measured spacetime\n"
       << "   " << held(c.peak_bytes, c.end_bytes) << "\n";
+  if (c.selected_bytes) out << "   selected: " << grouped(*c.selected_bytes) << " bytes\n";
   if (r.has_counts) out << "   " << counts_text(c.counts) << "\n";
+  if (!c.born_words.empty()) out << "   born: " << c.born_words << "\n";
   if (c.folded > 0) return;
   stack(c.frames, out);
   if (c.shape != ContextShape::stacks) out << callers_text(c) << "\n";
@@ -333,13 +339,18 @@ void leak(const ReportLeak& l, std::size_t rank, std::ostream& out) {
   if (rising && l.freed_before_exit) {
     out << "   freed before exit: a check of what is not freed at exit misses it\n";
   }
+  if (!l.freed_words.empty()) out << wrapped(l.freed_words, "   ");
   parts(l, out);
   stack(l.frames, out);
 }
 
 void leaks(const Report& r, std::ostream& out) {
   title("Leak suspects, most suspicious first", out);
-  if (r.leaks.empty()) out << "\nNone.\n";
+  if (r.selection) {
+    out << "\nNot judged on a selection of the bytes (--born, --alive-at).\n";
+  } else if (r.leaks.empty()) {
+    out << "\nNone.\n";
+  }
   for (std::size_t i = 0; i < r.leaks.size(); ++i) {
     leak(r.leaks[i], i + 1, out);
   }

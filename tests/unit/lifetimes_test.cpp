@@ -181,18 +181,18 @@ TEST(Lifetimes, TimesAndSelections) {
   EXPECT_EQ(all.from, 0u);
   EXPECT_EQ(all.to, 3u);
   EXPECT_EQ(all.at, 3u);
-  EXPECT_FALSE(selected(all, model.sites[0].cells[0]));
-  EXPECT_TRUE(selected(all, model.sites[0].cells[1]));
+  EXPECT_FALSE(selected(all, model.sites[0].cells[0], 3));
+  EXPECT_TRUE(selected(all, model.sites[0].cells[1], 3));
   // Alive at boundary 1 (time 101): the 64 bytes of epoch 0, freed in epoch 1.
   Selection at1 = select_lifetimes(model, std::nullopt, "101");
   EXPECT_EQ(at1.at, 1u);
-  EXPECT_TRUE(selected(at1, model.sites[0].cells[0]));
-  EXPECT_FALSE(selected(at1, model.sites[0].cells[1]));
+  EXPECT_TRUE(selected(at1, model.sites[0].cells[0], 3));
+  EXPECT_FALSE(selected(at1, model.sites[0].cells[1], 3));
   // Born from boundary 2 on, alive at the end: site 2's 16 bytes.
   Selection late = select_lifetimes(model, "marker:go#2..", std::nullopt);
   EXPECT_EQ(late.from, 2u);
-  EXPECT_FALSE(selected(late, model.sites[0].cells[1]));
-  EXPECT_TRUE(selected(late, model.sites[1].cells[0]));
+  EXPECT_FALSE(selected(late, model.sites[0].cells[1], 3));
+  EXPECT_TRUE(selected(late, model.sites[1].cells[0], 3));
   expect_message([&] { select_lifetimes(model, "102..101", std::nullopt); },
                "--born=102..101: FROM is after TO");
   expect_message([&] { select_lifetimes(model, "101", std::nullopt); }, "expected FROM..TO");
@@ -221,13 +221,14 @@ TEST(Lifetimes, SelectedModelHoldsTheSelectedBytesFromBirthToDeath) {
 
 TEST(Lifetimes, BornAndFreedBy) {
   Model model = read_text(three_epochs());
-  // No snapshot, no peak: nothing to say.
+  // No snapshot, no peak: no boundary.
   std::vector<SiteId> both = {SiteId{0}, SiteId{1}};
-  EXPECT_TRUE(born_at_peak(model, both).empty());
+  EXPECT_EQ(born_boundary(model), 0u);
+  EXPECT_TRUE(born_across(model, both, 0).empty());
   model.snapshots.push_back({SnapshotKind::peak, 101, 96, 0, 0, SiteData::complete, {}});
   // The peak in epoch 1: the bytes alive across boundary 2, born in epoch 1.
   EXPECT_EQ(born_boundary(model), 2u);
-  std::vector<BornPart> born = born_at_peak(model, both);
+  std::vector<BornPart> born = born_across(model, both, 2);
   ASSERT_EQ(born.size(), 1u);
   EXPECT_EQ(born[0].from, 1u);
   EXPECT_EQ(born[0].to, 2u);
