@@ -51,9 +51,10 @@ std::uint64_t marker_time(const Model& model, const std::string& spec, const std
   for (const Marker& m : model.markers) {
     if (m.label == label && ++seen == nth) return m.time;
   }
-  if (seen == 0) throw Error(what + ": no marker " + quote(label) + " (" + labels_there(model) + ")");
-  throw Error(what + ": the marker " + quote(label) + " occurs " + std::to_string(seen) +
-              " time" + (seen == 1 ? "" : "s") + ", not " + std::to_string(nth));
+  if (seen == 0)
+    throw Error(what + ": no marker " + quote(label) + " (" + labels_there(model) + ")");
+  throw Error(what + ": the marker " + quote(label) + " occurs " + std::to_string(seen) + " time" +
+              (seen == 1 ? "" : "s") + ", not " + std::to_string(nth));
 }
 
 // The nearest epoch boundary to `time`; epochs at or after the end of the run.
@@ -96,7 +97,8 @@ std::uint64_t resolve_time(const Model& model, const std::string& text, const st
     if (!pct || *pct < 0 || *pct > 100) {
       throw Error(what + ": " + quote(text) + " is not a percentage of the run, 0% to 100%");
     }
-    return static_cast<std::uint64_t>(std::llround(*pct / 100 * static_cast<double>(model.end_time)));
+    return static_cast<std::uint64_t>(
+        std::llround(*pct / 100 * static_cast<double>(model.end_time)));
   }
   if (std::optional<std::uint64_t> n = parse_number(text)) return *n;
   throw Error(what + ": " + quote(text) +
@@ -121,7 +123,8 @@ Selection select_lifetimes(const Model& model, const std::optional<std::string>&
   if (born) {
     std::string what = "--born=" + *born;
     std::size_t dots = born->find("..");
-    if (dots == std::string::npos) throw Error(what + ": expected FROM..TO (either may be left out)");
+    if (dots == std::string::npos)
+      throw Error(what + ": expected FROM..TO (either may be left out)");
     std::string from = born->substr(0, dots), to = born->substr(dots + 2);
     s.born_given = true;
     if (!from.empty()) s.from = boundary_of(model, from, what);

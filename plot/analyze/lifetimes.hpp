@@ -84,12 +84,12 @@ std::vector<BornPart> born_across(const Model& model, std::span<const SiteId> si
 // A free stack and what it freed of some sites' bytes that lived across an
 // epoch's end (the deaths with a known stack).
 struct FreedBy {
-  std::uint32_t stack = 0;         // id, from 1 (Lifetimes::free_stacks_frames[stack - 1])
+  std::uint32_t stack = 0;  // id, from 1 (Lifetimes::free_stacks_frames[stack - 1])
   std::uint64_t bytes = 0;
-  double share_pct = 0;            // of the bytes those stacks freed together
-  std::uint32_t first_epoch = 0;   // of its deaths
+  double share_pct = 0;           // of the bytes those stacks freed together
+  std::uint32_t first_epoch = 0;  // of its deaths
   std::uint32_t last_epoch = 0;
-  bool at_exit = false;            // every one in the last epoch
+  bool at_exit = false;  // every one in the last epoch
 };
 
 // Who freed the bytes of `sites`, most bytes first (then least id).

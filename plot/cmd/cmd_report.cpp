@@ -90,8 +90,8 @@ int cmd_report(const Args& args) {
   std::optional<Selection> selection = ask(model, read_time_question(values));
   // The selected bytes are those at the peak of the selection's model.
   if (selection && values["sort"].defaulted()) options.sort = ContextSort::peak;
-  Report report = make_report(model, for_profile(options, values, model), values.count("tree") > 0,
-                              selection);
+  Report report =
+      make_report(model, for_profile(options, values, model), values.count("tree") > 0, selection);
   if (values.count("json")) {
     render_report_json(report, std::cout);
   } else {

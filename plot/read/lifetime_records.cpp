@@ -79,8 +79,8 @@ void LifetimeRecords::check_once(std::vector<std::uint64_t>& seen, SiteId site, 
   std::uint64_t& bits = seen[index(site)];
   std::uint64_t bit = std::uint64_t{1} << birth;
   if (bits & bit) {
-    lines_.fail(std::string(record) + " line for site " + text(index(site) + 1) +
-                ", birth epoch " + text(birth) + " given twice in one record");
+    lines_.fail(std::string(record) + " line for site " + text(index(site) + 1) + ", birth epoch " +
+                text(birth) + " given twice in one record");
   }
   if (born_seen_[index(site)] == 0 && alive_seen_[index(site)] == 0) {
     touched_.push_back(static_cast<std::uint32_t>(index(site)));
@@ -92,7 +92,8 @@ void LifetimeRecords::born(SiteId site, std::uint64_t birth, std::uint64_t bytes
                            std::uint64_t blocks) {
   std::uint8_t epoch = checked_birth(birth, "b");
   check_once(born_seen_, site, epoch, "b");
-  pending_.push_back({Kind::born, epoch, static_cast<std::uint32_t>(index(site)), 0, bytes, blocks});
+  pending_.push_back(
+      {Kind::born, epoch, static_cast<std::uint32_t>(index(site)), 0, bytes, blocks});
 }
 
 void LifetimeRecords::died(SiteId site, std::uint64_t birth, std::uint64_t stack,
@@ -144,13 +145,13 @@ LifetimeRecords::SiteLives& LifetimeRecords::touch(std::uint32_t site) {
 LifetimeRecords::Balance& LifetimeRecords::balance(SiteLives& lives, std::uint8_t birth) {
   auto at = std::lower_bound(lives.balances.begin(), lives.balances.end(), birth,
                              [](const Balance& b, std::uint8_t e) { return b.birth < e; });
-  if (at == lives.balances.end() || at->birth != birth) at = lives.balances.insert(at, {birth, 0, 0});
+  if (at == lives.balances.end() || at->birth != birth)
+    at = lives.balances.insert(at, {birth, 0, 0});
   return *at;
 }
 
 std::string LifetimeRecords::where(std::uint32_t site, std::uint8_t birth) const {
-  return "epoch " + text(open_index_) + ": site " + text(site + 1) + ", birth epoch " +
-         text(birth);
+  return "epoch " + text(open_index_) + ": site " + text(site + 1) + ", birth epoch " + text(birth);
 }
 
 void LifetimeRecords::apply_births() {
@@ -169,14 +170,14 @@ void LifetimeRecords::apply_deaths() {
     SiteLives& lives = touch(line.site);
     Balance& b = balance(lives, line.birth);
     if (line.bytes > b.bytes || line.blocks > b.blocks) {
-      lines_.fail(where(line.site, line.birth) + ": more died (" + text(line.bytes) +
-                  " bytes, " + text(line.blocks) + " blocks) than were born and alive (" +
-                  text(b.bytes) + " bytes, " + text(b.blocks) + " blocks)");
+      lines_.fail(where(line.site, line.birth) + ": more died (" + text(line.bytes) + " bytes, " +
+                  text(line.blocks) + " blocks) than were born and alive (" + text(b.bytes) +
+                  " bytes, " + text(b.blocks) + " blocks)");
     }
     b.bytes -= line.bytes;
     b.blocks -= line.blocks;
-    lives.deaths.push_back({line.birth, static_cast<std::uint8_t>(open_index_), line.stack,
-                            line.bytes, line.blocks});
+    lives.deaths.push_back(
+        {line.birth, static_cast<std::uint8_t>(open_index_), line.stack, line.bytes, line.blocks});
   }
 }
 

@@ -44,9 +44,9 @@ class LifetimeRecords {
   void died(SiteId site, std::uint64_t birth, std::uint64_t stack, std::uint64_t bytes,
             std::uint64_t blocks);
   void alive(SiteId site, std::uint64_t birth, std::uint64_t bytes, std::uint64_t blocks);
-  void end();     // its E: the record is checked and takes effect
-  void drop();    // a record left open by a file cut short
-  void at_exit(); // X: the last record must have said what is alive
+  void end();      // its E: the record is checked and takes effect
+  void drop();     // a record left open by a file cut short
+  void at_exit();  // X: the last record must have said what is alive
 
   // The cells into the sites of `model`, and its Lifetimes (but the free
   // stacks' frames, which the reader keeps).
@@ -61,7 +61,7 @@ class LifetimeRecords {
   };
 
   struct SiteLives {
-    std::uint8_t shift = 0;  // the log2 of the epoch length of its cells and balances
+    std::uint8_t shift = 0;            // the log2 of the epoch length of its cells and balances
     std::vector<Balance> balances;     // sorted by birth
     std::vector<LifetimeCell> deaths;  // in file order, not merged
   };
@@ -103,16 +103,16 @@ class LifetimeRecords {
   std::vector<SiteLives> sites_;  // SiteId -> its lifetimes so far
   std::uint64_t free_stacks_ = 0;
 
-  bool any_ = false;      // a record was read (t0 is known)
-  bool open_ = false;     // a record is open (after its L, before its E)
+  bool any_ = false;          // a record was read (t0 is known)
+  bool open_ = false;         // a record is open (after its L, before its E)
   bool ended_alive_ = false;  // the last record read had `a` lines
   std::uint64_t t0_ = 0;
-  std::uint8_t shift_ = 0;  // of the last record's length
+  std::uint8_t shift_ = 0;                            // of the last record's length
   std::uint64_t index_ = 0, start_ = 0, length_ = 0;  // of the record open or last read
   std::uint64_t previous_end_ = 0;                    // where the last record's epoch ended
   std::uint8_t open_shift_ = 0;
   std::uint64_t open_index_ = 0, open_start_ = 0, open_length_ = 0;
-  std::vector<Line> pending_;  // the open record's lines
+  std::vector<Line> pending_;                          // the open record's lines
   std::vector<std::uint64_t> born_seen_, alive_seen_;  // SiteId -> births on a line (bits)
   std::vector<std::uint32_t> touched_;                 // the sites with such bits
   std::unordered_set<DeathKey, DeathKeyHash> deaths_seen_;

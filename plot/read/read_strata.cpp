@@ -126,13 +126,13 @@ class StrataReader {
 
   void read_record(const Fields& fields) {
     static const std::unordered_map<std::string_view, Handler> handlers = {
-        {"opt", &StrataReader::read_option},  {"F", &StrataReader::read_frame},
-        {"S", &StrataReader::read_site},      {"M", &StrataReader::read_marker},
-        {"T", &StrataReader::begin_snapshot}, {"s", &StrataReader::read_sample},
-        {"c", &StrataReader::read_counts},    {"E", &StrataReader::end_snapshot},
-        {"X", &StrataReader::read_end},       {"Q", &StrataReader::read_stop},
+        {"opt", &StrataReader::read_option},   {"F", &StrataReader::read_frame},
+        {"S", &StrataReader::read_site},       {"M", &StrataReader::read_marker},
+        {"T", &StrataReader::begin_snapshot},  {"s", &StrataReader::read_sample},
+        {"c", &StrataReader::read_counts},     {"E", &StrataReader::end_snapshot},
+        {"X", &StrataReader::read_end},        {"Q", &StrataReader::read_stop},
         {"P", &StrataReader::read_free_stack}, {"L", &StrataReader::begin_epoch},
-        {"b", &StrataReader::read_born},      {"d", &StrataReader::read_died},
+        {"b", &StrataReader::read_born},       {"d", &StrataReader::read_died},
         {"a", &StrataReader::read_alive},
     };
     auto handler = handlers.find(fields[0]);
@@ -162,8 +162,9 @@ class StrataReader {
       lines_.fail(std::string(type) + " record inside an epoch record (before its E)");
     }
     if (!open_ && !lifetimes_.open() && (snapshot_line || epoch_line || type == "E")) {
-      const char* opener = epoch_line ? "no L before it" : type == "E" ? "no T or L before it"
-                                                                       : "no T before it";
+      const char* opener = epoch_line    ? "no L before it"
+                           : type == "E" ? "no T or L before it"
+                                         : "no T before it";
       lines_.fail(std::string(type) + " record outside " +
                   (epoch_line ? "an epoch record" : "a snapshot") + " (" + opener + ")");
     }

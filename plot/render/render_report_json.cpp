@@ -142,13 +142,14 @@ Json freed_by_json(const std::optional<std::vector<ReportFreedBy>>& freed) {
   if (!freed) return nullptr;
   Json list = Json::array();
   for (const ReportFreedBy& f : *freed) {
-    list.push_back({{"frames", frames_json(f.frames)},
-                    {"headline", f.frames.empty() ? Json() : frames_json({f.frames[f.headline]})[0]},
-                    {"bytes", f.bytes},
-                    {"share_pct", f.share_pct},
-                    {"at_exit", f.at_exit},
-                    {"from", f.from},
-                    {"to", f.to}});
+    list.push_back(
+        {{"frames", frames_json(f.frames)},
+         {"headline", f.frames.empty() ? Json() : frames_json({f.frames[f.headline]})[0]},
+         {"bytes", f.bytes},
+         {"share_pct", f.share_pct},
+         {"at_exit", f.at_exit},
+         {"from", f.from},
+         {"to", f.to}});
   }
   return list;
 }
@@ -247,12 +248,8 @@ Json lifetimes_json(const std::optional<ReportLifetimes>& l) {
 
 Json selection_json(const std::optional<ReportSelection>& s) {
   if (!s) return nullptr;
-  return {{"born_from", s->born_from},
-          {"born_to", s->born_to},
-          {"alive_at", s->alive_at},
-          {"alive_at_end", s->at_end},
-          {"bytes", s->bytes},
-          {"words", s->words}};
+  return {{"born_from", s->born_from}, {"born_to", s->born_to}, {"alive_at", s->alive_at},
+          {"alive_at_end", s->at_end}, {"bytes", s->bytes},     {"words", s->words}};
 }
 
 }  // namespace

@@ -215,7 +215,8 @@ void header(const Report& r, std::ostream& out) {
       << "contexts:   " << grouping_text(r) << "\n";
   out << "lifetimes:  " << shown(r.lifetimes_words) << "\n";
   if (r.selection) {
-    out << "selected:   " << grouped(r.selection->bytes) << " " << shown(r.selection->words) << "\n";
+    out << "selected:   " << grouped(r.selection->bytes) << " " << shown(r.selection->words)
+        << "\n";
   }
 }
 

@@ -49,8 +49,7 @@ std::vector<ReportLeakPart> report_parts(const Model& model, const Leak& leak) {
 }
 
 // Who freed a suspect's bytes, each free stack headed as a leak is (own_code.hpp).
-void add_freed_by(const Model& model, const Context& context, const OwnCode& own,
-                  ReportLeak& out) {
+void add_freed_by(const Model& model, const Context& context, const OwnCode& own, ReportLeak& out) {
   if (!model.has_lifetimes || !model.lifetimes.free_stacks) return;
   std::vector<FreedBy> freed = freed_by(model, context.sites);
   out.freed_by.emplace();

@@ -37,7 +37,8 @@ struct ReportContext {
   std::uint64_t end_bytes = 0;
   std::uint64_t max_bytes = 0;
   AllocationCounts counts;  // when the profile has them (Report::has_counts)
-  // When its bytes next to the peak were born (born_across: next to the peak, or of a selection); null without lifetimes.
+  // When its bytes next to the peak were born (born_across: next to the peak, or of a selection);
+  // null without lifetimes.
   std::optional<std::vector<ReportBorn>> born;
   std::string born_words;  // "71% in 0-10% of the run, ..."; empty: none
   // With a question of time: its selected bytes; else null.
@@ -123,9 +124,9 @@ struct Report {
   bool has_counts = false;         // the profile gives allocation counts (version 3)
   double spacetime = 0;            // bytes x time units, all contexts
   Cycles cycles;
-  std::vector<ReportContext> contexts;  // ranked; "N other places" last
-  std::vector<ReportLeak> leaks;        // most suspicious first
-  std::vector<ReportTreeNode> tree;     // with --tree only; else empty
+  std::vector<ReportContext> contexts;       // ranked; "N other places" last
+  std::vector<ReportLeak> leaks;             // most suspicious first
+  std::vector<ReportTreeNode> tree;          // with --tree only; else empty
   std::optional<ReportLifetimes> lifetimes;  // null without
   std::string lifetimes_words;               // lifetimes_words(): what they are, or are not
   std::optional<ReportSelection> selection;  // with a question of time

@@ -2,9 +2,10 @@
 // The lifetime records of version 3 (read/lifetime_records.hpp) and the
 // questions of time asked of them (analyze/lifetimes.hpp), on hand-written
 // profiles with known answers.
+#include "analyze/lifetimes.hpp"
+
 #include <gtest/gtest.h>
 
-#include "analyze/lifetimes.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {
@@ -15,8 +16,7 @@ namespace {
 std::string lived(const std::string& body, const std::string& options = "opt|lifetimes|yes") {
   bool stacks = options == "opt|lifetimes|yes";
   return records({"strata-profile|3", "cmd|./prog", "pid|42", "ppid|41", "time_unit|B", options,
-                  "opt|free_stacks|yes",
-                  "F|1|0x1000|0|make_frame|player.c|10|/tmp/prog|0x1000",
+                  "opt|free_stacks|yes", "F|1|0x1000|0|make_frame|player.c|10|/tmp/prog|0x1000",
                   "F|2|0x2000|0|main|player.c|20|/tmp/prog|0x2000",
                   "F|3|0x3000|0|player_free|player.c|141|/tmp/prog|0x3000", "S|1|1|2", "S|2|2",
                   stacks ? "P|1|3|2" : "M|1|start"}) +
@@ -29,9 +29,8 @@ constexpr std::uint64_t kBody = 14;  // the first line of the body
 // freed in epoch 1 by free stack 1, and 32 bytes in epoch 1, alive at the
 // end; site 2 gets 16 bytes in epoch 2, alive at the end.
 std::string three_epochs() {
-  return lived(records({"L|0|100|1", "b|1|0|64|1", "E", "L|1|101|1", "b|1|1|32|1",
-                        "d|1|0|1|64|1", "E", "L|2|102|1", "b|2|2|16|1", "a|1|1|32|1",
-                        "a|2|2|16|1", "E", "X|103"}));
+  return lived(records({"L|0|100|1", "b|1|0|64|1", "E", "L|1|101|1", "b|1|1|32|1", "d|1|0|1|64|1",
+                        "E", "L|2|102|1", "b|2|2|16|1", "a|1|1|32|1", "a|2|2|16|1", "E", "X|103"}));
 }
 
 bool same(const LifetimeCell& a, const LifetimeCell& b) {
@@ -73,8 +72,8 @@ TEST(ReadLifetimes, DoublingMergesEpochsPairwise) {
   expect_cells(model.sites[1].cells, {{2, kAlive, 0, 4, 1}});
   // Births of length 1 merged after a doubling: deaths after it count at
   // the new length, cells before it too.
-  model = read_text(lived(records({"L|0|100|1", "b|1|0|64|1", "E", "L|1|101|1", "d|1|0|1|32|0",
-                                   "E", "L|2|104|2", "d|1|0|1|32|1", "E", "Q|105|killed"})));
+  model = read_text(lived(records({"L|0|100|1", "b|1|0|64|1", "E", "L|1|101|1", "d|1|0|1|32|0", "E",
+                                   "L|2|104|2", "d|1|0|1|32|1", "E", "Q|105|killed"})));
   EXPECT_EQ(model.lifetimes.epochs, 3u);
   expect_cells(model.sites[0].cells, {{0, 0, 1, 32, 0}, {0, 2, 1, 32, 1}});
 }
@@ -170,7 +169,7 @@ TEST(Lifetimes, TimesAndSelections) {
   EXPECT_EQ(resolve_time(model, "101", "--x"), 101u);
   expect_message([&] { resolve_time(model, "x", "--born=..x"); }, "--born=..x: 'x' is not a time");
   expect_message([&] { resolve_time(model, "marker:go", "--at"); },
-               "--at: no marker 'go' (the profile has no marker)");
+                 "--at: no marker 'go' (the profile has no marker)");
   model.markers = {{101, "go"}, {102, "go"}};
   EXPECT_EQ(resolve_time(model, "marker:go#2", "--x"), 102u);
   expect_message([&] { resolve_time(model, "marker:go#3", "--at"); }, "occurs 2 times, not 3");
@@ -194,7 +193,7 @@ TEST(Lifetimes, TimesAndSelections) {
   EXPECT_FALSE(selected(late, model.sites[0].cells[1], 3));
   EXPECT_TRUE(selected(late, model.sites[1].cells[0], 3));
   expect_message([&] { select_lifetimes(model, "102..101", std::nullopt); },
-               "--born=102..101: FROM is after TO");
+                 "--born=102..101: FROM is after TO");
   expect_message([&] { select_lifetimes(model, "101", std::nullopt); }, "expected FROM..TO");
   Model none = read_text(format_example());
   expect_error([&] { select_lifetimes(none, "..", std::nullopt); }, 0,
