@@ -118,8 +118,8 @@ void add_time_options(po::options_description& options) {
        "marker:LABEL#3 for its third occurrence), taken to the nearest epoch boundary of the "
        "lifetimes")  //
       ("alive-at", po::value<std::string>()->value_name("T"),
-       "keep only the bytes still alive at T, a time as for --born (default: the end of the "
-       "run, where alive means never freed)");
+       "keep only the bytes still alive at T, a time as for --born (the end of the run, where "
+       "alive means never freed, or freed in the last epoch: at exit)");
 }
 
 TimeQuestion read_time_question(const po::variables_map& values) {
