@@ -16,6 +16,7 @@
 //   final:      0 bytes at time 136,286,658 (useful heap 0, extra heap 0, stacks 0)
 //   cycles:     8, each begun by the marker "video opened", 17,017,288 apart (median)
 //   contexts:   8 sites in 3 contexts (chosen from the calling-context tree), 5 stacks folded (under 1.0% or beyond 3 contexts)
+//   lifetimes:  no lifetimes in this file (a profile written without lifetime records): when bytes were born and who freed them is not known
 //
 //   Contexts, by spacetime
 //   ----------------------
