@@ -487,17 +487,22 @@ static void update_peak(void)
 /*------------------------------------------------------------*/
 
 /* Sample of the output: the start and the end of a real profile, of
-   examples/leaky-player --cycles 3 ('...' marks the lines left out; the
+   examples/leaky-player --cycles 1 ('...' marks the lines left out; the
    grammar is in docs/format.md).  Fields are separated by one TAB, shown
    here as two spaces or more.  The functions below put the records, and
    st_write.c writes them, ending a profile it cannot finish with a Q
    record saying why (its sample is there).  tests/t-samples.sh checks
-   both samples against profiles that the tool writes.
+   both samples against profiles that the tool writes.  The L records are
+   the lifetimes' epochs (Lifetimes): the first, of length 1, starts at the
+   first heap operation; the bytes born in epoch 0 of site 4 die in epoch
+   46 (of length 4096), freed by the stack of P record 1; the last
+   record, written at the end, would give with a lines what is still
+   alive (here nothing).
 
       strata-profile  3
-      cmd             ./leaky-player --cycles 3
-      pid             8528
-      ppid            8527
+      cmd             ./leaky-player --cycles 1
+      pid             385
+      ppid            384
       time_unit       i
       opt             depth            30
       opt             heap_admin       8
@@ -505,36 +510,55 @@ static void update_peak(void)
       opt             heap             yes
       opt             stacks           no
       opt             pages_as_heap    no
+      opt             lifetimes        yes
+      opt             free_stacks      yes
+      opt             free_depth       12
       T  regular  1  0  0  0
       E
-      T  regular  137895  0  0  0
+      T  regular  137293  0  0  0
       E
-      M  137895  video opened
+      M  137293  video opened
       ...
       F  1  0x1095b3  0  decoder_open  leaky-player.c  122  /tmp/leaky-player  0x15b3
       F  2  0x1098b5  0  player_open  leaky-player.c  173  /tmp/leaky-player  0x18b5
       F  3  0x109d94  0  main  leaky-player.c  253  /tmp/leaky-player  0x1d94
       S  1  1  2  3
-      T  regular  138610  16  8  0
+      L  0  138007  1
+      b  1  0  16  1
+      E
+      T  regular  138008  16  8  0
       s  1  16  1  0  16
       c  1  1  16  0
       E
       ...
-      T  peak  328581  284720  16336  0
+      F  11  0x1096e8  0  decoder_decode  leaky-player.c  142  /tmp/leaky-player  0x16e8
+      P  1  11  7  8
+      ...
+      L  46  326423  4096
+      d  4  0  1  32768  1
+      b  6  46  2048  1
+      E
+      ...
+      T  peak  3376915  927920  23424  0
       s  1  16  1  16  16
       s  2  65536  1  65536  65536
       ...
       E
-      T  regular  328582  251952  8152  0
+      T  regular  3376916  895152  15240  0
       s  4  0  0  0  32768
-      ...
-      T  final  51202117  0  0  0
-      s  8  0  0  0  4096
-      ...
-      c  8  1  4096  1
-      c  7  300  20711424  300
       E
-      X  51202117
+      ...
+      T  final  17166473  0  0  0
+      E
+      L  32  16915223  524288
+      d  7  31  6  65536  1
+      b  7  32  202752  3
+      d  7  32  0  202752  3
+      ...
+      b  8  32  4096  1
+      d  8  32  0  4096  1
+      E
+      X  17166473
 */
 
 /*------------------------------------------------------------*/
@@ -1610,7 +1634,8 @@ typedef struct _EpochCell {
 } EpochCell;
 
 static VgHashTable* epoch_cells = NULL;  /* (site, birth, kind, fs) -> EpochCell* */
-static EpochCell*   epoch_list  = NULL;  // its cells, through next_in_epoch
+static EpochCell*   epoch_list  = NULL;  // its cells in the order made,
+static EpochCell**  epoch_tail  = &epoch_list;  // through next_in_epoch
 static PoolAlloc*   epoch_cell_pool = NULL;
 
 static UWord hash_EpochCell(const Site* s, UInt epoch, Bool died,
@@ -1645,8 +1670,9 @@ static EpochCell* get_EpochCell(Site* s, UInt epoch, Bool died, FreeStack* fs)
    c  = VG_(allocEltPA)(epoch_cell_pool);
    *c = key;
    c->szB = c->n_blocks = 0;
-   c->next_in_epoch = epoch_list;
-   epoch_list = c;
+   c->next_in_epoch = NULL;
+   *epoch_tail = c;
+   epoch_tail  = &c->next_in_epoch;
    VG_(HT_add_node)(epoch_cells, c);
    return c;
 }
@@ -1999,6 +2025,7 @@ static void clear_epoch_cells(void)
    for (c = epoch_list; c != NULL; c = c->next_in_epoch)
       c->site->born_now = c->site->died_young = NULL;
    epoch_list = NULL;
+   epoch_tail = &epoch_list;
    VG_(HT_destruct)(epoch_cells, free_EpochCell);
    epoch_cells = VG_(HT_construct)("st.epoch_cells");
 }
