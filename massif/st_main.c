@@ -59,6 +59,16 @@
    listing every site's bytes at the peak, is written just before the first
    snapshot that finds the total below it, and at the end.
 
+   Lifetimes (the section of that name): every block keeps its birth, the
+   epoch it was born in, in its tag, and a block grown in a later epoch
+   has layers of different ages.  Epochs are cut from the first heap
+   operation, of length 1 at first, doubled whenever the run reaches 64;
+   each site knows what it holds by birth epoch, and the open epoch counts
+   its births and deaths, written as an L record when the clock closes it.
+   A death of bytes born in an earlier epoch unwinds the freeing stack,
+   the free stack, written once as a P record; a young death costs nothing
+   more than a birth.
+
    The profile is written as the program runs, to one file per process
    (and one per program a process execs), in the line format of
    docs/format.md, and flushed after every complete snapshot: a program
