@@ -410,6 +410,9 @@ static XArray*      all_sites   = NULL;  /* XArray* of Site*, every site */
 static PoolAlloc*   block_pool  = NULL;  /* where Blocks live */
 
 static Site* no_stack_site = NULL;   // for allocations with no usable stack
+static Unwinder* site_unwinder = NULL;   // allocations -> their sites
+static Unwinder* free_unwinder = NULL;   // frees -> their free stacks (as
+                                         // Site*), with --free-stacks=yes
 static Site* dirty_sites   = NULL;   // list through Site.next_dirty
 
 static UInt next_frame_id = 1;
@@ -1259,7 +1262,7 @@ static void init_site_rules(void)
    r.need_deeper   = NEED_DEEPER;
    r.site_of_stack = site_of_raw_stack;
    r.named_frame   = is_named_frame;
-   init_Unwind(&r);
+   site_unwinder   = new_Unwinder(&r);
 }
 
 /* Every change to a site's bytes goes through here: 'add_szB' more bytes,
@@ -1437,7 +1440,7 @@ static UInt  lt_index   = 0;      // the open epoch
 
 static ULong stats_lt_records   = 0;   // L records written
 static ULong stats_lt_doublings = 0;
-static ULong stats_free_unwinds = 0;   // free stacks unwound
+static ULong stats_free_unwinds = 0;   // free stacks looked up
 static ULong stats_free_stacks  = 0;   // distinct free stacks
 static ULong stats_layered      = 0;   // blocks that got a second layer
 static ULong stats_lt_cells     = 0;   // b and d lines written
@@ -1577,20 +1580,18 @@ static FreeStack* get_FreeStack(const Addr* ips, UInt n_ips)
    return fs;
 }
 
-/* The stack of 'tid' freeing now: the frames of free (and realloc, and
-   the --alloc-fn functions) taken off its top, cut below main and to
-   --free-depth frames, as a site is. */
-static FreeStack* unwind_FreeStack(ThreadId tid)
+/* The free stack that a raw stack makes, as unwound from the free (the
+   unwinder's rule, like site_of_raw_stack): the frames of free (and
+   realloc, and the --alloc-fn functions) taken off its top, cut below main
+   and to --free-depth code addresses.  '*end' is the first frame cut. */
+static Site* free_stack_of_raw_stack(const Addr* ips, UInt n_ips,
+                                     Bool truncated, UInt* end)
 {
-   Addr    ips[MAX_DEPTH + FREE_SLACK];
-   UInt    n, i = 0, j;
+   UInt    i = 0, j;
    IpClass cls;
-   n = VG_(get_StackTrace)(tid, ips, clo_free_depth + FREE_SLACK, NULL,
-                           NULL, 0);
-   stats_free_unwinds++;
-   while (i < n && (classify_ip(ips[i]) & (IpAlloc | IpFree)))
+   while (i < n_ips && (classify_ip(ips[i]) & (IpAlloc | IpFree)))
       i++;
-   for (j = i; j < n && j - i < clo_free_depth; j++) {
+   for (j = i; j < n_ips && j - i < clo_free_depth; j++) {
       cls = classify_ip(ips[j]);
       if (cls & IpBelowMain)
          break;
@@ -1599,7 +1600,16 @@ static FreeStack* unwind_FreeStack(ThreadId tid)
          break;
       }
    }
-   return get_FreeStack(ips + i, j - i);
+   *end = j;
+   if (truncated && j == n_ips && j - i < clo_free_depth)
+      return NEED_DEEPER;
+   return (Site*)get_FreeStack(ips + i, j - i);
+}
+
+static FreeStack* unwind_FreeStack(ThreadId tid)
+{
+   stats_free_unwinds++;
+   return (FreeStack*)get_Site(free_unwinder, tid);
 }
 
 /* The free stack of the operation under way, unwound once for all its
@@ -1610,7 +1620,7 @@ static FreeStack* op_free_stack       = NULL;
 
 static FreeStack* free_stack_of_op(ThreadId tid)
 {
-   if (!clo_free_stacks || tid == VG_INVALID_THREADID)
+   if (free_unwinder == NULL || tid == VG_INVALID_THREADID)
       return NULL;
    if (!op_free_stack_known) {
       op_free_stack       = unwind_FreeStack(tid);
@@ -2103,6 +2113,16 @@ static void init_lifetimes(void)
    layered         = VG_(HT_construct)("st.layered");
    epoch_cell_pool = VG_(newPA)(sizeof(EpochCell), 1000, VG_(malloc),
                                 "st.epoch_cells", VG_(free));
+   if (lt_on && clo_free_stacks) {
+      UnwindRules r;
+      r.depth         = clo_free_depth;
+      r.check         = clo_check_unwind_cache;
+      r.no_stack      = (Site*)get_FreeStack(NULL, 0);
+      r.need_deeper   = NEED_DEEPER;
+      r.site_of_stack = free_stack_of_raw_stack;
+      r.named_frame   = is_named_frame;
+      free_unwinder   = new_Unwinder(&r);
+   }
 }
 
 /* For the expensive sanity check: what a site is alive with by birth adds
@@ -2181,7 +2201,7 @@ static Block* add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
 /* Records a block allocated now by 'tid', unless it is ignored. */
 static void record_Block(ThreadId tid, Addr p, SizeT req_szB, SizeT extra_szB)
 {
-   Site* site = get_Site(tid);
+   Site* site = get_Site(site_unwinder, tid);
    if (site == NULL) {
       stats_ignored_allocs++;
       count_ignored_call();
@@ -2238,7 +2258,7 @@ static ULong ignored_chunks = 0;
 /* Gives the chunk its site (the stack of 'tid' now) and counts it. */
 static void record_Chunk(ThreadId tid, ChunkHdr* h)
 {
-   h->site = get_Site(tid);
+   h->site = get_Site(site_unwinder, tid);
    if (h->site == NULL) {
       stats_ignored_allocs++;
       ignored_chunks++;
@@ -2350,7 +2370,7 @@ static Site* realloc_Site(ThreadId tid, Site* old_site)
    Site* site;
    if (old_site == NULL)
       return NULL;
-   site = get_Site(tid);
+   site = get_Site(site_unwinder, tid);
    if (site == NULL) {
       stats_ignored_reallocs++;
       return old_site;
@@ -2527,7 +2547,7 @@ static void record_pages(ThreadId tid, Addr a, SizeT len)
    Block* first = NULL;   // of the pages new here
    SizeT  new_szB = 0;
    clock_before_op();
-   site = tid == VG_INVALID_THREADID ? no_stack_site : get_Site(tid);
+   site = tid == VG_INVALID_THREADID ? no_stack_site : get_Site(site_unwinder, tid);
    if (site == NULL) {
       count_ignored_call();
       return;
@@ -3214,7 +3234,9 @@ static Bool st_expensive_sanity_check(void)
    // in the table.
    tl_assert(chunks >= ignored_chunks);
    tl_assert(site_blocks == chunks - ignored_chunks + table_blocks);
-   check_Unwind();
+   check_Unwind(site_unwinder);
+   if (free_unwinder != NULL)
+      check_Unwind(free_unwinder);
    return True;
 }
 
@@ -3224,7 +3246,7 @@ static Bool st_expensive_sanity_check(void)
 
 static void st_print_stats(void)
 {
-   const UnwindStats* us = stats_Unwind();
+   const UnwindStats* us = stats_Unwind(site_unwinder);
    VG_(umsg)("strata: blocks recorded:     %'llu\n", stats_allocs);
    VG_(umsg)("strata: blocks ignored:      %'llu\n", stats_ignored_allocs);
    VG_(umsg)("strata: blocks freed:        %'llu\n", stats_frees);
@@ -3251,8 +3273,13 @@ static void st_print_stats(void)
    VG_(umsg)("strata: epoch records:       %'llu (%'llu b and d lines, "
              "%'llu doublings)\n", stats_lt_records, stats_lt_cells,
              stats_lt_doublings);
-   VG_(umsg)("strata: free stacks:         %'llu (%'llu unwinds at free)\n",
-             stats_free_stacks, stats_free_unwinds);
+   if (free_unwinder != NULL) {
+      const UnwindStats* fs = stats_Unwind(free_unwinder);
+      VG_(umsg)("strata: free stacks:         %'llu (%'llu looked up at "
+                "frees: %'llu stack cache hits, %'llu unwound)\n",
+                stats_free_stacks, stats_free_unwinds, fs->scache_hits,
+                fs->unwound);
+   }
    VG_(umsg)("strata: layered blocks:      %'llu (%'llu layered now)\n",
              stats_layered, layered ? (ULong)VG_(HT_count_nodes)(layered) : 0);
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
