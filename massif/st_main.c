@@ -360,6 +360,7 @@ struct _Site {
    // the length of generation alive_gen; its cells of the open epoch's own
    // births and young deaths, if it has them.
    struct _AliveCell* alive;
+   ULong  alive_mask;     // bit e: alive has a cell of epoch e
    UShort n_alive, cap_alive;
    UChar  alive_gen;
    struct _EpochCell* born_now;
@@ -1437,6 +1438,7 @@ static ULong lt_t0      = 0;
 static ULong lt_len     = 1;      // 2^lt_gen
 static UInt  lt_gen     = 0;
 static UInt  lt_index   = 0;      // the open epoch
+static ULong lt_end     = 0;      // when it ends: t0 + (lt_index + 1) * lt_len
 
 static ULong stats_lt_records   = 0;   // L records written
 static ULong stats_lt_doublings = 0;
@@ -1466,6 +1468,16 @@ struct _AliveCell {
    SizeT n_blocks;
 };
 
+/* The bits set in 'x' (the tool is built without -mpopcnt, and
+   __builtin_popcountll would be a call to libgcc). */
+static inline UInt popcount64(ULong x)
+{
+   x = x - ((x >> 1) & 0x5555555555555555ULL);
+   x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+   x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+   return (UInt)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* The site's cells at the length now: after doublings, cells merge in
    pairs. */
 static void normalise_alive(Site* s)
@@ -1475,6 +1487,7 @@ static void normalise_alive(Site* s)
       return;
    tl_assert(s->alive_gen < lt_gen);
    shift = lt_gen - s->alive_gen;
+   s->alive_mask = 0;
    for (i = 0; i < s->n_alive; i++) {
       AliveCell c = s->alive[i];
       c.epoch = shift >= 6 ? 0 : c.epoch >> shift;
@@ -1483,35 +1496,48 @@ static void normalise_alive(Site* s)
          s->alive[n - 1].n_blocks += c.n_blocks;
       } else
          s->alive[n++] = c;
+      s->alive_mask |= 1ULL << c.epoch;
    }
    s->n_alive   = n;
    s->alive_gen = lt_gen;
 }
 
-/* The site's cell of 'epoch' (at the length now), made if need be. */
-static AliveCell* alive_cell(Site* s, UInt epoch)
+/* A new cell of 'epoch', at its place 'i' in the site's cells. */
+static AliveCell* new_alive_cell(Site* s, UInt epoch, UInt i)
 {
-   Int i;
-   normalise_alive(s);
-   for (i = (Int)s->n_alive - 1; i >= 0 && s->alive[i].epoch > epoch; i--)
-      ;
-   if (i >= 0 && s->alive[i].epoch == epoch)
-      return &s->alive[i];
+   ULong bit = 1ULL << epoch;
    if (s->n_alive == s->cap_alive) {
       s->cap_alive = s->cap_alive == 0 ? 2 : 2 * s->cap_alive;
       tl_assert(s->cap_alive <= 2 * N_EPOCHS);
       s->alive = VG_(realloc)("st.alive", s->alive,
                               s->cap_alive * sizeof(AliveCell));
    }
-   i++;   // the new cell's place
    VG_(memmove)(&s->alive[i + 1], &s->alive[i],
                 (s->n_alive - i) * sizeof(AliveCell));
    s->n_alive++;
+   s->alive_mask |= bit;
    tl_assert(s->n_alive <= N_EPOCHS);
    s->alive[i].epoch    = epoch;
    s->alive[i].szB      = 0;
    s->alive[i].n_blocks = 0;
    return &s->alive[i];
+}
+
+/* The site's cell of 'epoch' (at the length now), made if need be.  Most
+   are the newest (a birth now). */
+static inline AliveCell* alive_cell(Site* s, UInt epoch)
+{
+   ULong bit = 1ULL << epoch;
+   UInt  i;
+   tl_assert(epoch < N_EPOCHS);
+   if (s->alive_gen != lt_gen)
+      normalise_alive(s);
+   if (s->n_alive > 0 && s->alive[s->n_alive - 1].epoch == epoch)
+      return &s->alive[s->n_alive - 1];
+   i = popcount64(s->alive_mask & (bit - 1));   // cells before
+   if (s->alive_mask & bit)
+      return &s->alive[i];
+   return new_alive_cell(s, epoch, i);
 }
 
 static void add_alive(Site* s, UInt epoch, SizeT szB, SizeT n_blocks)
@@ -1533,6 +1559,7 @@ static void sub_alive(Site* s, UInt epoch, SizeT szB, SizeT n_blocks)
       UInt i = c - s->alive;
       VG_(memmove)(c, c + 1, (s->n_alive - i - 1) * sizeof(AliveCell));
       s->n_alive--;
+      s->alive_mask &= ~(1ULL << epoch);
    }
 }
 
@@ -1639,11 +1666,8 @@ static void ensure_FreeStack_written(FreeStack* fs)
 
 /* The open epoch's cells: births per (site, birth) and deaths per (site,
    birth, free stack), birth epochs at the length now (the epoch closes
-   before the length doubles).  The first two fields are those of
-   VgHashNode. */
+   before the length doubles). */
 typedef struct _EpochCell {
-   struct _EpochCell* next;
-   UWord      hash;
    Site*      site;
    UInt       epoch;          // the birth
    Bool       died;           // a d line, else a b line
@@ -1653,7 +1677,11 @@ typedef struct _EpochCell {
    struct _EpochCell* next_in_epoch;
 } EpochCell;
 
-static VgHashTable* epoch_cells = NULL;  /* (site, birth, kind, fs) -> EpochCell* */
+/* (site, birth, kind, free stack) -> EpochCell*: open addressing, linear
+   probing, a power of two of slots, at most half of them used. */
+static EpochCell**  epoch_cells = NULL;
+static UInt         epoch_cells_cap  = 0;
+static UInt         epoch_cells_used = 0;
 static EpochCell*   epoch_list  = NULL;  // its cells in the order made,
 static EpochCell**  epoch_tail  = &epoch_list;  // through next_in_epoch
 static PoolAlloc*   epoch_cell_pool = NULL;
@@ -1661,39 +1689,56 @@ static PoolAlloc*   epoch_cell_pool = NULL;
 static UWord hash_EpochCell(const Site* s, UInt epoch, Bool died,
                             const FreeStack* fs)
 {
-   UWord h = ((UWord)s >> 3) * 0x9E3779B97F4A7C15ULL;
-   h = (h ^ (epoch * 2 + died)) * 0x9E3779B97F4A7C15ULL;
-   h = (h ^ ((UWord)fs >> 3)) * 0x9E3779B97F4A7C15ULL;
-   return h ^ (h >> 29);
+   UWord h = ((UWord)s >> 4) ^ (((UWord)fs >> 4) * 31) ^ (epoch * 2 + died);
+   h *= 0x9E3779B97F4A7C15ULL;
+   return h >> 32;
 }
 
-static Word cmp_EpochCell(const void* a, const void* b)
+/* The slot of the cell (site, birth, kind, free stack): the cell's, or the
+   empty one where it would go. */
+static EpochCell** slot_of_EpochCell(Site* s, UInt epoch, Bool died,
+                                     FreeStack* fs)
 {
-   const EpochCell* x = a;
-   const EpochCell* y = b;
-   return !(x->site == y->site && x->epoch == y->epoch && x->died == y->died
-            && x->fs == y->fs);
+   UInt mask = epoch_cells_cap - 1;
+   UInt i    = (UInt)hash_EpochCell(s, epoch, died, fs) & mask;
+   for (;; i = (i + 1) & mask) {
+      EpochCell* c = epoch_cells[i];
+      if (c == NULL || (c->site == s && c->epoch == epoch && c->died == died
+                        && c->fs == fs))
+         return &epoch_cells[i];
+   }
+}
+
+static void grow_epoch_cells(void)
+{
+   EpochCell* c;
+   epoch_cells_cap = epoch_cells_cap == 0 ? 256 : 2 * epoch_cells_cap;
+   if (epoch_cells != NULL)
+      VG_(free)(epoch_cells);
+   epoch_cells = VG_(calloc)("st.epoch_cells", epoch_cells_cap,
+                             sizeof(EpochCell*));
+   for (c = epoch_list; c != NULL; c = c->next_in_epoch)
+      *slot_of_EpochCell(c->site, c->epoch, c->died, c->fs) = c;
 }
 
 static EpochCell* get_EpochCell(Site* s, UInt epoch, Bool died, FreeStack* fs)
 {
-   EpochCell  key;
-   EpochCell* c;
-   key.hash  = hash_EpochCell(s, epoch, died, fs);
-   key.site  = s;
-   key.epoch = epoch;
-   key.died  = died;
-   key.fs    = fs;
-   c = VG_(HT_gen_lookup)(epoch_cells, &key, cmp_EpochCell);
+   EpochCell** slot = slot_of_EpochCell(s, epoch, died, fs);
+   EpochCell*  c    = *slot;
    if (c != NULL)
       return c;
-   c  = VG_(allocEltPA)(epoch_cell_pool);
-   *c = key;
-   c->szB = c->n_blocks = 0;
+   c = VG_(allocEltPA)(epoch_cell_pool);
+   c->site     = s;
+   c->epoch    = epoch;
+   c->died     = died;
+   c->fs       = fs;
+   c->szB      = c->n_blocks = 0;
    c->next_in_epoch = NULL;
    *epoch_tail = c;
    epoch_tail  = &c->next_in_epoch;
-   VG_(HT_add_node)(epoch_cells, c);
+   *slot       = c;
+   if (++epoch_cells_used * 2 > epoch_cells_cap)
+      grow_epoch_cells();
    return c;
 }
 
@@ -1802,13 +1847,14 @@ static void advance_epochs(ULong now, Bool heap_op)
          return;
       lt_started = True;
       lt_t0      = now;
+      lt_end     = now + 1;
    }
    if (heap_op)
       op_free_stack_known = False;
+   if (now < lt_end)
+      return;
    tl_assert(now >= lt_t0);
    idx = (now - lt_t0) / lt_len;
-   if (idx == lt_index)
-      return;
    tl_assert(idx > lt_index);
    close_epoch();
    while (idx >= N_EPOCHS) {
@@ -1819,6 +1865,7 @@ static void advance_epochs(ULong now, Bool heap_op)
    }
    tl_assert(lt_gen < 64);
    lt_index = (UInt)idx;
+   lt_end   = lt_t0 + (idx + 1) * lt_len;
 }
 
 /* A block of 'szB' bytes of 's' is born now: its tag. */
@@ -2033,21 +2080,25 @@ static void write_epoch_record(Bool with_alive)
    stats_lt_records++;
 }
 
-static void free_EpochCell(void* c)
-{
-   VG_(freeEltPA)(epoch_cell_pool, c);
-}
-
-/* Forgets the open epoch's cells. */
+/* Forgets the open epoch's cells, at a cost linear in their number: the
+   table is emptied, or made anew when it is far larger than they needed. */
 static void clear_epoch_cells(void)
 {
    EpochCell* c;
-   for (c = epoch_list; c != NULL; c = c->next_in_epoch)
+   EpochCell* next;
+   for (c = epoch_list; c != NULL; c = next) {
+      next = c->next_in_epoch;
       c->site->born_now = c->site->died_young = NULL;
+      VG_(freeEltPA)(epoch_cell_pool, c);
+   }
    epoch_list = NULL;
    epoch_tail = &epoch_list;
-   VG_(HT_destruct)(epoch_cells, free_EpochCell);
-   epoch_cells = VG_(HT_construct)("st.epoch_cells");
+   if (epoch_cells_cap > 256 && epoch_cells_used * 8 < epoch_cells_cap) {
+      epoch_cells_cap = 128;
+      grow_epoch_cells();    // 256 slots
+   } else
+      VG_(memset)(epoch_cells, 0, epoch_cells_cap * sizeof(EpochCell*));
+   epoch_cells_used = 0;
 }
 
 /* The open epoch has ended: its record, if anything was born or died in
@@ -2071,6 +2122,7 @@ static void define_last_epoch(void)
    if (!lt_started) {
       lt_started = True;     // no heap operation: one empty epoch
       lt_t0      = get_time();
+      lt_end     = lt_t0 + 1;
    }
    define_epoch_record(True);
 }
@@ -2109,7 +2161,7 @@ static void init_lifetimes(void)
 {
    lt_on           = clo_heap;
    free_stacks     = VG_(HT_construct)("st.free_stacks");
-   epoch_cells     = VG_(HT_construct)("st.epoch_cells");
+   grow_epoch_cells();
    layered         = VG_(HT_construct)("st.layered");
    epoch_cell_pool = VG_(newPA)(sizeof(EpochCell), 1000, VG_(malloc),
                                 "st.epoch_cells", VG_(free));
@@ -2135,8 +2187,10 @@ static void check_alive_of_Site(const Site* s)
       return;
    tl_assert(s->n_alive <= s->cap_alive && s->n_alive <= N_EPOCHS);
    tl_assert(s->alive_gen <= lt_gen);
+   tl_assert((UInt)popcount64(s->alive_mask) == s->n_alive);
    for (i = 0; i < s->n_alive; i++) {
       tl_assert(i == 0 || s->alive[i - 1].epoch < s->alive[i].epoch);
+      tl_assert(s->alive_mask & (1ULL << s->alive[i].epoch));
       tl_assert(s->alive[i].szB > 0 || s->alive[i].n_blocks > 0);
       szB      += s->alive[i].szB;
       n_blocks += s->alive[i].n_blocks;
