@@ -7,7 +7,7 @@
 //
 //   profile:    strata.out.3587 (strata profile, pid 3587)
 //   command:    ./leaky-player
-//   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --heap=yes --stacks=no --pages-as-heap=no
+//   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --heap=yes --stacks=no --pages-as-heap=no --lifetimes=yes --free-stacks=yes --free-depth=12
 //   time unit:  i (instructions executed)
 //   duration:   136,286,658 (the first snapshot at 1)
 //   snapshots:  1,701, 1,701 with site data (8 sites, 17 markers)
