@@ -4,6 +4,7 @@
 
 #include "analyze/heap_analysis.hpp"
 #include "analyze/own_code.hpp"
+#include "util/units.hpp"
 #include "view/leak_words.hpp"
 #include "view/lifetime_words.hpp"
 
@@ -12,7 +13,8 @@ namespace strata {
 namespace {
 
 // When a context's bytes next to the peak were born, at epoch boundaries.
-void add_born(const Model& model, const Context& context, std::uint32_t k, ReportContext& out) {
+void add_born(const Model& model, const Context& context, std::uint32_t k, bool selected,
+              ReportContext& out) {
   if (!model.has_lifetimes) return;
   std::vector<BornPart> parts = born_across(model, context.sites, k);
   out.born.emplace();
@@ -21,6 +23,11 @@ void add_born(const Model& model, const Context& context, std::uint32_t k, Repor
         {boundary_time(model, part.from), boundary_time(model, part.to), part.bytes});
   }
   out.born_words = born_words(model, parts);
+  std::uint64_t bytes = 0;
+  for (const BornPart& part : parts) bytes += part.bytes;
+  if (!selected && bytes > 0) {
+    out.born_words += " (of the " + grouped(bytes) + " bytes alive at the end of the peak's epoch)";
+  }
 }
 
 ReportContext report_context(const Model& model, const Context& context, std::size_t rank) {
@@ -157,7 +164,7 @@ Report make_report(const Model& model, const ContextOptions& options, bool tree,
   std::uint32_t born_at = selection ? selection->at : born_boundary(model);
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     report.contexts.push_back(report_context(model, contexts[i], i + 1));
-    add_born(model, contexts[i], born_at, report.contexts.back());
+    add_born(model, contexts[i], born_at, selection.has_value(), report.contexts.back());
     if (selection) report.contexts.back().selected_bytes = cells_bytes(model, contexts[i]);
   }
   OwnCode own(model, options.libraries);
