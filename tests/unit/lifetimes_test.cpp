@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "strata_profile.hpp"
+#include "view/lifetime_words.hpp"
 
 namespace strata::test {
 namespace {
@@ -239,6 +240,35 @@ TEST(Lifetimes, BornAndFreedBy) {
   EXPECT_DOUBLE_EQ(freed[0].share_pct, 100);
   EXPECT_FALSE(freed[0].at_exit);
   EXPECT_TRUE(freed_by(model, std::vector<SiteId>{SiteId{1}}).empty());
+}
+
+TEST(LifetimeWords, SaidExactly) {
+  Model model = read_text(three_epochs());
+  EXPECT_EQ(lifetimes_words(model), "3 epochs of 1 B from time 100, free stacks known");
+  Model massif;
+  massif.format = Format::massif;
+  EXPECT_EQ(lifetimes_words(massif),
+            "no lifetimes in this file (a massif.out file): when bytes were born and who freed "
+            "them is not known");
+  EXPECT_EQ(selection_words(model, select_lifetimes(model, "101..", "102")),
+            "bytes born in [101, the end) and alive at 102, to the lifetimes' epochs of 1 B");
+  EXPECT_EQ(selection_words(model, select_lifetimes(model, std::nullopt, std::nullopt)),
+            "bytes born in [100, the end) and alive at the end of the run (never freed, or freed "
+            "in the last epoch: at exit), to the lifetimes' epochs of 1 B");
+  // Boundaries 1 and 2 are at 101 and 102 of a run of 103: 98.06% and 99.03%, outwards.
+  EXPECT_EQ(run_range(model, 1, 2), "98-100%");
+  EXPECT_EQ(born_words(model, {{0, 1, 25}, {1, 2, 75}}),
+            "25% in 97-99% of the run, 75% in 98-100%");
+  std::vector<Frame> frames = frames_of(model, model.lifetimes.free_stacks_frames[0]);
+  std::vector<FreedBy> freed = {{1, 64, 100, 1, 1, false}};
+  EXPECT_EQ(freed_words(model, freed, frames, 0),
+            "freed by player_free (player.c:141) in 98-100% of the run (100% of its bytes freed "
+            "after living across an epoch's end)");
+  freed[0].at_exit = true;
+  EXPECT_EQ(freed_words(model, freed, frames, 1),
+            "freed at exit by main (player.c:20) (100% of its bytes freed after living across an "
+            "epoch's end)");
+  EXPECT_EQ(freed_words(model, {}, frames, 0), "");
 }
 
 }  // namespace
