@@ -79,13 +79,13 @@ std::uint32_t last_boundary(const LifetimeCell& cell, std::uint32_t epochs) {
 
 // Adds `cell`'s bytes and blocks to the boundaries it lives across:
 // from the one after its birth to last_boundary() (diff arrays, summed later).
-void add_span(std::vector<std::int64_t>& bytes, std::vector<std::int64_t>& blocks,
+void add_span(std::vector<std::uint64_t>& bytes, std::vector<std::uint64_t>& blocks,
               const LifetimeCell& cell, std::uint32_t epochs) {
   std::size_t end = std::size_t{last_boundary(cell, epochs)} + 1;
-  bytes[cell.birth + 1] += static_cast<std::int64_t>(cell.bytes);
-  blocks[cell.birth + 1] += static_cast<std::int64_t>(cell.blocks);
-  bytes[end] -= static_cast<std::int64_t>(cell.bytes);
-  blocks[end] -= static_cast<std::int64_t>(cell.blocks);
+  bytes[cell.birth + 1] += cell.bytes;  // modulo 2^64: the sums along time are exact
+  blocks[cell.birth + 1] += cell.blocks;
+  bytes[end] -= cell.bytes;
+  blocks[end] -= cell.blocks;
 }
 
 }  // namespace
@@ -170,7 +170,7 @@ Model selected_model(const Model& model, const Selection& selection) {
     snapshot.site_data = SiteData::changes;
     out.snapshots.push_back(std::move(snapshot));
   }
-  std::vector<std::int64_t> bytes(epochs + 2), blocks(epochs + 2);
+  std::vector<std::uint64_t> bytes(epochs + 2), blocks(epochs + 2);
   for (std::size_t i = 0; i < model.sites.size(); ++i) {
     Site site{model.sites[i].frames, model.sites[i].counts, {}};
     for (const LifetimeCell& cell : model.sites[i].cells) {
@@ -180,8 +180,8 @@ Model selected_model(const Model& model, const Selection& selection) {
     }
     std::uint64_t held = 0, held_blocks = 0;
     for (std::uint32_t k = 0; !site.cells.empty() && k <= epochs; ++k) {
-      std::uint64_t now = held + static_cast<std::uint64_t>(bytes[k]);
-      std::uint64_t now_blocks = held_blocks + static_cast<std::uint64_t>(blocks[k]);
+      std::uint64_t now = held + bytes[k];
+      std::uint64_t now_blocks = held_blocks + blocks[k];
       if (now != held || now_blocks != held_blocks) {
         out.snapshots[k].sites.push_back({static_cast<SiteId>(i), now, now_blocks, now, now});
         out.snapshots[k].heap += now - held;  // modulo 2^64: it may fall

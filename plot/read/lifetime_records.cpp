@@ -132,7 +132,7 @@ LifetimeRecords::SiteLives& LifetimeRecords::touch(std::uint32_t site) {
   for (Balance b : lives.balances) {
     b.birth = static_cast<std::uint8_t>(b.birth >> by);
     if (!merged.empty() && merged.back().birth == b.birth) {
-      merged.back().bytes += b.bytes;  // no overflow: each is below the births' sum
+      merged.back().bytes += b.bytes;  // no overflow: below the births' total
       merged.back().blocks += b.blocks;
     } else {
       merged.push_back(b);
@@ -157,10 +157,15 @@ std::string LifetimeRecords::where(std::uint32_t site, std::uint8_t birth) const
 void LifetimeRecords::apply_births() {
   for (const Line& line : pending_) {
     if (line.kind != Kind::born) continue;
-    Balance& b = balance(touch(line.site), line.birth);
-    if (add_overflows(b.bytes, line.bytes) || add_overflows(b.blocks, line.blocks)) {
-      lines_.fail(where(line.site, line.birth) + ": its births add up to more than 2^64-1");
+    // Every cell, balance and sum of them comes from births: their total
+    // fitting in 64 bits, no sum made of them wraps around.
+    if (add_overflows(born_bytes_, line.bytes) || add_overflows(born_blocks_, line.blocks)) {
+      lines_.fail(where(line.site, line.birth) +
+                  ": the births of the file add up to more than 2^64-1 bytes or blocks");
     }
+    Balance& b = balance(touch(line.site), line.birth);
+    b.bytes += line.bytes;
+    b.blocks += line.blocks;
   }
 }
 
@@ -265,7 +270,7 @@ void LifetimeRecords::finish(Model& model) {
     std::vector<LifetimeCell>& merged = model.sites[site].cells;
     for (const LifetimeCell& cell : cells) {
       if (!merged.empty() && same_cell(merged.back(), cell)) {
-        merged.back().bytes += cell.bytes;  // below the births' sum: no overflow
+        merged.back().bytes += cell.bytes;  // no overflow: below the births' total
         merged.back().blocks += cell.blocks;
       } else {
         merged.push_back(cell);

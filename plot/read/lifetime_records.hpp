@@ -102,6 +102,7 @@ class LifetimeRecords {
   const LineReader& lines_;
   std::vector<SiteLives> sites_;  // SiteId -> its lifetimes so far
   std::uint64_t free_stacks_ = 0;
+  std::uint64_t born_bytes_ = 0, born_blocks_ = 0;  // every b line's, so far
 
   bool any_ = false;          // a record was read (t0 is known)
   bool open_ = false;         // a record is open (after its L, before its E)

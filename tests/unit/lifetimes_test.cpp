@@ -139,6 +139,9 @@ TEST(ReadLifetimes, BadLines) {
                     "L record after the record with a lines");
   expect_body_error({"L|0|100|1", "b|1|0|64|1", "E", "X|101"}, 3,
                     "the last epoch record has no a lines, but site 1, birth epoch 0 has 64");
+  expect_body_error({"L|0|100|1", "b|1|0|9223372036854775808|1", "E", "L|1|101|1",
+                     "b|2|1|9223372036854775808|1", "E"},
+                    5, "the births of the file add up to more than 2^64-1");
   expect_body_error({"P|3|1"}, 0, "free stack id 3 out of order (expected 2)");
   expect_body_error({"P|2|9"}, 0, "frame '9' is not defined");
 }
