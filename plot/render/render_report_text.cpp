@@ -59,8 +59,9 @@
 //      114 Mi instructions), about 600 KiB a cycle, and was given back only at exit
 //      held 5,069,856 bytes at the peak, 0 at the end
 //      freed before exit: a check of what is not freed at exit misses it
-//      freed by frame_free (leaky-player.c:95) in 0-96% of the run (89% of its bytes freed after
-//      living across an epoch's end)
+//      freed by frame_free (leaky-player.c:95) <- player_play (leaky-player.c:190) in 0-96% of
+//      the run (89% of its bytes freed after living across an epoch's end); at exit by
+//      frame_free (leaky-player.c:95) <- shutdown (leaky-player.c:222) (11%)
 //        frame_alloc (leaky-player.c:74)
 //        decoder_decode (leaky-player.c:138)
 //        player_play (leaky-player.c:183)

@@ -72,17 +72,43 @@ std::string born_words(const Model& model, const std::vector<BornPart>& parts) {
   return text;
 }
 
+namespace {
+
+std::string headline_text(const FreeStackName& name) {
+  return name.frames.empty() ? "(no stack)" : frame_text(name.frames[name.headline]);
+}
+
+// `name`'s headline, with its caller when `other` would read the same.
+std::string stack_text(const FreeStackName& name, const FreeStackName* other) {
+  std::string text = headline_text(name);
+  bool same = other && headline_text(*other) == text;
+  if (same && name.headline + 1 < name.frames.size()) {
+    text += " <- " + frame_text(name.frames[name.headline + 1]);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string freed_words(const Model& model, const std::vector<FreedBy>& freed,
-                        const std::vector<Frame>& frames, std::size_t headline) {
+                        const std::vector<FreeStackName>& names) {
   if (freed.empty()) return "";
   const FreedBy& top = freed.front();
-  std::string who = frames.empty() ? "(no stack)" : frame_text(frames[headline]);
-  std::string when = top.at_exit ? "freed at exit by " + who
+  std::size_t exit = 1;  // another stack that freed some at exit, if any
+  while (exit < freed.size() && !freed[exit].at_exit) ++exit;
+  const FreeStackName* other = !top.at_exit && exit < freed.size() ? &names[exit] : nullptr;
+  std::string who = stack_text(names.front(), other);
+  std::string text = top.at_exit ? "freed at exit by " + who
                                  : "freed by " + who + " in " +
                                        run_range(model, top.first_epoch, top.last_epoch + 1) +
                                        " of the run";
-  return when + " (" + fixed(top.share_pct, 0) +
-         "% of its bytes freed after living across an epoch's end)";
+  text +=
+      " (" + fixed(top.share_pct, 0) + "% of its bytes freed after living across an epoch's end)";
+  if (other) {
+    text += "; at exit by " + stack_text(*other, &names.front()) + " (" +
+            fixed(freed[exit].share_pct, 0) + "%)";
+  }
+  return text;
 }
 
 }  // namespace strata

@@ -30,11 +30,21 @@ std::string born_words(const Model& model, const std::vector<BornPart>& parts);
 // rounded outwards: "40-90%".
 std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to);
 
-// "freed at exit by player_free (player.c:141)" or "freed by f (a.c:3) in
-// 40-90% of the run", then the share: who freed most of the bytes of a
-// suspect that lived across an epoch's end; `headline` is the frame that
-// names the stack.  Empty when `freed` is.
+// A free stack as the words name it: its frames, and the one that heads it
+// (its first in the program's own code).
+struct FreeStackName {
+  std::vector<Frame> frames;
+  std::size_t headline = 0;
+};
+
+// Who freed most of the bytes of a suspect that lived across an epoch's
+// end, `freed` (most bytes first) named by `names` (the same order): "freed
+// at exit by player_free (player.c:141) (100% of ...)" or "freed by f
+// (a.c:3) in 40-90% of the run (85% of ...)", then, when another stack
+// freed some at exit, "; at exit by g (a.c:9) (15%)".  A name takes its
+// caller ("f (a.c:3) <- g (a.c:9)") when the two named would read the same.
+// Empty when `freed` is.
 std::string freed_words(const Model& model, const std::vector<FreedBy>& freed,
-                        const std::vector<Frame>& frames, std::size_t headline);
+                        const std::vector<FreeStackName>& names);
 
 }  // namespace strata

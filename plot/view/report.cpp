@@ -71,10 +71,9 @@ void add_freed_by(const Model& model, const Context& context, const OwnCode& own
                              .from = boundary_time(model, f.first_epoch),
                              .to = boundary_time(model, f.last_epoch + 1)});
   }
-  if (!freed.empty()) {
-    const ReportFreedBy& top = out.freed_by->front();
-    out.freed_words = freed_words(model, freed, top.frames, top.headline);
-  }
+  std::vector<FreeStackName> names;
+  for (const ReportFreedBy& f : *out.freed_by) names.push_back({f.frames, f.headline});
+  out.freed_words = freed_words(model, freed, names);
 }
 
 ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak) {

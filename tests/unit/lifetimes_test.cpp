@@ -264,14 +264,22 @@ TEST(LifetimeWords, SaidExactly) {
             "25% in 97-99% of the run, 75% in 98-100%");
   std::vector<Frame> frames = frames_of(model, model.lifetimes.free_stacks_frames[0]);
   std::vector<FreedBy> freed = {{1, 64, 100, 1, 1, false}};
-  EXPECT_EQ(freed_words(model, freed, frames, 0),
+  EXPECT_EQ(freed_words(model, freed, {{frames, 0}}),
             "freed by player_free (player.c:141) in 98-100% of the run (100% of its bytes freed "
             "after living across an epoch's end)");
   freed[0].at_exit = true;
-  EXPECT_EQ(freed_words(model, freed, frames, 1),
+  EXPECT_EQ(freed_words(model, freed, {{frames, 1}}),
             "freed at exit by main (player.c:20) (100% of its bytes freed after living across an "
             "epoch's end)");
-  EXPECT_EQ(freed_words(model, {}, frames, 0), "");
+  // Most freed during the run, some at exit by another stack of the same
+  // headline: each named with its caller.
+  std::vector<Frame> at_exit = {frames[0], model.frames[0]};
+  freed = {{1, 75, 75, 0, 1, false}, {2, 25, 25, 2, 2, true}};
+  EXPECT_EQ(freed_words(model, freed, {{frames, 0}, {at_exit, 0}}),
+            "freed by player_free (player.c:141) <- main (player.c:20) in 97-100% of the run (75% "
+            "of its bytes freed after living across an epoch's end); at exit by player_free "
+            "(player.c:141) <- make_frame (player.c:10) (25%)");
+  EXPECT_EQ(freed_words(model, {}, {}), "");
 }
 
 }  // namespace
