@@ -36,7 +36,12 @@
 #define MIN_SLAB_SZB     (256 * 1024)
 #define MAGIC_LIVE       0xA5
 #define MAGIC_FREE       0x5A
-#define CLASS_BIG        0x80           // | log2 of the offset to the base
+#define CLASS_BITS       7
+#define CLASS_BIG        0x60           // + log2 of the offset to the base
+#define MAGIC_SHIFT      CLASS_BITS
+#define TAG_SHIFT        (MAGIC_SHIFT + 8)
+#define SIZE_SHIFT       (TAG_SHIFT + CHUNK_TAG_BITS)
+#define TAG_MASK         ((1u << CHUNK_TAG_BITS) - 1)
 
 static UInt  class_szB[N_CLASSES];      // chunk size of each class
 static void* free_heads[N_CLASSES];     // client pointers, linked
@@ -65,6 +70,9 @@ void init_Chunks(void)
    UInt c;
    tl_assert(MIN_CHUNK_SZB >= HDR_SZB + sizeof(void*));
    tl_assert(MIN_CHUNK_SZB % HDR_SZB == 0);
+   tl_assert(N_CLASSES <= CLASS_BIG && CLASS_BIG + 24 < (1u << CLASS_BITS));
+   tl_assert(MAX_ALIGN_SZB == 1 << 24);
+   tl_assert(SIZE_SHIFT + 36 == 64 && MAX_CHUNK_REQ_SZB == 1ull << 36);
    for (c = 0; c < N_FINE; c++)
       class_szB[c] = MIN_CHUNK_SZB + c * 16;
    tl_assert(class_szB[N_FINE - 1] == FINE_MAX_SZB);
@@ -79,17 +87,40 @@ void init_Chunks(void)
    }
 }
 
-static ULong make_word(SizeT req_szB, UInt magic, UInt cls)
+static ULong make_word(SizeT req_szB, UInt tag, UInt magic, UInt cls)
 {
-   return ((ULong)req_szB << 16) | (magic << 8) | cls;
+   tl_assert(req_szB < MAX_CHUNK_REQ_SZB && tag <= TAG_MASK);
+   return ((ULong)req_szB << SIZE_SHIFT) | ((ULong)tag << TAG_SHIFT)
+          | (magic << MAGIC_SHIFT) | cls;
 }
 
-static UInt class_of_Chunk(const ChunkHdr* h) { return h->word & 0xff; }
-static UInt magic_of_Chunk(const ChunkHdr* h) { return (h->word >> 8) & 0xff; }
+static UInt class_of_Chunk(const ChunkHdr* h)
+{
+   return h->word & ((1u << CLASS_BITS) - 1);
+}
+
+static UInt magic_of_Chunk(const ChunkHdr* h)
+{
+   return (h->word >> MAGIC_SHIFT) & 0xff;
+}
+
+static Bool is_big_class(UInt cls) { return cls >= CLASS_BIG; }
 
 SizeT req_szB_of_Chunk(const ChunkHdr* h)
 {
-   return (SizeT)(h->word >> 16);
+   return (SizeT)(h->word >> SIZE_SHIFT);
+}
+
+UInt tag_of_Chunk(const ChunkHdr* h)
+{
+   return (UInt)(h->word >> TAG_SHIFT) & TAG_MASK;
+}
+
+void set_tag_of_Chunk(ChunkHdr* h, UInt tag)
+{
+   tl_assert(magic_of_Chunk(h) == MAGIC_LIVE && tag <= TAG_MASK);
+   h->word = (h->word & ~((ULong)TAG_MASK << TAG_SHIFT))
+             | ((ULong)tag << TAG_SHIFT);
 }
 
 static void new_slab(UInt c)
@@ -129,12 +160,12 @@ static ChunkHdr* alloc_big(SizeT req_szB, SizeT align, UInt* cls)
    UInt  lg  = 63 - __builtin_clzll((ULong)off);
    Addr  base;
    tl_assert((1ull << lg) == off);
-   if (req_szB > ((SizeT)-1) / 2)
+   if (req_szB >= MAX_CHUNK_REQ_SZB)
       return NULL;
    base = (Addr)VG_(cli_malloc)(off, req_szB + off);
    if (base == 0)
       return NULL;
-   *cls = CLASS_BIG | lg;
+   *cls = CLASS_BIG + lg;
    n_big++;
    return (ChunkHdr*)(base + off) - 1;
 }
@@ -154,7 +185,7 @@ void* alloc_Chunk(SizeT req_szB, SizeT align)
          return NULL;
    }
    h->site = NULL;
-   h->word = make_word(req_szB, MAGIC_LIVE, cls);
+   h->word = make_word(req_szB, 0, MAGIC_LIVE, cls);
    return h + 1;
 }
 
@@ -172,15 +203,15 @@ void free_Chunk(void* p)
    ChunkHdr* h   = (ChunkHdr*)p - 1;
    UInt      cls = class_of_Chunk(h);
    tl_assert(magic_of_Chunk(h) == MAGIC_LIVE);
-   if (cls & CLASS_BIG) {
+   if (is_big_class(cls)) {
       tl_assert(n_big > 0);
       n_big--;
       h->word = 0;
-      VG_(cli_free)((HChar*)p - (1ull << (cls & ~CLASS_BIG)));
+      VG_(cli_free)((HChar*)p - (1ull << (cls - CLASS_BIG)));
       return;
    }
    tl_assert(cls < N_CLASSES && n_free[cls] < n_carved[cls]);
-   h->word       = make_word(0, MAGIC_FREE, cls);
+   h->word       = make_word(0, 0, MAGIC_FREE, cls);
    h->site       = NULL;
    *(void**)p    = free_heads[cls];
    free_heads[cls] = p;
@@ -190,8 +221,8 @@ void free_Chunk(void* p)
 SizeT usable_szB_of_Chunk(const ChunkHdr* h)
 {
    UInt cls = class_of_Chunk(h);
-   if (cls & CLASS_BIG) {
-      SizeT off = 1ull << (cls & ~CLASS_BIG);
+   if (is_big_class(cls)) {
+      SizeT off = 1ull << (cls - CLASS_BIG);
       return VG_(cli_malloc_usable_size)((HChar*)(h + 1) - off) - off;
    }
    return class_szB[cls] - HDR_SZB;
@@ -200,10 +231,10 @@ SizeT usable_szB_of_Chunk(const ChunkHdr* h)
 Bool resize_Chunk_in_place(ChunkHdr* h, SizeT req_szB)
 {
    UInt cls = class_of_Chunk(h);
-   if ((cls & CLASS_BIG) || req_szB > SMALL_MAX_SZB - HDR_SZB
+   if (is_big_class(cls) || req_szB > SMALL_MAX_SZB - HDR_SZB
        || class_of_szB(req_szB + HDR_SZB) != cls)
       return False;
-   h->word = make_word(req_szB, MAGIC_LIVE, cls);
+   h->word = make_word(req_szB, tag_of_Chunk(h), MAGIC_LIVE, cls);
    return True;
 }
 
@@ -235,7 +266,8 @@ void check_Chunks(void)
          const ChunkHdr* h = (const ChunkHdr*)p - 1;
          tl_assert(n < n_free[c]);
          tl_assert(magic_of_Chunk(h) == MAGIC_FREE && class_of_Chunk(h) == c);
-         tl_assert(h->site == NULL && req_szB_of_Chunk(h) == 0);
+         tl_assert(h->site == NULL && req_szB_of_Chunk(h) == 0
+                   && tag_of_Chunk(h) == 0);
          n++;
       }
       tl_assert(n == n_free[c]);

@@ -21,8 +21,19 @@
 
 typedef struct {
    void* site;     // the tool's Site*, NULL when the block is not recorded
-   ULong word;     // (requested size << 16) | (magic << 8) | class
+   ULong word;     // (requested size << 28) | (tag << 15) | (magic << 7)
+                   // | class
 } ChunkHdr;
+
+/* The tag: CHUNK_TAG_BITS bits of the tool's own in the header word (the
+   block's birth, st_main.c's Lifetimes), 0 in a new chunk, kept by a
+   resize in place.  The requested size has the bits left: a request of
+   MAX_CHUNK_REQ_SZB bytes or more gets NULL (Valgrind cannot map that
+   much anyway). */
+#define CHUNK_TAG_BITS     13
+#define MAX_CHUNK_REQ_SZB  (1ull << 36)
+UInt tag_of_Chunk(const ChunkHdr* h);
+void set_tag_of_Chunk(ChunkHdr* h, UInt tag);
 
 /* Sets up the size classes; before the first alloc_Chunk. */
 void init_Chunks(void);
@@ -32,7 +43,8 @@ void init_Chunks(void);
 #define MAX_ALIGN_SZB  (16 * 1024 * 1024)
 
 /* A new chunk of 'req_szB' client bytes aligned to 'align', or NULL (no
-   memory, or 'align' is not a power of two or is above MAX_ALIGN_SZB). */
+   memory, 'align' is not a power of two or is above MAX_ALIGN_SZB, or
+   'req_szB' is not below MAX_CHUNK_REQ_SZB). */
 void* alloc_Chunk(SizeT req_szB, SizeT align);
 
 /* The header of the live chunk at client address 'p'; NULL if 'p' is not
@@ -46,7 +58,8 @@ void free_Chunk(void* p);
 SizeT usable_szB_of_Chunk(const ChunkHdr* h);
 SizeT req_szB_of_Chunk(const ChunkHdr* h);
 
-/* Can the chunk hold 'req_szB' bytes in place?  Then sets its size. */
+/* Can the chunk hold 'req_szB' bytes in place?  Then sets its size (its
+   tag stays). */
 Bool resize_Chunk_in_place(ChunkHdr* h, SizeT req_szB);
 
 /* Memory held in slabs (for --stats=yes). */

@@ -59,6 +59,16 @@
    listing every site's bytes at the peak, is written just before the first
    snapshot that finds the total below it, and at the end.
 
+   Lifetimes (the section of that name): every block keeps its birth, the
+   epoch it was born in, in its tag, and a block grown in a later epoch
+   has layers of different ages.  Epochs are cut from the first heap
+   operation, of length 1 at first, doubled whenever the run reaches 64;
+   each site knows what it holds by birth epoch, and the open epoch counts
+   its births and deaths, written as an L record when the clock closes it.
+   A death of bytes born in an earlier epoch unwinds the freeing stack,
+   the free stack, written once as a P record; a young death costs nothing
+   more than a birth.
+
    The profile is written as the program runs, to one file per process
    (and one per program a process execs), in the line format of
    docs/format.md, and flushed after every complete snapshot: a program
@@ -85,6 +95,7 @@
 #include "pub_tool_poolalloc.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_seqmatch.h"
+#include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
@@ -137,6 +148,8 @@ static Double   clo_peak_inaccuracy  = 1.0;   // percent
 static Bool     clo_heap             = True;
 static Bool     clo_stacks           = False;
 static Bool     clo_pages_as_heap    = False;
+static Bool     clo_free_stacks      = True;
+static UInt     clo_free_depth       = 12;
 static const HChar* clo_out_file     = "strata.out.%p";
 static Double   clo_threshold        = -1.0;  // for the report; -1: not given
 static UInt     clo_detailed_freq    = 10;    // massif's; no effect
@@ -160,6 +173,22 @@ static const HChar* default_alloc_fns[] = {
    "__libc_realloc", "__libc_memalign",
 };
 
+/* Functions that free, whatever the options say: their frames, like the
+   allocator's, are left out of free stacks. */
+static const HChar* default_free_fns[] = {
+   "free", "cfree", "__libc_free", "operator delete(*",
+   "operator delete[](*", "__builtin_delete", "__builtin_vec_delete",
+};
+
+static Bool is_free_fn(const HChar* fn)
+{
+   UInt i;
+   for (i = 0; i < sizeof(default_free_fns) / sizeof(default_free_fns[0]); i++)
+      if (VG_(string_match)(default_free_fns[i], fn))
+         return True;
+   return False;
+}
+
 static Bool st_process_cmd_line_option(const HChar* arg)
 {
    const HChar* tmp_str;
@@ -169,6 +198,8 @@ static Bool st_process_cmd_line_option(const HChar* arg)
    else if VG_BINT_CLO(arg, "--heap-admin", clo_heap_admin, 0, 1024) {}
    else if VG_BOOL_CLO(arg, "--stacks", clo_stacks) {}
    else if VG_BOOL_CLO(arg, "--pages-as-heap", clo_pages_as_heap) {}
+   else if VG_BOOL_CLO(arg, "--free-stacks", clo_free_stacks) {}
+   else if VG_BINT_CLO(arg, "--free-depth", clo_free_depth, 1, MAX_DEPTH) {}
    else if VG_DBL_CLO(arg, "--peak-inaccuracy", clo_peak_inaccuracy) {
       if (clo_peak_inaccuracy < 0.0)
          VG_(fmsg_bad_option)(arg, "must not be negative\n");
@@ -226,6 +257,10 @@ static void st_print_usage(void)
 "    --stacks=yes|no           profile the stacks too (slow) [no]\n"
 "    --pages-as-heap=yes|no    profile pages mapped (mmap, brk) instead of\n"
 "                              the blocks of malloc and new [no]\n"
+"    --free-stacks=yes|no      record the stack that frees the bytes that\n"
+"                              lived across the end of an epoch [yes]\n"
+"    --free-depth=N            record at most N code addresses of each free\n"
+"                              stack (1 to 200) [12]\n"
 "    --out-file=FILE           write the profile to FILE; %%p is the\n"
 "                              process id, %%q{VAR} the value of $VAR, %%n\n"
 "                              a sequence number, %%%% a %%; a forked child\n"
@@ -321,7 +356,17 @@ struct _Site {
    ULong  allocated_szB;  // the bytes those calls asked for
    ULong  temporary;      // those blocks freed before another allocation
    Bool   counts_changed; // since the last snapshot (then it is dirty too)
+   // Lifetimes: what its live blocks hold by birth epoch, sorted, epochs at
+   // the length of generation alive_gen; its cells of the open epoch's own
+   // births and young deaths, if it has them.
+   struct _AliveCell* alive;
+   ULong  alive_mask;     // bit e: alive has a cell of epoch e
+   UShort n_alive, cap_alive;
+   UChar  alive_gen;
+   struct _EpochCell* born_now;
+   struct _EpochCell* died_young;
 };
+typedef struct _AliveCell AliveCell;
 
 /* A live heap block.  The first two fields are those of VgHashNode. */
 typedef struct _Block {
@@ -330,6 +375,7 @@ typedef struct _Block {
    SizeT  req_szB;        // bytes asked for
    SizeT  extra_szB;      // heap admin + slop, counted as extra heap
    Site*  site;
+   UInt   tag;            // its birth (Lifetimes)
 } Block;
 
 /* What a code address is to the allocator, cached: a set of these flags.
@@ -341,6 +387,7 @@ typedef UChar IpClass;
 #define IpIgnore     0x04   // its name matches --ignore-fn
 #define IpMain       0x08   // main
 #define IpBelowMain  0x10   // below main: __libc_start_main, a thread's start
+#define IpFree       0x20   // a deallocator: free, operator delete
 typedef struct _IpNode {
    struct _IpNode* next;
    UWord  ip;             // key
@@ -364,6 +411,9 @@ static XArray*      all_sites   = NULL;  /* XArray* of Site*, every site */
 static PoolAlloc*   block_pool  = NULL;  /* where Blocks live */
 
 static Site* no_stack_site = NULL;   // for allocations with no usable stack
+static Unwinder* site_unwinder = NULL;   // allocations -> their sites
+static Unwinder* free_unwinder = NULL;   // frees -> their free stacks (as
+                                         // Site*), with --free-stacks=yes
 static Site* dirty_sites   = NULL;   // list through Site.next_dirty
 
 static UInt next_frame_id = 1;
@@ -451,17 +501,22 @@ static void update_peak(void)
 /*------------------------------------------------------------*/
 
 /* Sample of the output: the start and the end of a real profile, of
-   examples/leaky-player --cycles 3 ('...' marks the lines left out; the
+   examples/leaky-player --cycles 1 ('...' marks the lines left out; the
    grammar is in docs/format.md).  Fields are separated by one TAB, shown
    here as two spaces or more.  The functions below put the records, and
    st_write.c writes them, ending a profile it cannot finish with a Q
    record saying why (its sample is there).  tests/t-samples.sh checks
-   both samples against profiles that the tool writes.
+   both samples against profiles that the tool writes.  The L records are
+   the lifetimes' epochs (Lifetimes): the first, of length 1, starts at the
+   first heap operation; the bytes born in epoch 0 of site 4 die in epoch
+   46 (of length 4096), freed by the stack of P record 1; the last
+   record, written at the end, would give with a lines what is still
+   alive (here nothing).
 
       strata-profile  3
-      cmd             ./leaky-player --cycles 3
-      pid             8528
-      ppid            8527
+      cmd             ./leaky-player --cycles 1
+      pid             385
+      ppid            384
       time_unit       i
       opt             depth            30
       opt             heap_admin       8
@@ -469,36 +524,55 @@ static void update_peak(void)
       opt             heap             yes
       opt             stacks           no
       opt             pages_as_heap    no
+      opt             lifetimes        yes
+      opt             free_stacks      yes
+      opt             free_depth       12
       T  regular  1  0  0  0
       E
-      T  regular  137895  0  0  0
+      T  regular  137293  0  0  0
       E
-      M  137895  video opened
+      M  137293  video opened
       ...
       F  1  0x1095b3  0  decoder_open  leaky-player.c  122  /tmp/leaky-player  0x15b3
       F  2  0x1098b5  0  player_open  leaky-player.c  173  /tmp/leaky-player  0x18b5
       F  3  0x109d94  0  main  leaky-player.c  253  /tmp/leaky-player  0x1d94
       S  1  1  2  3
-      T  regular  138610  16  8  0
+      L  0  138007  1
+      b  1  0  16  1
+      E
+      T  regular  138008  16  8  0
       s  1  16  1  0  16
       c  1  1  16  0
       E
       ...
-      T  peak  328581  284720  16336  0
+      F  11  0x1096e8  0  decoder_decode  leaky-player.c  142  /tmp/leaky-player  0x16e8
+      P  1  11  7  8
+      ...
+      L  46  326423  4096
+      d  4  0  1  32768  1
+      b  6  46  2048  1
+      E
+      ...
+      T  peak  3376915  927920  23424  0
       s  1  16  1  16  16
       s  2  65536  1  65536  65536
       ...
       E
-      T  regular  328582  251952  8152  0
+      T  regular  3376916  895152  15240  0
       s  4  0  0  0  32768
-      ...
-      T  final  51202117  0  0  0
-      s  8  0  0  0  4096
-      ...
-      c  8  1  4096  1
-      c  7  300  20711424  300
       E
-      X  51202117
+      ...
+      T  final  17166473  0  0  0
+      E
+      L  32  16915223  524288
+      d  7  31  6  65536  1
+      b  7  32  202752  3
+      d  7  32  0  202752  3
+      ...
+      b  8  32  4096  1
+      d  8  32  0  4096  1
+      E
+      X  17166473
 */
 
 /*------------------------------------------------------------*/
@@ -609,27 +683,35 @@ static FrameRun* get_FrameRun(Addr ip)
    return run;
 }
 
-/* Writes the site's frames and its S record, if not yet in the file. */
-static void ensure_Site_written(Site* s)
+/* Writes the frames of a stack not yet written, then its record 'rec'
+   (S for a site, P for a free stack) with id 'id'. */
+static void put_stack_record(const HChar* rec, UInt id, const Addr* ips,
+                             UInt n_ips)
 {
    UInt i, j;
    FrameRun** runs;
 
-   if (s->id != 0)
-      return;
-   runs = s->n_ips ? VG_(malloc)("st.site.runs", s->n_ips * sizeof(FrameRun*))
-                   : NULL;
-   for (i = 0; i < s->n_ips; i++)
-      runs[i] = get_FrameRun(s->ips[i]);
-   s->id = next_site_id++;
-   put_str("S");
-   put_field_u64(s->id);
-   for (i = 0; i < s->n_ips; i++)
+   runs = n_ips ? VG_(malloc)("st.stack.runs", n_ips * sizeof(FrameRun*))
+                : NULL;
+   for (i = 0; i < n_ips; i++)
+      runs[i] = get_FrameRun(ips[i]);
+   put_str(rec);
+   put_field_u64(id);
+   for (i = 0; i < n_ips; i++)
       for (j = 0; j < runs[i]->n; j++)
          put_field_u64(runs[i]->first_id + j);
    put_nl();
    if (runs)
       VG_(free)(runs);
+}
+
+/* Writes the site's frames and its S record, if not yet in the file. */
+static void ensure_Site_written(Site* s)
+{
+   if (s->id != 0)
+      return;
+   s->id = next_site_id++;
+   put_stack_record("S", s->id, s->ips, s->n_ips);
 }
 
 static void write_header(void)
@@ -659,6 +741,13 @@ static void write_header(void)
    put_str("opt\tpages_as_heap\t");
    put_str(clo_pages_as_heap ? "yes" : "no");
    put_nl();
+   if (clo_heap) {
+      put_str("opt\tlifetimes\tyes\n");
+      put_str("opt\tfree_stacks\t");
+      put_str(clo_free_stacks ? "yes" : "no");
+      put_nl();
+      put_str("opt\tfree_depth"); put_field_u64(clo_free_depth); put_nl();
+   }
    if (clo_threshold >= 0.0) {
       VG_(sprintf)(num, "%.3f", clo_threshold);
       put_str("opt\tthreshold"); put_field_text(num); put_nl();
@@ -934,8 +1023,12 @@ static void take_tick_snapshots(ULong now)
 #define CLOCK_READ_AFTER_INSTRS 100000
 static ULong instrs_at_read = 0;
 
-/* The clock: called before each heap operation. */
-static void clock_before_op(void)
+static void advance_epochs(ULong now, Bool heap_op);
+
+/* The clock: called before each heap operation ('heap_op'), marker and
+   snapshot.  It closes the lifetimes' epochs passed, then takes the
+   snapshots of the ticks passed. */
+static void check_clock(Bool heap_op)
 {
    static UInt calls = 0;
    ULong now;
@@ -947,8 +1040,14 @@ static void clock_before_op(void)
       instrs_at_read = guest_instrs_executed;
    }
    now = get_time();
+   advance_epochs(now, heap_op);
    if (now >= next_snapshot_time)
       take_tick_snapshots(now);
+}
+
+static void clock_before_op(void)
+{
+   check_clock(True);
 }
 
 /* The clock: called after each heap operation. */
@@ -1016,6 +1115,8 @@ static IpClass classify_ip(Addr ip)
          node->cls |= IpAlloc;
       if (matches_any(ignore_fns, name))
          node->cls |= IpIgnore;
+      if (is_free_fn(name))
+         node->cls |= IpFree;
    }
    VG_(HT_add_node)(ip_classes, node);
    return node->cls;
@@ -1162,7 +1263,7 @@ static void init_site_rules(void)
    r.need_deeper   = NEED_DEEPER;
    r.site_of_stack = site_of_raw_stack;
    r.named_frame   = is_named_frame;
-   init_Unwind(&r);
+   site_unwinder   = new_Unwinder(&r);
 }
 
 /* Every change to a site's bytes goes through here: 'add_szB' more bytes,
@@ -1295,6 +1396,841 @@ static void count_free_call(void)
 }
 
 /*------------------------------------------------------------*/
+/*--- Lifetimes                                            ---*/
+/*------------------------------------------------------------*/
+
+/* When each byte was born, when it died, and who freed the bytes that
+   lived across an epoch's end (docs/format.md, "Lifetimes").  Time zero,
+   lt_t0, is the time of the first heap operation; the run is cut into
+   epochs of lt_len time units, 1 at first, doubled each time the run
+   reaches N_EPOCHS epochs (epochs 2j and 2j+1 become epoch j), so a birth
+   is a Birth: the epoch's index and the generation of the length it was
+   counted in (length 2^generation), which says what it is at any later
+   length.  A block keeps its birth in its tag (the chunk header's tag
+   bits, or Block.tag): a block grown in a later epoch than its newest
+   bytes is a pile of layers of different ages, kept in 'layered' (only
+   such blocks have an entry there, and the LAYERED_TAG flag).
+
+   Each site counts what its live blocks hold by birth epoch ('alive', a
+   small sorted array, merged pairwise when it is next touched after a
+   doubling), and the open epoch counts its births per (site, birth) and
+   its deaths per (site, birth, free stack) in 'epoch_cells'; each site
+   points at its two cells of the open epoch's own births and deaths, so
+   that the common operation (a block born or dying young) costs no hash.
+   The clock closes the epochs passed before each heap operation, marker
+   and snapshot, writes the L record of an epoch in which something was
+   born or died and flushes it, and forgets the cells.  A death of bytes
+   born in an earlier epoch unwinds the freeing thread's stack once per
+   operation (the free stack: free's frames removed, --free-depth frames),
+   interned in 'free_stacks' and written as a P record before its first
+   use; young deaths cost no unwind.  At the end of the run the open
+   epoch's record gives what is alive by site and birth (a lines). */
+
+#define N_EPOCHS      64
+#define BIRTH_MASK    0xfff     // of a tag: the Birth, (generation << 6) | index
+#define LAYERED_TAG   0x1000    // of a tag: the block has an entry in 'layered'
+#define FREE_SLACK    8         // frames unwound beyond --free-depth, for free's own
+typedef UInt Birth;
+
+static Bool  lt_on      = False;  // lifetimes are recorded (the heap is)
+static Bool  lt_started = False;  // a heap operation came: lt_t0 is set
+static ULong lt_t0      = 0;
+static ULong lt_len     = 1;      // 2^lt_gen
+static UInt  lt_gen     = 0;
+static UInt  lt_index   = 0;      // the open epoch
+static ULong lt_end     = 0;      // when it ends: t0 + (lt_index + 1) * lt_len
+
+static ULong stats_lt_records   = 0;   // L records written
+static ULong stats_lt_doublings = 0;
+static ULong stats_free_unwinds = 0;   // free stacks looked up
+static ULong stats_free_stacks  = 0;   // distinct free stacks
+static ULong stats_layered      = 0;   // blocks that got a second layer
+static ULong stats_lt_cells     = 0;   // b and d lines written
+
+static Birth birth_now(void)
+{
+   return (lt_gen << 6) | lt_index;
+}
+
+/* The epoch of a birth, at the length now. */
+static UInt epoch_of_Birth(Birth b)
+{
+   UInt g = b >> 6;
+   tl_assert(g <= lt_gen && (b & ~BIRTH_MASK) == 0);
+   return lt_gen - g >= 6 ? 0 : (b & (N_EPOCHS - 1)) >> (lt_gen - g);
+}
+
+/* Alive cells: a site's live bytes and blocks born in 'epoch' (at the
+   length of the site's alive_gen). */
+struct _AliveCell {
+   UInt  epoch;
+   SizeT szB;
+   SizeT n_blocks;
+};
+
+/* The bits set in 'x' (the tool is built without -mpopcnt, and
+   __builtin_popcountll would be a call to libgcc). */
+static inline UInt popcount64(ULong x)
+{
+   x = x - ((x >> 1) & 0x5555555555555555ULL);
+   x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+   x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+   return (UInt)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The site's cells at the length now: after doublings, cells merge in
+   pairs. */
+static void normalise_alive(Site* s)
+{
+   UInt i, n = 0, shift;
+   if (s->alive_gen == lt_gen)
+      return;
+   tl_assert(s->alive_gen < lt_gen);
+   shift = lt_gen - s->alive_gen;
+   s->alive_mask = 0;
+   for (i = 0; i < s->n_alive; i++) {
+      AliveCell c = s->alive[i];
+      c.epoch = shift >= 6 ? 0 : c.epoch >> shift;
+      if (n > 0 && s->alive[n - 1].epoch == c.epoch) {
+         s->alive[n - 1].szB      += c.szB;
+         s->alive[n - 1].n_blocks += c.n_blocks;
+      } else
+         s->alive[n++] = c;
+      s->alive_mask |= 1ULL << c.epoch;
+   }
+   s->n_alive   = n;
+   s->alive_gen = lt_gen;
+}
+
+/* A new cell of 'epoch', at its place 'i' in the site's cells. */
+static AliveCell* new_alive_cell(Site* s, UInt epoch, UInt i)
+{
+   ULong bit = 1ULL << epoch;
+   if (s->n_alive == s->cap_alive) {
+      s->cap_alive = s->cap_alive == 0 ? 2 : 2 * s->cap_alive;
+      tl_assert(s->cap_alive <= 2 * N_EPOCHS);
+      s->alive = VG_(realloc)("st.alive", s->alive,
+                              s->cap_alive * sizeof(AliveCell));
+   }
+   VG_(memmove)(&s->alive[i + 1], &s->alive[i],
+                (s->n_alive - i) * sizeof(AliveCell));
+   s->n_alive++;
+   s->alive_mask |= bit;
+   tl_assert(s->n_alive <= N_EPOCHS);
+   s->alive[i].epoch    = epoch;
+   s->alive[i].szB      = 0;
+   s->alive[i].n_blocks = 0;
+   return &s->alive[i];
+}
+
+/* The site's cell of 'epoch' (at the length now), made if need be.  Most
+   are the newest (a birth now). */
+static inline AliveCell* alive_cell(Site* s, UInt epoch)
+{
+   ULong bit = 1ULL << epoch;
+   UInt  i;
+   tl_assert(epoch < N_EPOCHS);
+   if (s->alive_gen != lt_gen)
+      normalise_alive(s);
+   if (s->n_alive > 0 && s->alive[s->n_alive - 1].epoch == epoch)
+      return &s->alive[s->n_alive - 1];
+   i = popcount64(s->alive_mask & (bit - 1));   // cells before
+   if (s->alive_mask & bit)
+      return &s->alive[i];
+   return new_alive_cell(s, epoch, i);
+}
+
+static void add_alive(Site* s, UInt epoch, SizeT szB, SizeT n_blocks)
+{
+   AliveCell* c = alive_cell(s, epoch);
+   tl_assert(c->szB + szB >= c->szB);
+   c->szB      += szB;
+   c->n_blocks += n_blocks;
+}
+
+static void sub_alive(Site* s, UInt epoch, SizeT szB, SizeT n_blocks)
+{
+   AliveCell* c = alive_cell(s, epoch);
+   tl_assert2(c->szB >= szB && c->n_blocks >= n_blocks,
+              "more deaths than births at a site in epoch %u", epoch);
+   c->szB      -= szB;
+   c->n_blocks -= n_blocks;
+   if (c->szB == 0 && c->n_blocks == 0) {
+      UInt i = c - s->alive;
+      VG_(memmove)(c, c + 1, (s->n_alive - i - 1) * sizeof(AliveCell));
+      s->n_alive--;
+      s->alive_mask &= ~(1ULL << epoch);
+   }
+}
+
+/* Free stacks: the stacks that freed bytes born in an earlier epoch.  The
+   first two fields are those of VgHashNode. */
+typedef struct _FreeStack {
+   struct _FreeStack* next;
+   UWord  hash;           // key: hash_stack() of ips
+   UInt   id;             // 1-based id of its P record; 0 = not written
+   UInt   n_ips;
+   Addr*  ips;            // innermost first
+} FreeStack;
+
+static VgHashTable* free_stacks = NULL;  /* stack (hash) -> FreeStack* */
+static UInt next_free_stack_id = 1;
+
+static Word cmp_FreeStack(const void* a, const void* b)
+{
+   const FreeStack* x = a;
+   const FreeStack* y = b;
+   return !(x->n_ips == y->n_ips && same_words(x->ips, y->ips, x->n_ips));
+}
+
+static FreeStack* get_FreeStack(const Addr* ips, UInt n_ips)
+{
+   FreeStack  key;
+   FreeStack* fs;
+   key.hash  = hash_stack(ips, n_ips);
+   key.n_ips = n_ips;
+   key.ips   = (Addr*)ips;
+   fs = VG_(HT_gen_lookup)(free_stacks, &key, cmp_FreeStack);
+   if (fs != NULL)
+      return fs;
+   fs = VG_(malloc)("st.freestack", sizeof(FreeStack));
+   fs->hash  = key.hash;
+   fs->id    = 0;
+   fs->n_ips = n_ips;
+   fs->ips   = NULL;
+   if (n_ips > 0) {
+      fs->ips = VG_(malloc)("st.freestack.ips", n_ips * sizeof(Addr));
+      copy_words(fs->ips, ips, n_ips);
+   }
+   VG_(HT_add_node)(free_stacks, fs);
+   stats_free_stacks++;
+   return fs;
+}
+
+/* The free stack that a raw stack makes, as unwound from the free (the
+   unwinder's rule, like site_of_raw_stack): the frames of free (and
+   realloc, and the --alloc-fn functions) taken off its top, cut below main
+   and to --free-depth code addresses.  '*end' is the first frame cut. */
+static Site* free_stack_of_raw_stack(const Addr* ips, UInt n_ips,
+                                     Bool truncated, UInt* end)
+{
+   UInt    i = 0, j;
+   IpClass cls;
+   while (i < n_ips && (classify_ip(ips[i]) & (IpAlloc | IpFree)))
+      i++;
+   for (j = i; j < n_ips && j - i < clo_free_depth; j++) {
+      cls = classify_ip(ips[j]);
+      if (cls & IpBelowMain)
+         break;
+      if (cls & IpMain) {
+         j++;
+         break;
+      }
+   }
+   *end = j;
+   if (truncated && j == n_ips && j - i < clo_free_depth)
+      return NEED_DEEPER;
+   return (Site*)get_FreeStack(ips + i, j - i);
+}
+
+static FreeStack* unwind_FreeStack(ThreadId tid)
+{
+   stats_free_unwinds++;
+   return (FreeStack*)get_Site(free_unwinder, tid);
+}
+
+/* The free stack of the operation under way, unwound once for all its
+   deaths (pages unmapped, a realloc's layers); reset by the clock before
+   each heap operation.  NULL with --free-stacks=no. */
+static Bool       op_free_stack_known = False;
+static FreeStack* op_free_stack       = NULL;
+
+static FreeStack* free_stack_of_op(ThreadId tid)
+{
+   if (free_unwinder == NULL || tid == VG_INVALID_THREADID)
+      return NULL;
+   if (!op_free_stack_known) {
+      op_free_stack       = unwind_FreeStack(tid);
+      op_free_stack_known = True;
+   }
+   return op_free_stack;
+}
+
+static void ensure_FreeStack_written(FreeStack* fs)
+{
+   if (fs->id != 0)
+      return;
+   fs->id = next_free_stack_id++;
+   put_stack_record("P", fs->id, fs->ips, fs->n_ips);
+}
+
+/* The open epoch's cells: births per (site, birth) and deaths per (site,
+   birth, free stack), birth epochs at the length now (the epoch closes
+   before the length doubles). */
+typedef struct _EpochCell {
+   Site*      site;
+   UInt       epoch;          // the birth
+   Bool       died;           // a d line, else a b line
+   FreeStack* fs;             // of a d line; NULL: none (0)
+   SizeT      szB;
+   SizeT      n_blocks;
+   struct _EpochCell* next_in_epoch;
+} EpochCell;
+
+/* (site, birth, kind, free stack) -> EpochCell*: open addressing, linear
+   probing, a power of two of slots, at most half of them used. */
+static EpochCell**  epoch_cells = NULL;
+static UInt         epoch_cells_cap  = 0;
+static UInt         epoch_cells_used = 0;
+static EpochCell*   epoch_list  = NULL;  // its cells in the order made,
+static EpochCell**  epoch_tail  = &epoch_list;  // through next_in_epoch
+static PoolAlloc*   epoch_cell_pool = NULL;
+
+static UWord hash_EpochCell(const Site* s, UInt epoch, Bool died,
+                            const FreeStack* fs)
+{
+   UWord h = ((UWord)s >> 4) ^ (((UWord)fs >> 4) * 31) ^ (epoch * 2 + died);
+   h *= 0x9E3779B97F4A7C15ULL;
+   return h >> 32;
+}
+
+/* The slot of the cell (site, birth, kind, free stack): the cell's, or the
+   empty one where it would go. */
+static EpochCell** slot_of_EpochCell(Site* s, UInt epoch, Bool died,
+                                     FreeStack* fs)
+{
+   UInt mask = epoch_cells_cap - 1;
+   UInt i    = (UInt)hash_EpochCell(s, epoch, died, fs) & mask;
+   for (;; i = (i + 1) & mask) {
+      EpochCell* c = epoch_cells[i];
+      if (c == NULL || (c->site == s && c->epoch == epoch && c->died == died
+                        && c->fs == fs))
+         return &epoch_cells[i];
+   }
+}
+
+static void grow_epoch_cells(void)
+{
+   EpochCell* c;
+   epoch_cells_cap = epoch_cells_cap == 0 ? 256 : 2 * epoch_cells_cap;
+   if (epoch_cells != NULL)
+      VG_(free)(epoch_cells);
+   epoch_cells = VG_(calloc)("st.epoch_cells", epoch_cells_cap,
+                             sizeof(EpochCell*));
+   for (c = epoch_list; c != NULL; c = c->next_in_epoch)
+      *slot_of_EpochCell(c->site, c->epoch, c->died, c->fs) = c;
+}
+
+static EpochCell* get_EpochCell(Site* s, UInt epoch, Bool died, FreeStack* fs)
+{
+   EpochCell** slot = slot_of_EpochCell(s, epoch, died, fs);
+   EpochCell*  c    = *slot;
+   if (c != NULL)
+      return c;
+   c = VG_(allocEltPA)(epoch_cell_pool);
+   c->site     = s;
+   c->epoch    = epoch;
+   c->died     = died;
+   c->fs       = fs;
+   c->szB      = c->n_blocks = 0;
+   c->next_in_epoch = NULL;
+   *epoch_tail = c;
+   epoch_tail  = &c->next_in_epoch;
+   *slot       = c;
+   if (++epoch_cells_used * 2 > epoch_cells_cap)
+      grow_epoch_cells();
+   return c;
+}
+
+static void add_to_EpochCell(EpochCell* c, SizeT szB, SizeT n_blocks)
+{
+   tl_assert(c->szB + szB >= c->szB);
+   c->szB      += szB;
+   c->n_blocks += n_blocks;
+}
+
+/* Bytes (and blocks) of 's' born in 'epoch' come to it now. */
+static void note_born(Site* s, UInt epoch, SizeT szB, SizeT n_blocks)
+{
+   EpochCell* c;
+   tl_assert(lt_started && epoch <= lt_index);
+   if (epoch == lt_index) {
+      if (s->born_now == NULL)
+         s->born_now = get_EpochCell(s, epoch, False, NULL);
+      c = s->born_now;
+   } else
+      c = get_EpochCell(s, epoch, False, NULL);
+   add_to_EpochCell(c, szB, n_blocks);
+   add_alive(s, epoch, szB, n_blocks);
+}
+
+/* Bytes (and blocks) of 's' born in 'epoch' die now, freed by 'tid'. */
+static void note_died(ThreadId tid, Site* s, UInt epoch, SizeT szB,
+                      SizeT n_blocks)
+{
+   EpochCell* c;
+   tl_assert(lt_started && epoch <= lt_index);
+   if (epoch == lt_index) {
+      if (s->died_young == NULL)
+         s->died_young = get_EpochCell(s, epoch, True, NULL);
+      c = s->died_young;
+   } else
+      c = get_EpochCell(s, epoch, True, free_stack_of_op(tid));
+   add_to_EpochCell(c, szB, n_blocks);
+   sub_alive(s, epoch, szB, n_blocks);
+}
+
+/* The layers of a block grown in a later epoch than its newest bytes,
+   oldest first; the oldest has the block's own birth (its tag's) and is
+   never taken off (it may hold 0 bytes).  Layers whose epochs are the same
+   at the length now merge.  The first two fields are those of
+   VgHashNode. */
+typedef struct {
+   Birth birth;
+   SizeT szB;
+} Layer;
+
+typedef struct _Layers {
+   struct _Layers* next;
+   UWord  key;            // the block: its ChunkHdr* or its Block*
+   Bool   chunk;          // which of the two
+   UInt   n, cap;
+   Layer* l;
+} Layers;
+
+static VgHashTable* layered = NULL;   /* ChunkHdr* or Block* -> Layers* */
+
+static Layers* Layers_of(UWord key)
+{
+   Layers* ls = VG_(HT_lookup)(layered, key);
+   tl_assert2(ls != NULL, "a layered block without its layers");
+   return ls;
+}
+
+static void compact_Layers(Layers* ls)
+{
+   UInt i, n = 1;
+   for (i = 1; i < ls->n; i++) {
+      if (epoch_of_Birth(ls->l[i].birth) == epoch_of_Birth(ls->l[n - 1].birth))
+         ls->l[n - 1].szB += ls->l[i].szB;
+      else
+         ls->l[n++] = ls->l[i];
+   }
+   ls->n = n;
+}
+
+static void add_Layer(Layers* ls, Birth birth, SizeT szB)
+{
+   if (ls->n == ls->cap) {
+      ls->cap = 2 * ls->cap;
+      tl_assert(ls->cap <= 2 * N_EPOCHS);
+      ls->l = VG_(realloc)("st.layers.l", ls->l, ls->cap * sizeof(Layer));
+   }
+   ls->l[ls->n].birth = birth;
+   ls->l[ls->n].szB   = szB;
+   ls->n++;
+   tl_assert(ls->n <= N_EPOCHS);
+}
+
+/* What the clock does for lifetimes before a heap operation ('heap_op'),
+   marker or snapshot at 'now': lt_t0 at the first heap operation, and the
+   epochs passed closed. */
+static void close_epoch(void);
+
+static void advance_epochs(ULong now, Bool heap_op)
+{
+   ULong idx;
+   if (!lt_on)
+      return;
+   if (!lt_started) {
+      if (!heap_op)
+         return;
+      lt_started = True;
+      lt_t0      = now;
+      lt_end     = now + 1;
+   }
+   if (heap_op)
+      op_free_stack_known = False;
+   if (now < lt_end)
+      return;
+   tl_assert(now >= lt_t0);
+   idx = (now - lt_t0) / lt_len;
+   tl_assert(idx > lt_index);
+   close_epoch();
+   while (idx >= N_EPOCHS) {
+      lt_len *= 2;
+      lt_gen++;
+      stats_lt_doublings++;
+      idx = (now - lt_t0) / lt_len;
+   }
+   tl_assert(lt_gen < 64);
+   lt_index = (UInt)idx;
+   lt_end   = lt_t0 + (idx + 1) * lt_len;
+}
+
+/* A block of 'szB' bytes of 's' is born now: its tag. */
+static UInt born_Block(Site* s, SizeT szB)
+{
+   if (!lt_on)
+      return 0;
+   note_born(s, lt_index, szB, 1);
+   return birth_now();
+}
+
+/* The block 'key' of 's', of 'szB' bytes, with tag 'tag', dies: freed by
+   'tid'. */
+static void died_Block(ThreadId tid, Site* s, UWord key, UInt tag, SizeT szB)
+{
+   Layers* ls;
+   Int     i;
+   if (!lt_on)
+      return;
+   if (!(tag & LAYERED_TAG)) {
+      note_died(tid, s, epoch_of_Birth(tag & BIRTH_MASK), szB, 1);
+      return;
+   }
+   ls = Layers_of(key);
+   VG_(HT_remove)(layered, key);
+   for (i = (Int)ls->n - 1; i >= 0; i--)
+      note_died(tid, s, epoch_of_Birth(ls->l[i].birth), ls->l[i].szB,
+                i == 0 ? 1 : 0);
+   VG_(free)(ls->l);
+   VG_(free)(ls);
+}
+
+/* The block 'key' of 'szB' bytes moves from site 'from' to site 'to' (a
+   realloc by 'tid'): its bytes die at 'from' and are born at 'to', with
+   their ages. */
+static void move_Block(ThreadId tid, Site* from, Site* to, UWord key,
+                       UInt tag, SizeT szB)
+{
+   Layers* ls;
+   UInt    i, e;
+   if (!lt_on)
+      return;
+   if (!(tag & LAYERED_TAG)) {
+      e = epoch_of_Birth(tag & BIRTH_MASK);
+      note_died(tid, from, e, szB, 1);
+      note_born(to, e, szB, 1);
+      return;
+   }
+   ls = Layers_of(key);
+   compact_Layers(ls);
+   for (i = 0; i < ls->n; i++) {
+      e = epoch_of_Birth(ls->l[i].birth);
+      note_died(tid, from, e, ls->l[i].szB, i == 0 ? 1 : 0);
+      note_born(to, e, ls->l[i].szB, i == 0 ? 1 : 0);
+   }
+}
+
+/* The block 'key' (tag 'tag', at 's') grows from 'old_szB' to 'new_szB':
+   the bytes added are born now, a layer of their own unless the newest
+   layer is of this epoch.  Its tag. */
+static UInt grow_Block(Site* s, UWord key, Bool chunk, UInt tag,
+                       SizeT old_szB, SizeT new_szB)
+{
+   Layers* ls;
+   tl_assert(new_szB > old_szB);
+   note_born(s, lt_index, new_szB - old_szB, 0);
+   if (!(tag & LAYERED_TAG)) {
+      if (epoch_of_Birth(tag & BIRTH_MASK) == lt_index)
+         return tag;
+      ls = VG_(malloc)("st.layers", sizeof(Layers));
+      ls->key   = key;
+      ls->chunk = chunk;
+      ls->n     = 0;
+      ls->cap   = 2;
+      ls->l     = VG_(malloc)("st.layers.l", ls->cap * sizeof(Layer));
+      add_Layer(ls, tag & BIRTH_MASK, old_szB);
+      add_Layer(ls, birth_now(), new_szB - old_szB);
+      VG_(HT_add_node)(layered, ls);
+      stats_layered++;
+      return tag | LAYERED_TAG;
+   }
+   ls = Layers_of(key);
+   compact_Layers(ls);
+   if (epoch_of_Birth(ls->l[ls->n - 1].birth) == lt_index)
+      ls->l[ls->n - 1].szB += new_szB - old_szB;
+   else
+      add_Layer(ls, birth_now(), new_szB - old_szB);
+   return tag;
+}
+
+/* The block shrinks from 'old_szB' to 'new_szB': its newest bytes die,
+   freed by 'tid'.  Its tag. */
+static UInt shrink_Block(ThreadId tid, Site* s, UWord key, UInt tag,
+                         SizeT old_szB, SizeT new_szB)
+{
+   Layers* ls;
+   SizeT   d = old_szB - new_szB;
+   Int     i;
+   tl_assert(new_szB < old_szB);
+   if (!(tag & LAYERED_TAG)) {
+      note_died(tid, s, epoch_of_Birth(tag & BIRTH_MASK), d, 0);
+      return tag;
+   }
+   ls = Layers_of(key);
+   compact_Layers(ls);
+   for (i = (Int)ls->n - 1; i >= 0 && d > 0; i--) {
+      SizeT take = ls->l[i].szB < d ? ls->l[i].szB : d;
+      note_died(tid, s, epoch_of_Birth(ls->l[i].birth), take, 0);
+      ls->l[i].szB -= take;
+      d -= take;
+      if (ls->l[i].szB == 0 && i > 0)
+         ls->n--;
+   }
+   tl_assert(d == 0);
+   if (ls->n > 1)
+      return tag;
+   VG_(HT_remove)(layered, key);
+   VG_(free)(ls->l);
+   VG_(free)(ls);
+   return tag & ~LAYERED_TAG;
+}
+
+/* The block 'key' of 's' is resized by 'tid'.  Its tag. */
+static UInt resize_lifetimes(ThreadId tid, Site* s, UWord key, Bool chunk,
+                             UInt tag, SizeT old_szB, SizeT new_szB)
+{
+   if (!lt_on || new_szB == old_szB)
+      return tag;
+   if (new_szB > old_szB)
+      return grow_Block(s, key, chunk, tag, old_szB, new_szB);
+   return shrink_Block(tid, s, key, tag, old_szB, new_szB);
+}
+
+/* A layered chunk moved from 'old_key' to 'new_key' (a realloc). */
+static void rekey_Block(UWord old_key, UWord new_key, UInt tag)
+{
+   Layers* ls;
+   if (!(tag & LAYERED_TAG) || old_key == new_key)
+      return;
+   ls = VG_(HT_remove)(layered, old_key);
+   tl_assert(ls != NULL);
+   ls->key = new_key;
+   VG_(HT_add_node)(layered, ls);
+}
+
+/* The F, S and P records that the open epoch's record (and its a lines,
+   'with_alive') use, before it. */
+static void define_epoch_record(Bool with_alive)
+{
+   EpochCell* c;
+   Word       i;
+   for (c = epoch_list; c != NULL; c = c->next_in_epoch) {
+      ensure_Site_written(c->site);
+      if (c->fs != NULL)
+         ensure_FreeStack_written(c->fs);
+   }
+   if (!with_alive)
+      return;
+   for (i = 0; i < VG_(sizeXA)(all_sites); i++) {
+      Site* s = *(Site**)VG_(indexXA)(all_sites, i);
+      if (s->n_alive > 0)
+         ensure_Site_written(s);
+   }
+}
+
+static void put_lifetime_line(const HChar* rec, const Site* s, UInt epoch,
+                              const FreeStack* fs, Bool with_fs, SizeT szB,
+                              SizeT n_blocks)
+{
+   put_str(rec);
+   put_field_u64(s->id);
+   put_field_u64(epoch);
+   if (with_fs)
+      put_field_u64(fs != NULL ? fs->id : 0);
+   put_field_u64(szB);
+   put_field_u64(n_blocks);
+   put_nl();
+}
+
+/* The open epoch's record (docs/format.md): its L line, its births and
+   deaths, with 'with_alive' what is alive (the end of the run), its E;
+   flushed, so that a program killed later leaves it in the file. */
+static void write_epoch_record(Bool with_alive)
+{
+   EpochCell* c;
+   Word       i;
+   UInt       j;
+   if (!is_open_Writer())
+      return;
+   define_epoch_record(with_alive);
+   put_str("L");
+   put_field_u64(lt_index);
+   put_field_u64(lt_t0 + lt_index * lt_len);
+   put_field_u64(lt_len);
+   put_nl();
+   for (c = epoch_list; c != NULL; c = c->next_in_epoch) {
+      if (c->szB == 0 && c->n_blocks == 0)
+         continue;
+      put_lifetime_line(c->died ? "d" : "b", c->site, c->epoch, c->fs,
+                        c->died, c->szB, c->n_blocks);
+      stats_lt_cells++;
+   }
+   for (i = 0; with_alive && i < VG_(sizeXA)(all_sites); i++) {
+      Site* s = *(Site**)VG_(indexXA)(all_sites, i);
+      normalise_alive(s);
+      for (j = 0; j < s->n_alive; j++)
+         put_lifetime_line("a", s, s->alive[j].epoch, NULL, False,
+                           s->alive[j].szB, s->alive[j].n_blocks);
+   }
+   put_str("E\n");
+   flush_Writer();
+   stats_lt_records++;
+}
+
+/* Forgets the open epoch's cells, at a cost linear in their number: the
+   table is emptied, or made anew when it is far larger than they needed. */
+static void clear_epoch_cells(void)
+{
+   EpochCell* c;
+   EpochCell* next;
+   for (c = epoch_list; c != NULL; c = next) {
+      next = c->next_in_epoch;
+      c->site->born_now = c->site->died_young = NULL;
+      VG_(freeEltPA)(epoch_cell_pool, c);
+   }
+   epoch_list = NULL;
+   epoch_tail = &epoch_list;
+   if (epoch_cells_cap > 256 && epoch_cells_used * 8 < epoch_cells_cap) {
+      epoch_cells_cap = 128;
+      grow_epoch_cells();    // 256 slots
+   } else
+      VG_(memset)(epoch_cells, 0, epoch_cells_cap * sizeof(EpochCell*));
+   epoch_cells_used = 0;
+}
+
+/* The open epoch has ended: its record, if anything was born or died in
+   it. */
+static void close_epoch(void)
+{
+   if (epoch_list != NULL)
+      write_epoch_record(False);
+   clear_epoch_cells();
+}
+
+/* The end of the run (also before an execve): the open epoch's record,
+   with what is alive.  Its definitions come before the final snapshot
+   (define_epoch_record), so that an execve that fails cuts the file back
+   to a point where they are still written.  The cells stay: a failed
+   execve's run goes on. */
+static void define_last_epoch(void)
+{
+   if (!lt_on || !is_open_Writer())
+      return;
+   if (!lt_started) {
+      lt_started = True;     // no heap operation: one empty epoch
+      lt_t0      = get_time();
+      lt_end     = lt_t0 + 1;
+   }
+   define_epoch_record(True);
+}
+
+static void write_last_epoch(void)
+{
+   if (lt_on && is_open_Writer())
+      write_epoch_record(True);
+}
+
+/* A forked child's first record gives the blocks it inherited as births
+   with their ages, in the epoch open at the fork; its free stacks are
+   written afresh in its own file. */
+static void lifetimes_atfork_child(void)
+{
+   Word       i;
+   UInt       j;
+   FreeStack* fs;
+   if (!lt_on)
+      return;
+   clear_epoch_cells();      // the parent writes them
+   VG_(HT_ResetIter)(free_stacks);
+   while ((fs = VG_(HT_Next)(free_stacks)) != NULL)
+      fs->id = 0;
+   next_free_stack_id = 1;
+   for (i = 0; lt_started && i < VG_(sizeXA)(all_sites); i++) {
+      Site* s = *(Site**)VG_(indexXA)(all_sites, i);
+      normalise_alive(s);
+      for (j = 0; j < s->n_alive; j++)
+         add_to_EpochCell(get_EpochCell(s, s->alive[j].epoch, False, NULL),
+                          s->alive[j].szB, s->alive[j].n_blocks);
+   }
+}
+
+static void init_lifetimes(void)
+{
+   lt_on           = clo_heap;
+   free_stacks     = VG_(HT_construct)("st.free_stacks");
+   grow_epoch_cells();
+   layered         = VG_(HT_construct)("st.layered");
+   epoch_cell_pool = VG_(newPA)(sizeof(EpochCell), 1000, VG_(malloc),
+                                "st.epoch_cells", VG_(free));
+   if (lt_on && clo_free_stacks) {
+      UnwindRules r;
+      r.depth         = clo_free_depth;
+      r.check         = clo_check_unwind_cache;
+      r.no_stack      = (Site*)get_FreeStack(NULL, 0);
+      r.need_deeper   = NEED_DEEPER;
+      r.site_of_stack = free_stack_of_raw_stack;
+      r.named_frame   = is_named_frame;
+      free_unwinder   = new_Unwinder(&r);
+   }
+}
+
+/* For the expensive sanity check: what a site is alive with by birth adds
+   up to its bytes and blocks. */
+static void check_alive_of_Site(const Site* s)
+{
+   UInt  i;
+   SizeT szB = 0, n_blocks = 0;
+   if (!lt_on)
+      return;
+   tl_assert(s->n_alive <= s->cap_alive && s->n_alive <= N_EPOCHS);
+   tl_assert(s->alive_gen <= lt_gen);
+   tl_assert((UInt)popcount64(s->alive_mask) == s->n_alive);
+   for (i = 0; i < s->n_alive; i++) {
+      tl_assert(i == 0 || s->alive[i - 1].epoch < s->alive[i].epoch);
+      tl_assert(s->alive_mask & (1ULL << s->alive[i].epoch));
+      tl_assert(s->alive[i].szB > 0 || s->alive[i].n_blocks > 0);
+      szB      += s->alive[i].szB;
+      n_blocks += s->alive[i].n_blocks;
+   }
+   tl_assert(szB == s->szB && n_blocks == s->n_blocks);
+}
+
+/* For the expensive sanity check: every layered block's layers add up to
+   its size, oldest first, the oldest with its own birth. */
+static void check_Layers(void)
+{
+   Layers* ls;
+   VG_(HT_ResetIter)(layered);
+   while ((ls = VG_(HT_Next)(layered)) != NULL) {
+      SizeT szB = 0, block_szB;
+      UInt  tag, i;
+      if (ls->chunk) {
+         const ChunkHdr* h = (const ChunkHdr*)ls->key;
+         tl_assert(h->site != NULL);
+         block_szB = req_szB_of_Chunk(h);
+         tag       = tag_of_Chunk(h);
+      } else {
+         const Block* b = (const Block*)ls->key;
+         block_szB = b->req_szB;
+         tag       = b->tag;
+      }
+      tl_assert(tag & LAYERED_TAG);
+      tl_assert(ls->n >= 2 && ls->n <= ls->cap && ls->n <= N_EPOCHS);
+      tl_assert(ls->l[0].birth == (tag & BIRTH_MASK));
+      for (i = 0; i < ls->n; i++) {
+         tl_assert(i == 0 || (ls->l[i].szB > 0
+                              && epoch_of_Birth(ls->l[i - 1].birth)
+                                 <= epoch_of_Birth(ls->l[i].birth)));
+         szB += ls->l[i].szB;
+      }
+      tl_assert(szB == block_szB);
+   }
+}
+
+/*------------------------------------------------------------*/
 /*--- Blocks in the table: custom allocators, pages        ---*/
 /*------------------------------------------------------------*/
 
@@ -1310,6 +2246,7 @@ static Block* add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
    b->req_szB   = req_szB;
    b->extra_szB = extra_szB;
    b->site      = site;
+   b->tag       = born_Block(site, req_szB);
    VG_(HT_add_node)(blocks, b);
    count_alloc(site, req_szB, extra_szB);
    return b;
@@ -1318,7 +2255,7 @@ static Block* add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
 /* Records a block allocated now by 'tid', unless it is ignored. */
 static void record_Block(ThreadId tid, Addr p, SizeT req_szB, SizeT extra_szB)
 {
-   Site* site = get_Site(tid);
+   Site* site = get_Site(site_unwinder, tid);
    if (site == NULL) {
       stats_ignored_allocs++;
       count_ignored_call();
@@ -1326,25 +2263,28 @@ static void record_Block(ThreadId tid, Addr p, SizeT req_szB, SizeT extra_szB)
       count_call(site, req_szB, add_Block(p, req_szB, extra_szB, site));
 }
 
-/* Whether there was a block at 'p' to free. */
-static Bool unrecord_Block(Addr p)
+/* Whether there was a block at 'p' for 'tid' to free. */
+static Bool unrecord_Block(ThreadId tid, Addr p)
 {
    Block* b = VG_(HT_remove)(blocks, p);
    if (b == NULL)
       return False;
+   died_Block(tid, b->site, (UWord)b, b->tag, b->req_szB);
    count_free_of(b->site, b);
    count_free(b->site, b->req_szB, b->extra_szB);
    VG_(freeEltPA)(block_pool, b);
    return True;
 }
 
-static void resize_Block(Addr p, SizeT new_szB)
+static void resize_Block(ThreadId tid, Addr p, SizeT new_szB)
 {
    Block* b = VG_(HT_lookup)(blocks, p);
    if (b == NULL)
       return;
    if (new_szB < b->req_szB)
       update_peak();
+   b->tag = resize_lifetimes(tid, b->site, (UWord)b, False, b->tag,
+                             b->req_szB, new_szB);
    change_Site(b->site, new_szB, b->req_szB, 0);
    tl_assert(heap_szB >= b->req_szB);
    tl_assert(heap_szB - b->req_szB + new_szB >= heap_szB - b->req_szB);
@@ -1372,19 +2312,24 @@ static ULong ignored_chunks = 0;
 /* Gives the chunk its site (the stack of 'tid' now) and counts it. */
 static void record_Chunk(ThreadId tid, ChunkHdr* h)
 {
-   h->site = get_Site(tid);
+   h->site = get_Site(site_unwinder, tid);
    if (h->site == NULL) {
       stats_ignored_allocs++;
       ignored_chunks++;
       count_ignored_call();
    } else {
+      set_tag_of_Chunk(h, born_Block(h->site, req_szB_of_Chunk(h)));
       count_alloc(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
       count_call(h->site, req_szB_of_Chunk(h), h);
    }
 }
 
-static void unrecord_Chunk(ChunkHdr* h)
+/* The chunk is freed by 'tid'. */
+static void unrecord_Chunk(ThreadId tid, ChunkHdr* h)
 {
+   if (h->site != NULL)
+      died_Block(tid, h->site, (UWord)h, tag_of_Chunk(h),
+                 req_szB_of_Chunk(h));
    count_free_of(h->site, h);
    count_free_call();
    if (h->site != NULL)
@@ -1454,7 +2399,7 @@ static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
    return p;
 }
 
-static void die_block(void* p)
+static void die_block(ThreadId tid, void* p)
 {
    ChunkHdr* h = live_Chunk(p);
    if (h == NULL) {
@@ -1463,7 +2408,7 @@ static void die_block(void* p)
       return;
    }
    clock_before_op();
-   unrecord_Chunk(h);
+   unrecord_Chunk(tid, h);
    free_Chunk(p);
    clock_after_op();
 }
@@ -1479,12 +2424,33 @@ static Site* realloc_Site(ThreadId tid, Site* old_site)
    Site* site;
    if (old_site == NULL)
       return NULL;
-   site = get_Site(tid);
+   site = get_Site(site_unwinder, tid);
    if (site == NULL) {
       stats_ignored_reallocs++;
       return old_site;
    }
    return site;
+}
+
+/* The lifetimes of a chunk that 'tid' realloc'd from 'old_h' (tag 'tag',
+   'old_szB' bytes, site 'old_site') to 'h' (its new size, site 'site'): a
+   shrink takes the newest bytes off at the old site, a move to another
+   site takes what is left there with its ages, and a growth adds bytes
+   born now at the new site.  'h' gets the tag. */
+static void renew_lifetimes(ThreadId tid, ChunkHdr* h, ChunkHdr* old_h,
+                            UInt tag, Site* old_site, Site* site,
+                            SizeT old_szB)
+{
+   SizeT new_szB = req_szB_of_Chunk(h);
+   SizeT kept    = new_szB < old_szB ? new_szB : old_szB;
+   if (!lt_on)
+      return;
+   rekey_Block((UWord)old_h, (UWord)h, tag);
+   tag = resize_lifetimes(tid, old_site, (UWord)h, True, tag, old_szB, kept);
+   if (site != old_site)
+      move_Block(tid, old_site, site, (UWord)h, tag, kept);
+   tag = resize_lifetimes(tid, site, (UWord)h, True, tag, kept, new_szB);
+   set_tag_of_Chunk(h, tag);
 }
 
 static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
@@ -1493,6 +2459,7 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
    SizeT     old_req_szB;
    Site*     old_site;
    Site*     site;
+   UInt      tag;
    void*     p_new = p_old;
 
    if (h == NULL || (SSizeT)new_req_szB < 0)
@@ -1500,6 +2467,7 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
    clock_before_op();
    old_req_szB = req_szB_of_Chunk(h);
    old_site    = h->site;
+   tag         = tag_of_Chunk(h);
    if (new_req_szB < old_req_szB)
       update_peak();
    unrecord_Chunk_quietly(h);
@@ -1515,9 +2483,11 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
    }
    site = realloc_Site(tid, old_site);
    recount_Chunk((ChunkHdr*)p_new - 1, old_site, old_req_szB, site);
-   if (site != NULL)
+   if (site != NULL) {
+      renew_lifetimes(tid, (ChunkHdr*)p_new - 1, h, tag, old_site, site,
+                      old_req_szB);
       count_call(site, new_req_szB, (ChunkHdr*)p_new - 1);
-   else
+   } else
       count_ignored_call();
    stats_reallocs++;
    clock_after_op();
@@ -1563,28 +2533,28 @@ static void* st_memalign(ThreadId tid, SizeT align, SizeT n)
 
 static void st_free(ThreadId tid, void* p)
 {
-   die_block(p);
+   die_block(tid, p);
 }
 
 static void st___builtin_delete(ThreadId tid, void* p)
 {
-   die_block(p);
+   die_block(tid, p);
 }
 
 static void st___builtin_delete_aligned(ThreadId tid, void* p, SizeT align)
 {
-   die_block(p);
+   die_block(tid, p);
 }
 
 static void st___builtin_vec_delete(ThreadId tid, void* p)
 {
-   die_block(p);
+   die_block(tid, p);
 }
 
 static void st___builtin_vec_delete_aligned(ThreadId tid, void* p,
                                             SizeT align)
 {
-   die_block(p);
+   die_block(tid, p);
 }
 
 static void* st_realloc(ThreadId tid, void* p_old, SizeT new_szB)
@@ -1592,7 +2562,7 @@ static void* st_realloc(ThreadId tid, void* p_old, SizeT new_szB)
    if (p_old == NULL)
       return st_malloc(tid, new_szB);
    if (new_szB == 0) {
-      die_block(p_old);
+      die_block(tid, p_old);
       return NULL;
    }
    return renew_block(tid, p_old, new_szB);
@@ -1631,7 +2601,7 @@ static void record_pages(ThreadId tid, Addr a, SizeT len)
    Block* first = NULL;   // of the pages new here
    SizeT  new_szB = 0;
    clock_before_op();
-   site = tid == VG_INVALID_THREADID ? no_stack_site : get_Site(tid);
+   site = tid == VG_INVALID_THREADID ? no_stack_site : get_Site(site_unwinder, tid);
    if (site == NULL) {
       count_ignored_call();
       return;
@@ -1655,7 +2625,7 @@ static void unrecord_pages(Addr a, SizeT len)
    Bool freed = False;
    clock_before_op();
    for (p = VG_PGROUNDDN(a); p < end; p += VKI_PAGE_SIZE)
-      freed |= unrecord_Block(p);
+      freed |= unrecord_Block(VG_(get_running_tid)(), p);
    if (freed)
       count_free_call();
    clock_after_op();
@@ -1796,7 +2766,7 @@ static void write_marker(const HChar* label)
    HChar copy[256];
    if (!is_open_Writer())
       return;
-   clock_before_op();    // the ticks passed come first in the file
+   check_clock(False);   // the ticks passed come first in the file
    refresh_ms_clock();
    VG_(strncpy)(copy, label ? label : "", sizeof(copy) - 1);
    copy[sizeof(copy) - 1] = '\0';
@@ -1820,20 +2790,20 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
       break;
    case VG_USERREQ__FREELIKE_BLOCK:
       clock_before_op();
-      if (unrecord_Block(argv[1]))
+      if (unrecord_Block(tid, argv[1]))
          count_free_call();
       clock_after_op();
       break;
    case VG_USERREQ__RESIZEINPLACE_BLOCK:
       clock_before_op();
-      resize_Block(argv[1], argv[3]);
+      resize_Block(tid, argv[1], argv[3]);
       clock_after_op();
       break;
    case VG_USERREQ__STRATA_MARK:
       write_marker((const HChar*)argv[1]);
       break;
    case VG_USERREQ__STRATA_SNAPSHOT:
-      clock_before_op();
+      check_clock(False);
       take_snapshot(SnapUser);
       break;
    default:
@@ -2059,6 +3029,7 @@ static void st_atfork_child(ThreadId tid)
       if (s->szB > 0 || s->n_blocks > 0)
          change_Site(s, 0, 0, 0);
    }
+   lifetimes_atfork_child();
    last_alloc  = NULL;          // the child has made no call yet
    total_calls = total_temporary = 0;
    peak_gen++;
@@ -2247,6 +3218,7 @@ static void check_Site(Site* s)
    tl_assert(s->temporary <= s->calls);
    tl_assert(s->calls > 0 || s->allocated_szB == 0);
    tl_assert(s->dirty || !s->counts_changed);   // its c line goes with its s
+   check_alive_of_Site(s);
 }
 
 /* The totals are the sums of the sites, now and at the peak; the blocks
@@ -2309,12 +3281,16 @@ static Bool st_expensive_sanity_check(void)
    site_blocks  = check_all_Sites();
    table_blocks = check_Block_table();
    check_Chunks();
+   if (lt_on)
+      check_Layers();
    chunks = live_Chunks();
    // Every live block belongs to a site: a chunk not ignored, or a block
    // in the table.
    tl_assert(chunks >= ignored_chunks);
    tl_assert(site_blocks == chunks - ignored_chunks + table_blocks);
-   check_Unwind();
+   check_Unwind(site_unwinder);
+   if (free_unwinder != NULL)
+      check_Unwind(free_unwinder);
    return True;
 }
 
@@ -2324,7 +3300,7 @@ static Bool st_expensive_sanity_check(void)
 
 static void st_print_stats(void)
 {
-   const UnwindStats* us = stats_Unwind();
+   const UnwindStats* us = stats_Unwind(site_unwinder);
    VG_(umsg)("strata: blocks recorded:     %'llu\n", stats_allocs);
    VG_(umsg)("strata: blocks ignored:      %'llu\n", stats_ignored_allocs);
    VG_(umsg)("strata: blocks freed:        %'llu\n", stats_frees);
@@ -2348,6 +3324,18 @@ static void st_print_stats(void)
              stats_snapshots[SnapFinal]);
    VG_(umsg)("strata: bytes written:       %'llu in %'llu writes\n",
              bytes_written_Writer(), writes_Writer());
+   VG_(umsg)("strata: epoch records:       %'llu (%'llu b and d lines, "
+             "%'llu doublings)\n", stats_lt_records, stats_lt_cells,
+             stats_lt_doublings);
+   if (free_unwinder != NULL) {
+      const UnwindStats* fs = stats_Unwind(free_unwinder);
+      VG_(umsg)("strata: free stacks:         %'llu (%'llu looked up at "
+                "frees: %'llu stack cache hits, %'llu unwound)\n",
+                stats_free_stacks, stats_free_unwinds, fs->scache_hits,
+                fs->unwound);
+   }
+   VG_(umsg)("strata: layered blocks:      %'llu (%'llu layered now)\n",
+             stats_layered, layered ? (ULong)VG_(HT_count_nodes)(layered) : 0);
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
    VG_(umsg)("strata: alignments refused:  %'llu\n", stats_aligns_refused);
    VG_(umsg)("strata: sanity checks:       %'llu cheap, %'llu expensive\n",
@@ -2362,9 +3350,11 @@ static void end_profile(Bool provisional)
 {
    if (!is_open_Writer())
       return;
-   clock_before_op();    // an idle stretch before the end is held
+   check_clock(False);   // an idle stretch before the end is held
    refresh_ms_clock();
+   define_last_epoch();
    take_snapshot_as(SnapFinal, provisional);
+   write_last_epoch();
    // The peak is the largest total of the run (within --peak-inaccuracy),
    // unless output stopped (a full disk) before it could be written.
    tl_assert(!is_open_Writer()
@@ -2431,6 +3421,7 @@ static void st_post_clo_init(void)
    block_pool  = VG_(newPA)(sizeof(Block), 1000, VG_(malloc), "st.blocks",
                             VG_(free));
    no_stack_site = new_Site(NULL, 0);
+   init_lifetimes();
    init_site_rules();
    init_Chunks();
    VG_(atfork)(NULL, NULL, st_atfork_child);

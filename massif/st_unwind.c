@@ -69,12 +69,22 @@
 #define DEEP_SLACK        24    // ... when the first unwind was not enough
 #define MAX_IPS  (MAX_DEPTH + DEEP_SLACK)
 
-static UnwindRules rules;
-static UnwindStats stats;
+/* An unwinder: its rules, its counts and its two caches.  There are two:
+   the allocations' (sites) and the frees' (free stacks). */
+struct _Unwinder {
+   UnwindRules  rules;
+   UnwindStats  stats;
+   struct _UnwindEntry* ucache;     /* [UCACHE_ENTRIES] */
+   UInt         ucache_max_ips;     // the most frames a fast unwind asks
+   Addr*        ucache_words;       // [UCACHE_ENTRIES][2][deep frames]
+   struct _StackEntry* scache;      /* [SCACHE_ENTRIES] */
+   UInt         scache_max_frames;
+   Addr*        scache_words;       // [SCACHE_ENTRIES][2][max_frames]
+};
 
-const UnwindStats* stats_Unwind(void)
+const UnwindStats* stats_Unwind(const Unwinder* u)
 {
-   return &stats;
+   return &u->stats;
 }
 
 /*------------------------------------------------------------*/
@@ -137,7 +147,7 @@ static Bool return_address_at(Addr sp, Addr ip)
 #define UCACHE_ENTRIES  1024
 #define TOP_WAYS        4
 
-typedef struct {
+typedef struct _UnwindEntry {
    Addr  key_ip, key_sp;  // ips[SHALLOW_IPS-1] and sps[SHALLOW_IPS-1]
    UInt  n;               // frames below, in ips[] and sps[]
    UInt  n_check;         // how many of them the return-address rule holds
@@ -153,33 +163,30 @@ typedef struct {
    Addr* sps;
 } UnwindEntry;
 
-static UnwindEntry* ucache = NULL;   /* [UCACHE_ENTRIES] */
-static UInt ucache_max_ips = 0;      // the most frames a fast unwind asks
 
 /* --check-unwind-cache=yes: unwind in full on every hit too, and count the
    hits that differ from it (the tests use it). */
-static void check_unwind_hit(ThreadId tid, const Addr* ips, UInt n,
-                             UInt max_ips)
+static void check_unwind_hit(Unwinder* u, ThreadId tid, const Addr* ips,
+                             UInt n, UInt max_ips)
 {
    Addr full[MAX_IPS];
    UInt m = VG_(get_StackTrace)(tid, full, max_ips, NULL, NULL, 0);
    if (m != n || !same_words(full, ips, n))
-      stats.wrong++;
+      u->stats.wrong++;
 }
 
-static Addr* ucache_words = NULL;    // [UCACHE_ENTRIES][2][deep frames]
 
-static void init_unwind_cache(UInt max_ips)
+static void init_unwind_cache(Unwinder* u, UInt max_ips)
 {
-   ucache_max_ips = max_ips;
-   ucache = alloc_cache_memory(UCACHE_ENTRIES * sizeof(UnwindEntry));
-   ucache_words = alloc_cache_memory(2 * UCACHE_ENTRIES
+   u->ucache_max_ips = max_ips;
+   u->ucache = alloc_cache_memory(UCACHE_ENTRIES * sizeof(UnwindEntry));
+   u->ucache_words = alloc_cache_memory(2 * UCACHE_ENTRIES
                                      * (max_ips - SHALLOW_IPS) * sizeof(Addr));
 }
 
-static UnwindEntry* ucache_set(Addr ip, Addr sp)
+static UnwindEntry* ucache_set(Unwinder* u, Addr ip, Addr sp)
 {
-   return &ucache[set_index(ip, sp, UCACHE_ENTRIES)];
+   return &u->ucache[set_index(ip, sp, UCACHE_ENTRIES)];
 }
 
 static Bool return_address_holds(const UnwindEntry* e, UInt j)
@@ -204,14 +211,14 @@ static Bool ucache_entry_holds(const UnwindEntry* e, ThreadId tid)
    frames (below _start or a thread's clone): the rule cannot hold there,
    and those words do not change.  How many frames can be checked, or -1
    if the rule fails on a frame that has a name. */
-static UInt checkable_frames(const UnwindEntry* e)
+static UInt checkable_frames(const Unwinder* u, const UnwindEntry* e)
 {
    UInt j, first_bad;
    for (j = 0; j < e->n && return_address_holds(e, j); j++)
       ;
    first_bad = j;
    for (; j < e->n; j++)
-      if (rules.named_frame(e->ips[j]))
+      if (u->rules.named_frame(e->ips[j]))
          return (UInt)-1;
    return first_bad;
 }
@@ -219,8 +226,8 @@ static UInt checkable_frames(const UnwindEntry* e)
 /* Unwinds the stack of 'tid' into ips[0 .. max_ips-1], like
    VG_(get_StackTrace), using the unwind cache; '*used' is the cache entry
    that holds the deep frames now, if any. */
-static UInt unwind_cached(ThreadId tid, Addr* ips, Addr* sps, UInt max_ips,
-                          UnwindEntry** used)
+static UInt unwind_cached(Unwinder* u, ThreadId tid, Addr* ips, Addr* sps,
+                          UInt max_ips, UnwindEntry** used)
 {
    UInt         n, k = SHALLOW_IPS - 1;
    UnwindEntry* set;
@@ -231,35 +238,36 @@ static UInt unwind_cached(ThreadId tid, Addr* ips, Addr* sps, UInt max_ips,
    n = VG_(get_StackTrace)(tid, ips, SHALLOW_IPS, sps, NULL, 0);
    if (n < SHALLOW_IPS)
       return n;                              // the whole stack
-   set = ucache_set(ips[k], sps[k]);
+   set = ucache_set(u, ips[k], sps[k]);
    for (way = 0; way < 2; way++) {
       e = &set[way];
       if (e->key_ip == ips[k] && e->key_sp == sps[k]
           && ucache_entry_holds(e, tid)) {
          copy_words(ips + SHALLOW_IPS, e->ips, e->n);
          copy_words(sps + SHALLOW_IPS, e->sps, e->n);
-         stats.ucache_hits++;
+         u->stats.ucache_hits++;
          set[0].victim = way == 0;           // replace the other one next
-         if (rules.check)
-            check_unwind_hit(tid, ips, SHALLOW_IPS + e->n, max_ips);
+         if (u->rules.check)
+            check_unwind_hit(u, tid, ips, SHALLOW_IPS + e->n, max_ips);
          *used = e;
          return SHALLOW_IPS + e->n;
       }
    }
-   stats.ucache_misses++;
+   u->stats.ucache_misses++;
    n = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
    if (n < SHALLOW_IPS)
       return n;
    e = &set[set[0].victim];
    set[0].victim = !set[0].victim;
-   e->ips    = ucache_words + 2 * (e - ucache) * (ucache_max_ips - SHALLOW_IPS);
-   e->sps    = e->ips + (ucache_max_ips - SHALLOW_IPS);
+   e->ips    = u->ucache_words
+               + 2 * (e - u->ucache) * (u->ucache_max_ips - SHALLOW_IPS);
+   e->sps    = e->ips + (u->ucache_max_ips - SHALLOW_IPS);
    e->key_ip = ips[k];
    e->key_sp = sps[k];
    e->n      = n - SHALLOW_IPS;
    VG_(memcpy)(e->ips, ips + SHALLOW_IPS, e->n * sizeof(Addr));
    VG_(memcpy)(e->sps, sps + SHALLOW_IPS, e->n * sizeof(Addr));
-   e->n_check = checkable_frames(e);
+   e->n_check = checkable_frames(u, e);
    e->n_tops  = 0;
    if (e->n_check == (UInt)-1)
       e->key_ip = 0;                         // a stack the rule misses
@@ -310,7 +318,7 @@ static void remember_top_site(UnwindEntry* e, const Addr* ips,
    from frame 1. */
 #define SCACHE_ENTRIES 2048   // two ways per set
 
-typedef struct {
+typedef struct _StackEntry {
    Addr  ip, sp;          // frame 0; ip 0: an empty entry
    UInt  n;               // frames 1 .. n checked
    Bool  victim;          // in the set's first entry: the way to replace
@@ -319,22 +327,19 @@ typedef struct {
    Addr* ras;             // [n]: that return address
 } StackEntry;
 
-static StackEntry* scache = NULL;   /* [SCACHE_ENTRIES] */
-static UInt scache_max_frames = 0;
 
-static Addr* scache_words = NULL;    // [SCACHE_ENTRIES][2][max_frames]
 
-static void init_stack_cache(UInt max_frames)
+static void init_stack_cache(Unwinder* u, UInt max_frames)
 {
-   scache_max_frames = max_frames;
-   scache = alloc_cache_memory(SCACHE_ENTRIES * sizeof(StackEntry));
-   scache_words = alloc_cache_memory(2 * SCACHE_ENTRIES * max_frames
+   u->scache_max_frames = max_frames;
+   u->scache = alloc_cache_memory(SCACHE_ENTRIES * sizeof(StackEntry));
+   u->scache_words = alloc_cache_memory(2 * SCACHE_ENTRIES * max_frames
                                      * sizeof(Addr));
 }
 
-static StackEntry* scache_set(Addr ip, Addr sp)
+static StackEntry* scache_set(Unwinder* u, Addr ip, Addr sp)
 {
-   return &scache[set_index(ip, sp, SCACHE_ENTRIES)];
+   return &u->scache[set_index(ip, sp, SCACHE_ENTRIES)];
 }
 
 // ('stack_max': the top of the thread's stack.)
@@ -351,23 +356,23 @@ static Bool scache_entry_holds(const StackEntry* e, Addr stack_max)
 
 /* The site of an allocation made now by 'tid', if the stack cache knows
    it. */
-static Bool lookup_stack_cache(ThreadId tid, Site** site)
+static Bool lookup_stack_cache(Unwinder* u, ThreadId tid, Site** site)
 {
    Addr        ip = VG_(get_IP)(tid), sp = VG_(get_SP)(tid);
    Addr        max;
    StackEntry* set;
    UInt        way;
-   if (scache == NULL)
+   if (u->scache == NULL)
       return False;
    max = VG_(thread_get_stack_max)(tid);
    if (!on_thread_stack(tid, sp, max))
       return False;
-   set = scache_set(ip, sp);
+   set = scache_set(u, ip, sp);
    for (way = 0; way < 2; way++) {
       StackEntry* e = &set[way];
       if (e->ip == ip && e->sp == sp && scache_entry_holds(e, max)) {
          set[0].victim = way == 0;
-         stats.scache_hits++;
+         u->stats.scache_hits++;
          *site = e->site;
          return True;
       }
@@ -381,25 +386,25 @@ static Bool lookup_stack_cache(ThreadId tid, Site** site)
    ends before the frame after its site either was cut by --depth there,
    or ended where the unwinder found no caller: the same frames in the same
    slots end it again.) */
-static void remember_stack(const Addr* ips, const Addr* sps, UInt n_ips,
-                           UInt end, Site* site)
+static void remember_stack(Unwinder* u, const Addr* ips, const Addr* sps,
+                           UInt n_ips, UInt end, Site* site)
 {
    UInt        last, i;
    StackEntry* set;
    StackEntry* e;
-   if (scache == NULL || site == rules.need_deeper)
+   if (u->scache == NULL || site == u->rules.need_deeper)
       return;
    last = end < n_ips ? end : n_ips - 1;
-   if (last > scache_max_frames)
+   if (last > u->scache_max_frames)
       return;
    for (i = 1; i <= last; i++)
       if (!return_address_at(sps[i], ips[i]))
          return;
-   set = scache_set(ips[0], sps[0]);
+   set = scache_set(u, ips[0], sps[0]);
    e = &set[set[0].victim];
    set[0].victim = !set[0].victim;
-   e->slots = scache_words + 2 * (e - scache) * scache_max_frames;
-   e->ras   = e->slots + scache_max_frames;
+   e->slots = u->scache_words + 2 * (e - u->scache) * u->scache_max_frames;
+   e->ras   = e->slots + u->scache_max_frames;
    e->ip    = ips[0];
    e->sp    = sps[0];
    e->n     = last;
@@ -415,10 +420,10 @@ static void remember_stack(const Addr* ips, const Addr* sps, UInt n_ips,
 /*------------------------------------------------------------*/
 
 /* The site of the stack of 'tid' unwound to at most 'max_ips' frames;
-   rules.need_deeper if that is not enough (and 'last_try' is False).  The
+   u->rules.need_deeper if that is not enough (and 'last_try' is False).  The
    stack cache learns it if 'learn'. */
-static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try,
-                                Bool learn)
+static Site* get_Site_unwinding(Unwinder* u, ThreadId tid, UInt max_ips,
+                                Bool last_try, Bool learn)
 {
    Addr         ips[MAX_IPS];
    Addr         sps[MAX_IPS];
@@ -428,45 +433,48 @@ static Site* get_Site_unwinding(ThreadId tid, UInt max_ips, Bool last_try,
    Site*        cached = NULL;
    Bool         known = False;
 
-   if (max_ips == ucache_max_ips)
-      n_ips = unwind_cached(tid, ips, sps, max_ips, &entry);
+   if (max_ips == u->ucache_max_ips)
+      n_ips = unwind_cached(u, tid, ips, sps, max_ips, &entry);
    else
       n_ips = VG_(get_StackTrace)(tid, ips, max_ips, sps, NULL, 0);
-   stats.unwound++;
+   u->stats.unwound++;
    if (n_ips == 0)
-      return rules.no_stack;
+      return u->rules.no_stack;
    if (entry != NULL
        && (known = lookup_top_site(entry, ips, &cached, &cached_end))) {
-      stats.top_hits++;
-      if (!rules.check) {
+      u->stats.top_hits++;
+      if (!u->rules.check) {
          if (learn)
-            remember_stack(ips, sps, n_ips, cached_end, cached);
+            remember_stack(u, ips, sps, n_ips, cached_end, cached);
          return cached;
       }
    }
-   site = rules.site_of_stack(ips, n_ips, !last_try && n_ips == max_ips, &end);
+   site = u->rules.site_of_stack(ips, n_ips, !last_try && n_ips == max_ips,
+                                 &end);
    if (known && cached != site)
-      stats.wrong++;
+      u->stats.wrong++;
    if (entry != NULL && !known)
       remember_top_site(entry, ips, site, end);
    if (learn)
-      remember_stack(ips, sps, n_ips, end, site);
+      remember_stack(u, ips, sps, n_ips, end, site);
    return site;
 }
 
 /* Most stacks need only a few frames beyond --depth: the allocator's. */
-Site* get_Site(ThreadId tid)
+Site* get_Site(Unwinder* u, ThreadId tid)
 {
    Site* site;
    Site* hit = NULL;
-   Bool  found = lookup_stack_cache(tid, &hit);
-   if (found && !rules.check)
+   Bool  found = lookup_stack_cache(u, tid, &hit);
+   if (found && !u->rules.check)
       return hit;
-   site = get_Site_unwinding(tid, rules.depth + FAST_SLACK, False, !found);
-   if (site == rules.need_deeper)
-      site = get_Site_unwinding(tid, rules.depth + DEEP_SLACK, True, !found);
+   site = get_Site_unwinding(u, tid, u->rules.depth + FAST_SLACK, False,
+                             !found);
+   if (site == u->rules.need_deeper)
+      site = get_Site_unwinding(u, tid, u->rules.depth + DEEP_SLACK, True,
+                                !found);
    if (found && hit != site)
-      stats.wrong++;
+      u->stats.wrong++;
    return site;
 }
 
@@ -476,25 +484,25 @@ Site* get_Site(ThreadId tid)
 
 /* Every entry in use has its frames in its own words, no more of them
    than the words hold, and checks no more than it has. */
-void check_Unwind(void)
+void check_Unwind(const Unwinder* u)
 {
-   UInt i, deep = ucache_max_ips - SHALLOW_IPS;
-   for (i = 0; ucache != NULL && i < UCACHE_ENTRIES; i++) {
-      const UnwindEntry* e = &ucache[i];
+   UInt i, deep = u->ucache_max_ips - SHALLOW_IPS;
+   for (i = 0; u->ucache != NULL && i < UCACHE_ENTRIES; i++) {
+      const UnwindEntry* e = &u->ucache[i];
       if (e->key_ip == 0)
          continue;
-      tl_assert(e->ips == ucache_words + 2 * i * deep);
+      tl_assert(e->ips == u->ucache_words + 2 * i * deep);
       tl_assert(e->sps == e->ips + deep);
       tl_assert(e->n <= deep && e->n_check <= e->n);
       tl_assert(e->n_tops <= TOP_WAYS);
    }
-   for (i = 0; scache != NULL && i < SCACHE_ENTRIES; i++) {
-      const StackEntry* e = &scache[i];
+   for (i = 0; u->scache != NULL && i < SCACHE_ENTRIES; i++) {
+      const StackEntry* e = &u->scache[i];
       if (e->ip == 0)
          continue;
-      tl_assert(e->slots == scache_words + 2 * i * scache_max_frames);
-      tl_assert(e->ras == e->slots + scache_max_frames);
-      tl_assert(e->n <= scache_max_frames);
+      tl_assert(e->slots == u->scache_words + 2 * i * u->scache_max_frames);
+      tl_assert(e->ras == e->slots + u->scache_max_frames);
+      tl_assert(e->n <= u->scache_max_frames);
    }
 }
 
@@ -502,15 +510,17 @@ void check_Unwind(void)
 /*--- Initialisation                                       ---*/
 /*------------------------------------------------------------*/
 
-void init_Unwind(const UnwindRules* r)
+Unwinder* new_Unwinder(const UnwindRules* r)
 {
+   Unwinder* u = VG_(calloc)("st.unwinder", 1, sizeof(Unwinder));
    tl_assert(r->depth >= 1 && r->depth <= MAX_DEPTH);
    tl_assert(r->site_of_stack != NULL && r->named_frame != NULL);
    tl_assert(r->need_deeper != NULL && r->no_stack != r->need_deeper);
-   rules = *r;
-   if (rules.depth + FAST_SLACK > SHALLOW_IPS)
-      init_unwind_cache(rules.depth + FAST_SLACK);
-   init_stack_cache(rules.depth + FAST_SLACK);
+   u->rules = *r;
+   if (u->rules.depth + FAST_SLACK > SHALLOW_IPS)
+      init_unwind_cache(u, u->rules.depth + FAST_SLACK);
+   init_stack_cache(u, u->rules.depth + FAST_SLACK);
+   return u;
 }
 
 /*--------------------------------------------------------------------*/

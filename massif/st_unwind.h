@@ -13,9 +13,11 @@
 /* The unwinder (st_unwind.c says how it works): the site of an allocation
    made now by a thread, found through the stack cache, the unwind cache,
    or a full unwind.  What the frames of a stack make, the site, is the
-   tool's rule (st_main.c), given to init_Unwind; the unwinder only
+   tool's rule (st_main.c), given to new_Unwinder; the unwinder only
    remembers which frames made which site, and checks that they are still
-   there. */
+   there.  The tool has two unwinders: one for the sites of allocations,
+   one for the stacks of frees (its "sites" are free stacks, which the
+   unwinder keeps as opaque pointers as it keeps sites). */
 
 #define MAX_DEPTH  200    // the largest --depth
 
@@ -42,12 +44,14 @@ typedef struct {
    Bool  (*named_frame)(Addr ip);
 } UnwindRules;
 
-/* Sets up the caches; before the first get_Site.  The rules are copied. */
-void init_Unwind(const UnwindRules* rules);
+typedef struct _Unwinder Unwinder;
 
-/* The site of an allocation made now by thread 'tid'; NULL if it is
-   ignored. */
-Site* get_Site(ThreadId tid);
+/* A new unwinder with its caches.  The rules are copied. */
+Unwinder* new_Unwinder(const UnwindRules* rules);
+
+/* The site of an allocation made now by thread 'tid' (what the rules make
+   of its stack); NULL if it is ignored. */
+Site* get_Site(Unwinder* u, ThreadId tid);
 
 /* For --stats=yes. */
 typedef struct {
@@ -59,11 +63,11 @@ typedef struct {
    ULong wrong;              // --check-unwind-cache=yes: hits that differ
 } UnwindStats;
 
-const UnwindStats* stats_Unwind(void);
+const UnwindStats* stats_Unwind(const Unwinder* u);
 
 /* For the sanity check (--sanity-level=2 and more): tl_asserts that the
    caches' entries are well formed. */
-void check_Unwind(void);
+void check_Unwind(const Unwinder* u);
 
 /* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
    allocation. */

@@ -37,7 +37,7 @@ import glob, os, re, sys
 
 massif, default, stopped = sys.argv[1], sys.argv[2], sys.argv[3]
 HEADER = ("strata-profile", "cmd", "pid", "ppid", "time_unit", "opt")
-TYPES = HEADER + ("F", "S", "M", "T", "s", "c", "E", "X", "Q")
+TYPES = HEADER + ("F", "S", "P", "M", "T", "s", "c", "L", "b", "d", "a", "E", "X", "Q")
 LOOKS = re.compile(r"^ {4,}(%s)( {2,}|$)" % "|".join(re.escape(t) for t in TYPES))
 NUM = r"(0|[1-9][0-9]*)"
 HEX = r"0x[0-9a-f]+"
@@ -48,6 +48,7 @@ SHAPES = {
     "F": [NUM, HEX, r"[01]", r".*", r".*", NUM, r".*", "(%s)?" % HEX],
     "M": [NUM, r".+"], "T": [r"regular|user|peak|final", NUM, NUM, NUM, NUM],
     "s": [NUM] * 5, "c": [NUM] * 4, "E": [], "X": [NUM], "Q": [NUM, r"[ -~]+"], "S": None,
+    "P": None, "L": [NUM] * 3, "b": [NUM] * 4, "d": [NUM] * 5, "a": [NUM] * 4,
 }
 problems = []
 
@@ -100,7 +101,7 @@ for name, start, lines in found:
             problems.append(f"{name}:{n}: unknown record type {t!r}")
             continue
         shape = SHAPES[t]
-        if t == "S":
+        if t in ("S", "P"):
             ok = len(f) >= 2 and all(re.fullmatch(NUM, x) for x in f[1:])
         else:
             ok = len(f) == len(shape) + 1 and all(
@@ -110,7 +111,7 @@ for name, start, lines in found:
         want = q_counts if t == "Q" else real_counts.get(t)
         if want is None:
             problems.append(f"{name}:{n}: {t} records are not in the real profile")
-        elif t == "S":
+        elif t in ("S", "P"):
             if min(want) < 2:
                 problems.append(f"{name}:{n}: the real profile has an S record of {min(want)} field")
         elif want != {len(f)}:

@@ -7,12 +7,14 @@
 
 #include "analyze/heap_analysis.hpp"
 #include "cmd/commands.hpp"
+#include "cmd/report_options.hpp"
 #include "render/export.hpp"
 #include "util/error.hpp"
 #include "util/output.hpp"
 #include "util/shown.hpp"
 #include "util/text.hpp"
 #include "util/units.hpp"
+#include "view/lifetime_words.hpp"
 
 namespace po = boost::program_options;
 
@@ -50,6 +52,7 @@ po::options_description visible_options() {
        "at the peak and the last (1: at every snapshot)")  //
       ("version", "show the version")                      //
       ("help,h", "show this help");
+  add_time_options(options);
   return options;
 }
 
@@ -107,6 +110,7 @@ struct Conversion {
   std::string at_text;              // ... as given
   Cost cost = Cost::bytes;          // collapsed
   std::string cost_text;
+  TimeQuestion question;  // --born, --alive-at: the selected bytes, as the bytes held
 };
 
 // The options of one format only are an error with the other.
@@ -124,6 +128,10 @@ void check_format_options(const po::variables_map& values, const Conversion& c) 
     }
   }
   if (c.leaks && c.at) throw Error("--at and --leaks: give one");
+  if (c.question.asked() && (c.at || c.leaks || c.cost != Cost::bytes)) {
+    throw Error(std::string(c.question.born ? "--born" : "--alive-at") +
+                ": the selected bytes are the cost, not with --at, --leaks or another --cost");
+  }
   bool at_a_time = c.cost == Cost::bytes;
   if ((c.at || c.leaks) && !at_a_time) {
     throw Error("--cost=" + c.cost_text + ": the whole run's, not with --at or --leaks");
@@ -147,6 +155,7 @@ Conversion conversion(const po::variables_map& values) {
   }
   c.cost_text = values["cost"].as<std::string>();
   c.cost = cost_of(c.cost_text);
+  c.question = read_time_question(values);
   check_format_options(values, c);
   return c;
 }
@@ -210,6 +219,10 @@ int cmd_convert(const Args& args) {
   if (!values.count("output")) throw usage_error("no output given", kConvert);
   Conversion c = conversion(values);
   Model model = load_profile(file);
+  if (std::optional<Selection> selection = ask(model, c.question)) {
+    std::cerr << "strata convert: note: " << shown(file) << ": "
+              << shown(selection_words(model, *selection)) << "\n";
+  }
   check_profile(model, c);
   std::string output = values["output"].as<std::string>();
   std::vector<CollapsedStack> stacks;

@@ -16,6 +16,7 @@
 #include "cmd/report_options.hpp"
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
+#include "view/lifetime_words.hpp"
 #include "view/plot_data.hpp"
 
 namespace po = boost::program_options;
@@ -54,6 +55,7 @@ po::options_description visible_options() {
        "leave the gnuplot script and its data beside OUT (OUT's name with .gp and .dat), to "
        "restyle the graph");
   add_context_options(options, kPlotTop);
+  add_time_options(options);
   options.add_options()("version", "show the version")("help,h", "show this help");
   return options;
 }
@@ -143,8 +145,11 @@ int cmd_plot(const Args& args) {
   graph.input = file;
   ContextOptions options = read_context_options(values);
   Model model = load_profile(file);
+  PlotOptions plot = plot_options(values, graph);
+  std::optional<Selection> selection = ask(model, read_time_question(values));
+  if (selection) plot.note = selection_words(model, *selection);
   ContextOptions contexts = for_profile(options, values, model);
-  PlotData data = make_plot_data(model, analyze_heap(model, contexts), plot_options(values, graph));
+  PlotData data = make_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}), plot);
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {
     std::cout << "strata plot: the gnuplot script is " << kept->script << ", its data "
               << kept->data << "\n";

@@ -31,6 +31,7 @@ constexpr const char* kReportTop = "20";
 po::options_description visible_options() {
   po::options_description options;
   add_context_options(options, kReportTop);
+  add_time_options(options);
   options.add_options()  //
       ("tree",
        "print the calling-context tree, each node with its share of the spacetime and of the "
@@ -86,7 +87,11 @@ int cmd_report(const Args& args) {
   Model model = load_profile(file);
   bool by_counts = options.sort != ContextSort::spacetime && options.sort != ContextSort::peak;
   if (by_counts) require_counts(model, "--sort=" + values["sort"].as<std::string>());
-  Report report = make_report(model, for_profile(options, values, model), values.count("tree") > 0);
+  std::optional<Selection> selection = ask(model, read_time_question(values));
+  // The selected bytes are those at the peak of the selection's model.
+  if (selection && values["sort"].defaulted()) options.sort = ContextSort::peak;
+  Report report =
+      make_report(model, for_profile(options, values, model), values.count("tree") > 0, selection);
   if (values.count("json")) {
     render_report_json(report, std::cout);
   } else {

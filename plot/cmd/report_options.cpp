@@ -110,4 +110,30 @@ ContextOptions for_profile(ContextOptions options, const po::variables_map& valu
   return options;
 }
 
+void add_time_options(po::options_description& options) {
+  options.add_options()  //
+      ("born", po::value<std::string>()->value_name("FROM..TO"),
+       "keep only the bytes born from FROM to TO (either may be left out), each a time in the "
+       "profile's unit, a percentage of the run (35%) or a marker (marker:LABEL, "
+       "marker:LABEL#3 for its third occurrence), taken to the nearest epoch boundary of the "
+       "lifetimes")  //
+      ("alive-at", po::value<std::string>()->value_name("T"),
+       "keep only the bytes still alive at T, a time as for --born (the end of the run, where "
+       "alive means never freed, or freed in the last epoch: at exit)");
+}
+
+TimeQuestion read_time_question(const po::variables_map& values) {
+  TimeQuestion question;
+  if (values.count("born")) question.born = values["born"].as<std::string>();
+  if (values.count("alive-at")) question.alive_at = values["alive-at"].as<std::string>();
+  return question;
+}
+
+std::optional<Selection> ask(Model& model, const TimeQuestion& question) {
+  if (!question.asked()) return std::nullopt;
+  Selection selection = select_lifetimes(model, question.born, question.alive_at);
+  model = selected_model(model, selection);
+  return selection;
+}
+
 }  // namespace strata

@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 
 #include "analyze/contexts.hpp"
+#include "analyze/lifetimes.hpp"
 #include "model/model.hpp"
 
 namespace strata {
@@ -26,5 +27,24 @@ ContextOptions read_context_options(const boost::program_options::variables_map&
 // default's place.  A recorded threshold out of range is an Error.
 ContextOptions for_profile(ContextOptions options,
                            const boost::program_options::variables_map& values, const Model& model);
+
+// A question of time: --born=FROM..TO and --alive-at=T, as given.
+struct TimeQuestion {
+  std::optional<std::string> born;
+  std::optional<std::string> alive_at;
+
+  bool asked() const { return born || alive_at; }
+};
+
+// Adds --born and --alive-at to `options`, with the help texts of docs/manual.md.
+void add_time_options(boost::program_options::options_description& options);
+
+TimeQuestion read_time_question(const boost::program_options::variables_map& values);
+
+// When a question of time was asked: its selection, and `model` made the
+// model of the selected bytes (analyze/lifetimes.hpp, selected_model);
+// else nullopt and `model` as it was.  An Error when the file has no
+// lifetimes or a time is bad.
+std::optional<Selection> ask(Model& model, const TimeQuestion& question);
 
 }  // namespace strata

@@ -66,9 +66,45 @@ struct AllocationCounts {
   }
 };
 
+// One cell of a site's lifetime table (profiles of version 3 with `opt
+// lifetimes yes`): the bytes and blocks born in epoch `birth` that died in
+// epoch `death` (kAlive: still alive at the end of the file), freed by the
+// free stack `freed_by` (0: not known, or born and freed in one epoch).
+// Epochs are counted in Lifetimes::epoch_length, the file's last.
+constexpr std::uint8_t kAlive = 0xff;
+
+struct LifetimeCell {
+  std::uint8_t birth = 0;
+  std::uint8_t death = kAlive;
+  std::uint32_t freed_by = 0;  // a free stack: index into Lifetimes::free_stacks + 1
+  std::uint64_t bytes = 0;
+  std::uint64_t blocks = 0;
+
+  bool alive() const { return death == kAlive; }
+};
+
 struct Site {
   std::vector<FrameId> frames;
   AllocationCounts counts;  // up to the last complete snapshot; zeros without counts
+  // Sorted by (birth, death, freed_by), each once; empty without lifetimes.
+  std::vector<LifetimeCell> cells;
+};
+
+// When the bytes of the heap were born and died (docs/format.md,
+// "Lifetimes"): the run cut into `epochs` epochs of `epoch_length` time units
+// from `t0`, epoch i being [t0 + i * epoch_length, t0 + (i + 1) *
+// epoch_length); the last holds the end of the file.  The cells are in the
+// sites (Site::cells), the records of a shorter length merged pairwise into
+// this one.
+struct Lifetimes {
+  std::uint64_t t0 = 0;
+  std::uint64_t epoch_length = 1;
+  std::uint32_t epochs = 0;  // 0: no epoch record was read
+  bool free_stacks = false;  // `opt free_stacks yes`: deaths across an epoch's end have a stack
+  std::vector<std::vector<FrameId>> free_stacks_frames;  // free stack id - 1 -> its frames
+
+  // Where epoch boundary `k` is in time (k = epochs: the end of the last epoch).
+  std::uint64_t boundary(std::uint64_t k) const { return t0 + k * epoch_length; }
 };
 
 enum class SnapshotKind : std::uint8_t { regular, user, peak, final };
@@ -134,6 +170,8 @@ struct Model {
   std::string stop_reason;          // why the tool stopped writing (a `Q` record), else empty
   std::uint64_t end_time = 0;       // time of `X` (or `Q`), else of the last snapshot
   bool has_counts = false;          // the sites' AllocationCounts are known (version 3)
+  bool has_lifetimes = false;       // `opt lifetimes yes` (version 3): Site::cells, lifetimes
+  Lifetimes lifetimes;
 
   const Frame& frame(FrameId id) const { return frames[index(id)]; }
   const Site& site(SiteId id) const { return sites[index(id)]; }

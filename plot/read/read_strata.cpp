@@ -9,6 +9,7 @@
 #include <array>
 #include <unordered_map>
 
+#include "read/lifetime_records.hpp"
 #include "read/read.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -24,7 +25,7 @@ constexpr std::uint64_t kOldestVersion = 1, kVersion = 3;
 
 class StrataReader {
  public:
-  StrataReader(std::istream& in, const std::string& name) : lines_(in, name) {
+  StrataReader(std::istream& in, const std::string& name) : lines_(in, name), lifetimes_(lines_) {
     model_.file = name;
     model_.format = Format::strata;
   }
@@ -125,24 +126,74 @@ class StrataReader {
 
   void read_record(const Fields& fields) {
     static const std::unordered_map<std::string_view, Handler> handlers = {
-        {"opt", &StrataReader::read_option},  {"F", &StrataReader::read_frame},
-        {"S", &StrataReader::read_site},      {"M", &StrataReader::read_marker},
-        {"T", &StrataReader::begin_snapshot}, {"s", &StrataReader::read_sample},
-        {"c", &StrataReader::read_counts},    {"E", &StrataReader::end_snapshot},
-        {"X", &StrataReader::read_end},       {"Q", &StrataReader::read_stop},
+        {"opt", &StrataReader::read_option},   {"F", &StrataReader::read_frame},
+        {"S", &StrataReader::read_site},       {"M", &StrataReader::read_marker},
+        {"T", &StrataReader::begin_snapshot},  {"s", &StrataReader::read_sample},
+        {"c", &StrataReader::read_counts},     {"E", &StrataReader::end_snapshot},
+        {"X", &StrataReader::read_end},        {"Q", &StrataReader::read_stop},
+        {"P", &StrataReader::read_free_stack}, {"L", &StrataReader::begin_epoch},
+        {"b", &StrataReader::read_born},       {"d", &StrataReader::read_died},
+        {"a", &StrataReader::read_alive},
     };
     auto handler = handlers.find(fields[0]);
     if (handler == handlers.end()) lines_.fail("unknown record type " + quote(fields[0]));
     if (ended_) lines_.fail(std::string("record after the end record ") + (stopped_ ? "Q" : "X"));
-    bool in_snapshot_record = fields[0] == "s" || fields[0] == "c" || fields[0] == "E";
-    if (open_ && !in_snapshot_record && fields[0] != "Q") {
-      lines_.fail(std::string(fields[0]) + " record inside a snapshot (before its E)");
-    }
-    if (!open_ && in_snapshot_record) {
-      lines_.fail(std::string(fields[0]) + " record outside a snapshot (no T before it)");
-    }
-    if (fields[0] != "opt") body_started_ = true;
+    check_place(fields[0]);
+    if (fields[0] != "opt" && !body_started_) begin_body();
+    if (lifetime_record(fields[0])) require_lifetimes(fields[0]);
+    if (fields[0] == "E" && lifetimes_.open()) return end_epoch(fields);
     (this->*handler->second)(fields);
+  }
+
+  static bool lifetime_record(std::string_view type) {
+    return type == "P" || type == "L" || type == "b" || type == "d" || type == "a";
+  }
+
+  // s and c lines belong in a snapshot, b, d and a lines in an epoch
+  // record, both ended by E; nothing else comes inside either (but Q).
+  void check_place(std::string_view type) const {
+    bool snapshot_line = type == "s" || type == "c";
+    bool epoch_line = type == "b" || type == "d" || type == "a";
+    if (type == "Q") return;
+    if (open_ && !snapshot_line && type != "E") {
+      lines_.fail(std::string(type) + " record inside a snapshot (before its E)");
+    }
+    if (lifetimes_.open() && !epoch_line && type != "E") {
+      lines_.fail(std::string(type) + " record inside an epoch record (before its E)");
+    }
+    if (!open_ && !lifetimes_.open() && (snapshot_line || epoch_line || type == "E")) {
+      const char* opener = epoch_line    ? "no L before it"
+                           : type == "E" ? "no T or L before it"
+                                         : "no T before it";
+      lines_.fail(std::string(type) + " record outside " +
+                  (epoch_line ? "an epoch record" : "a snapshot") + " (" + opener + ")");
+    }
+  }
+
+  // The header is read: what it says of the lifetimes.
+  void begin_body() {
+    body_started_ = true;
+    model_.has_lifetimes = version_ >= 3 && option("lifetimes") == "yes";
+    model_.lifetimes.free_stacks = option("free_stacks") == "yes";
+  }
+
+  // The value of the last opt line named `name`, else empty.
+  std::string option(std::string_view name) const {
+    const std::vector<Option>& options = model_.header.options;
+    for (auto o = options.rbegin(); o != options.rend(); ++o) {
+      if (o->name == name) return o->value;
+    }
+    return "";
+  }
+
+  void require_lifetimes(std::string_view type) const {
+    if (version_ < 3) {
+      lines_.fail(std::string(type) + " record in a profile of version " +
+                  std::to_string(version_));
+    }
+    if (!model_.has_lifetimes) {
+      lines_.fail(std::string(type) + " record in a profile without the option lifetimes yes");
+    }
   }
 
   void read_option(const Fields& fields) {
@@ -190,6 +241,7 @@ class StrataReader {
     Site site;
     for (std::size_t i = 2; i < fields.size(); ++i) site.frames.push_back(frame_ref(fields[i]));
     model_.sites.push_back(std::move(site));
+    lifetimes_.add_site();
     listed_in_.push_back(0);
     counted_in_.push_back(0);
     chain_bytes_.push_back(0);
@@ -209,6 +261,48 @@ class StrataReader {
       lines_.fail("site " + quote(field) + " is not defined");
     }
     return static_cast<SiteId>(id - 1);
+  }
+
+  // ---- lifetimes -----------------------------------------------------------
+
+  void read_free_stack(const Fields& fields) {
+    if (fields.size() < 2) expect_fields(fields, 2);
+    std::vector<std::vector<FrameId>>& stacks = model_.lifetimes.free_stacks_frames;
+    expect_next_id(fields[1], stacks.size(), "free stack id");
+    std::vector<FrameId> frames;
+    for (std::size_t i = 2; i < fields.size(); ++i) frames.push_back(frame_ref(fields[i]));
+    stacks.push_back(std::move(frames));
+    lifetimes_.add_free_stack();
+  }
+
+  void begin_epoch(const Fields& fields) {
+    expect_fields(fields, 4);
+    lifetimes_.begin(number(fields[1], "epoch index"), number(fields[2], "epoch start"),
+                     number(fields[3], "epoch length"));
+  }
+
+  void read_born(const Fields& fields) {
+    expect_fields(fields, 5);
+    lifetimes_.born(site_ref(fields[1]), number(fields[2], "birth epoch"),
+                    number(fields[3], "bytes"), number(fields[4], "blocks"));
+  }
+
+  void read_died(const Fields& fields) {
+    expect_fields(fields, 6);
+    lifetimes_.died(site_ref(fields[1]), number(fields[2], "birth epoch"),
+                    number(fields[3], "free stack id"), number(fields[4], "bytes"),
+                    number(fields[5], "blocks"));
+  }
+
+  void read_alive(const Fields& fields) {
+    expect_fields(fields, 5);
+    lifetimes_.alive(site_ref(fields[1]), number(fields[2], "birth epoch"),
+                     number(fields[3], "bytes"), number(fields[4], "blocks"));
+  }
+
+  void end_epoch(const Fields& fields) {
+    expect_fields(fields, 1);
+    lifetimes_.end();
   }
 
   void read_marker(const Fields& fields) {
@@ -383,6 +477,7 @@ class StrataReader {
     if (model_.end_time < last_time()) {
       lines_.fail("end time " + std::to_string(model_.end_time) + " is before the last snapshot");
     }
+    lifetimes_.at_exit();
     ended_ = true;
   }
 
@@ -398,6 +493,7 @@ class StrataReader {
     open_.reset();
     samples_.clear();
     pending_counts_.clear();
+    lifetimes_.drop();
     model_.stop_reason = std::string(fields[2]);
     model_.end_time = last_time();
     model_.cut_short = true;
@@ -408,12 +504,16 @@ class StrataReader {
   // snapshot it was writing, if any, is dropped.
   void finish() {
     put_peaks_in_place();
+    if (!body_started_) begin_body();
+    lifetimes_.drop();
+    lifetimes_.finish(model_);
     if (ended_) return;
     model_.cut_short = true;
     model_.end_time = last_time();
   }
 
   LineReader lines_;
+  LifetimeRecords lifetimes_;  // the epoch records (version 3, opt lifetimes yes)
   Model model_;
   std::optional<Snapshot> open_;         // the snapshot being read, until its E
   std::vector<SiteSample> samples_;      // its s records, until its E

@@ -60,6 +60,10 @@ po::options_description record_options() {
       ("stacks", setting("yes|no", "no"), "profile the stacks too (slow)")  //
       ("pages-as-heap", setting("yes|no", "no"),
        "profile pages mapped (mmap, brk) instead of the blocks of malloc and new")  //
+      ("free-stacks", setting("yes|no", "yes"),
+       "record the stack that frees the bytes that lived across the end of an epoch")  //
+      ("free-depth", setting("N", "12"),
+       "record at most N code addresses of each free stack (1 to 200)")  //
       ("out-file,o", setting("FILE", "strata.out.%p"),
        "write the profile to FILE; %p is the process id, %q{VAR} the value of $VAR, %n a "
        "sequence number, %% a %; a forked child whose FILE would be its parent's writes "
@@ -139,6 +143,8 @@ const std::vector<std::pair<std::string, Check>>& checks() {
       {"peak-inaccuracy", percentage_problem},
       {"stacks", one_of({"yes", "no"}, "yes or no")},
       {"pages-as-heap", one_of({"yes", "no"}, "yes or no")},
+      {"free-stacks", one_of({"yes", "no"}, "yes or no")},
+      {"free-depth", between(1, 200)},
       {"out-file", out_file_problem},
       {"threshold", threshold_problem},
       {"detailed-freq", between(1, 1000000)},

@@ -96,6 +96,15 @@ Json counts_json(const ReportContext& c, bool has_counts) {
           {"temporary", c.counts.temporary}};
 }
 
+Json born_json(const std::optional<std::vector<ReportBorn>>& born) {
+  if (!born) return nullptr;
+  Json list = Json::array();
+  for (const ReportBorn& b : *born) {
+    list.push_back({{"from", b.from}, {"to", b.to}, {"bytes", b.bytes}});
+  }
+  return list;
+}
+
 Json context_json(const ReportContext& c, bool has_counts) {
   return {{"shape", shape_name(c.shape)},
           {"rank", c.rank},
@@ -106,7 +115,9 @@ Json context_json(const ReportContext& c, bool has_counts) {
           {"peak_bytes", c.peak_bytes},
           {"end_bytes", c.end_bytes},
           {"max_bytes", c.max_bytes},
-          {"allocations", counts_json(c, has_counts)}};
+          {"allocations", counts_json(c, has_counts)},
+          {"born", born_json(c.born)},
+          {"selected_bytes", c.selected_bytes ? Json(*c.selected_bytes) : Json()}};
 }
 
 Json troughs_json(const std::vector<Trough>& troughs) {
@@ -127,6 +138,22 @@ Json parts_json(const std::vector<ReportLeakPart>& parts) {
   return list;
 }
 
+Json freed_by_json(const std::optional<std::vector<ReportFreedBy>>& freed) {
+  if (!freed) return nullptr;
+  Json list = Json::array();
+  for (const ReportFreedBy& f : *freed) {
+    list.push_back(
+        {{"frames", frames_json(f.frames)},
+         {"headline", f.frames.empty() ? Json() : frames_json({f.frames[f.headline]})[0]},
+         {"bytes", f.bytes},
+         {"share_pct", f.share_pct},
+         {"at_exit", f.at_exit},
+         {"from", f.from},
+         {"to", f.to}});
+  }
+  return list;
+}
+
 Json leak_json(const ReportLeak& l) {
   Json headline = l.frames.empty() ? Json() : frames_json({l.frames[l.headline]})[0];
   return {{"context", l.context_rank},
@@ -143,7 +170,8 @@ Json leak_json(const ReportLeak& l) {
           {"end_bytes", l.end_bytes},
           {"freed_before_exit", l.freed_before_exit},
           {"confidence", l.confidence},
-          {"troughs", troughs_json(l.troughs)}};
+          {"troughs", troughs_json(l.troughs)},
+          {"freed_by", freed_by_json(l.freed_by)}};
 }
 
 // null when the sites at the peak (or the end) are its own and add up to its
@@ -209,6 +237,21 @@ Json tree_json(const std::vector<ReportTreeNode>& nodes) {
   return root;
 }
 
+Json lifetimes_json(const std::optional<ReportLifetimes>& l) {
+  if (!l) return nullptr;
+  return {{"t0", l->t0},
+          {"epoch_length", l->epoch_length},
+          {"epochs", l->epochs},
+          {"free_stacks", l->free_stacks},
+          {"born_at", l->born_at}};
+}
+
+Json selection_json(const std::optional<ReportSelection>& s) {
+  if (!s) return nullptr;
+  return {{"born_from", s->born_from}, {"born_to", s->born_to}, {"alive_at", s->alive_at},
+          {"alive_at_end", s->at_end}, {"bytes", s->bytes},     {"words", s->words}};
+}
+
 }  // namespace
 
 void render_report_json(const Report& r, std::ostream& out) {
@@ -222,6 +265,8 @@ void render_report_json(const Report& r, std::ostream& out) {
   json["leaks"] = Json::array();
   for (const ReportLeak& l : r.leaks) json["leaks"].push_back(leak_json(l));
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
+  json["lifetimes"] = lifetimes_json(r.lifetimes);
+  json["selection"] = selection_json(r.selection);
   write_json(json, out);  // as json.dump(2), without recursion (json_writer.hpp)
   out << "\n";
 }

@@ -481,6 +481,7 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   PlotData data;
   data.title =
       options.title.empty() ? default_title(model) : cut_text(plain_text(options.title), 200);
+  if (!options.note.empty()) data.title += ": " + plain_text(options.note);
   data.time_unit = model.header.time_unit;
   data.time_origin = time_origin(model);
   data.end_time = axis_time(end_time(model), data.time_origin);

@@ -79,6 +79,7 @@ struct PlotData {
 
 struct PlotOptions {
   std::string title;              // empty: the command and the file
+  std::string note;               // after the title: what a question of time selected
   std::size_t legend_width = 90;  // columns of a legend line (text_width)
   std::size_t max_samples = 0;    // thin the samples to about this many (0: keep all)
   // The most bands of contexts drawn, the "other places" among them (0: no

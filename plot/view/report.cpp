@@ -3,11 +3,32 @@
 #include "view/report.hpp"
 
 #include "analyze/heap_analysis.hpp"
+#include "analyze/own_code.hpp"
+#include "util/units.hpp"
 #include "view/leak_words.hpp"
+#include "view/lifetime_words.hpp"
 
 namespace strata {
 
 namespace {
+
+// When a context's bytes next to the peak were born, at epoch boundaries.
+void add_born(const Model& model, const Context& context, std::uint32_t k, bool selected,
+              ReportContext& out) {
+  if (!model.has_lifetimes) return;
+  std::vector<BornPart> parts = born_across(model, context.sites, k);
+  out.born.emplace();
+  for (const BornPart& part : parts) {
+    out.born->push_back(
+        {boundary_time(model, part.from), boundary_time(model, part.to), part.bytes});
+  }
+  out.born_words = born_words(model, parts);
+  std::uint64_t bytes = 0;
+  for (const BornPart& part : parts) bytes += part.bytes;
+  if (!selected && bytes > 0) {
+    out.born_words += " (of the " + grouped(bytes) + " bytes alive at the end of the peak's epoch)";
+  }
+}
 
 ReportContext report_context(const Model& model, const Context& context, std::size_t rank) {
   return {.rank = rank,
@@ -32,6 +53,27 @@ std::vector<ReportLeakPart> report_parts(const Model& model, const Leak& leak) {
                      .share_pct = total > 0 ? 100 * part.growth_bytes / total : 0});
   }
   return parts;
+}
+
+// Who freed a suspect's bytes, each free stack headed as a leak is (own_code.hpp).
+void add_freed_by(const Model& model, const Context& context, const OwnCode& own, ReportLeak& out) {
+  if (!model.has_lifetimes || !model.lifetimes.free_stacks) return;
+  std::vector<FreedBy> freed = freed_by(model, context.sites);
+  out.freed_by.emplace();
+  for (const FreedBy& f : freed) {
+    std::vector<Frame> frames = frames_of(model, model.lifetimes.free_stacks_frames[f.stack - 1]);
+    std::size_t headline = own.headline(frames);
+    out.freed_by->push_back({.frames = std::move(frames),
+                             .headline = headline,
+                             .bytes = f.bytes,
+                             .share_pct = f.share_pct,
+                             .at_exit = f.at_exit,
+                             .from = boundary_time(model, f.first_epoch),
+                             .to = boundary_time(model, f.last_epoch + 1)});
+  }
+  std::vector<FreeStackName> names;
+  for (const ReportFreedBy& f : *out.freed_by) names.push_back({f.frames, f.headline});
+  out.freed_words = freed_words(model, freed, names);
 }
 
 ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak) {
@@ -70,10 +112,43 @@ std::vector<ReportTreeNode> report_tree(const Model& model, const ContextTree& t
   return nodes;
 }
 
+std::optional<ReportLifetimes> report_lifetimes(const Model& model, std::uint32_t born_at) {
+  if (!model.has_lifetimes) return std::nullopt;
+  const Lifetimes& l = model.lifetimes;
+  return ReportLifetimes{.t0 = l.t0,
+                         .epoch_length = l.epoch_length,
+                         .epochs = l.epochs,
+                         .free_stacks = l.free_stacks,
+                         .born_at = boundary_time(model, born_at)};
+}
+
+ReportSelection report_selection(const Model& model, const Selection& s) {
+  ReportSelection out{.words = selection_words(model, s),
+                      .born_from = boundary_time(model, s.from),
+                      .born_to = boundary_time(model, s.to),
+                      .alive_at = boundary_time(model, s.at),
+                      .at_end = s.at >= model.lifetimes.epochs};
+  for (const Site& site : model.sites) {
+    for (const LifetimeCell& cell : site.cells) out.bytes += cell.bytes;
+  }
+  return out;
+}
+
+// A context's selected bytes: the cells of its sites (the model's are the selected).
+std::uint64_t cells_bytes(const Model& model, const Context& context) {
+  std::uint64_t bytes = 0;
+  for (SiteId site : context.sites) {
+    for (const LifetimeCell& cell : model.site(site).cells) bytes += cell.bytes;
+  }
+  return bytes;
+}
+
 }  // namespace
 
-Report make_report(const Model& model, const ContextOptions& options, bool tree) {
-  HeapAnalysis analysis = analyze_heap(model, options, {.tree = tree});
+Report make_report(const Model& model, const ContextOptions& options, bool tree,
+                   const std::optional<Selection>& selection) {
+  AnalysisParts parts{.leaks = !selection, .tree = tree};
+  HeapAnalysis analysis = analyze_heap(model, options, parts);
   Report report;
   report.summary = summarize(model);
   report.recording = model.header.options;
@@ -84,12 +159,21 @@ Report make_report(const Model& model, const ContextOptions& options, bool tree)
   report.spacetime = analysis.contexts.spacetime;
   report.cycles = analysis.leaks.cycles;
   const std::vector<Context>& contexts = analysis.contexts.contexts;
+  // The contexts' births are of the bytes the selection keeps, else of those next to the peak.
+  std::uint32_t born_at = selection ? selection->at : born_boundary(model);
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     report.contexts.push_back(report_context(model, contexts[i], i + 1));
+    add_born(model, contexts[i], born_at, selection.has_value(), report.contexts.back());
+    if (selection) report.contexts.back().selected_bytes = cells_bytes(model, contexts[i]);
   }
+  OwnCode own(model, options.libraries);
   for (const Leak& leak : analysis.leaks.suspects) {
     report.leaks.push_back(report_leak(model, analysis.contexts, leak));
+    add_freed_by(model, contexts[leak.context], own, report.leaks.back());
   }
+  report.lifetimes = report_lifetimes(model, born_at);
+  report.lifetimes_words = lifetimes_words(model);
+  if (selection) report.selection = report_selection(model, *selection);
   if (tree) report.tree = report_tree(model, *analysis.tree, options);
   return report;
 }

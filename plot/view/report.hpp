@@ -13,10 +13,18 @@
 #include "analyze/context_tree.hpp"
 #include "analyze/contexts.hpp"
 #include "analyze/leaks.hpp"
+#include "analyze/lifetimes.hpp"
 #include "analyze/summary.hpp"
 #include "model/model.hpp"
 
 namespace strata {
+
+// Bytes born from time `from` to time `to` (epoch boundaries).
+struct ReportBorn {
+  std::uint64_t from = 0;
+  std::uint64_t to = 0;
+  std::uint64_t bytes = 0;
+};
 
 struct ReportContext {
   std::size_t rank = 0;       // from 1
@@ -29,6 +37,23 @@ struct ReportContext {
   std::uint64_t end_bytes = 0;
   std::uint64_t max_bytes = 0;
   AllocationCounts counts;  // when the profile has them (Report::has_counts)
+  // When its bytes next to the peak were born (born_across: next to the peak, or of a selection);
+  // null without lifetimes.
+  std::optional<std::vector<ReportBorn>> born;
+  std::string born_words;  // "71% in 0-10% of the run, ..."; empty: none
+  // With a question of time: its selected bytes; else null.
+  std::optional<std::uint64_t> selected_bytes;
+};
+
+// A free stack that freed some of a suspect's bytes (lifetimes.hpp, FreedBy).
+struct ReportFreedBy {
+  std::vector<Frame> frames;  // innermost first
+  std::size_t headline = 0;   // index into frames: its first in the program's own code
+  std::uint64_t bytes = 0;
+  double share_pct = 0;
+  bool at_exit = false;
+  std::uint64_t from = 0;  // the epochs of its deaths, from boundary to boundary
+  std::uint64_t to = 0;
 };
 
 // A part of a suspect's growth: a caller of its node (leaks.hpp, LeakPart).
@@ -53,6 +78,28 @@ struct ReportLeak {
   bool freed_before_exit = false;
   double confidence = 0;
   std::vector<Trough> troughs;
+  // Who freed it, most bytes first; null without lifetimes or free stacks.
+  std::optional<std::vector<ReportFreedBy>> freed_by;
+  std::string freed_words;  // "freed at exit by player_free (player.c:141) (...)"; or empty
+};
+
+// A profile's lifetimes (model.hpp, Lifetimes).
+struct ReportLifetimes {
+  std::uint64_t t0 = 0;
+  std::uint64_t epoch_length = 0;
+  std::uint32_t epochs = 0;
+  bool free_stacks = false;
+  std::uint64_t born_at = 0;  // the boundary the contexts' births are of (born_boundary)
+};
+
+// What a question of time selected (--born, --alive-at): boundaries in time.
+struct ReportSelection {
+  std::string words;  // selection_words
+  std::uint64_t born_from = 0;
+  std::uint64_t born_to = 0;
+  std::uint64_t alive_at = 0;
+  bool at_end = false;  // alive at the end: never freed
+  std::uint64_t bytes = 0;
 };
 
 // A node of the calling-context tree as `strata report --tree` shows it
@@ -77,12 +124,18 @@ struct Report {
   bool has_counts = false;         // the profile gives allocation counts (version 3)
   double spacetime = 0;            // bytes x time units, all contexts
   Cycles cycles;
-  std::vector<ReportContext> contexts;  // ranked; "N other places" last
-  std::vector<ReportLeak> leaks;        // most suspicious first
-  std::vector<ReportTreeNode> tree;     // with --tree only; else empty
+  std::vector<ReportContext> contexts;       // ranked; "N other places" last
+  std::vector<ReportLeak> leaks;             // most suspicious first
+  std::vector<ReportTreeNode> tree;          // with --tree only; else empty
+  std::optional<ReportLifetimes> lifetimes;  // null without
+  std::string lifetimes_words;               // lifetimes_words(): what they are, or are not
+  std::optional<ReportSelection> selection;  // with a question of time
 };
 
-// The report; with `tree`, the calling-context tree too.
-Report make_report(const Model& model, const ContextOptions& options, bool tree = false);
+// The report; with `tree`, the calling-context tree too.  With a
+// `selection`, `model` is its selected_model(): the contexts are of the
+// selected bytes, and no leak suspect is judged.
+Report make_report(const Model& model, const ContextOptions& options, bool tree = false,
+                   const std::optional<Selection>& selection = std::nullopt);
 
 }  // namespace strata

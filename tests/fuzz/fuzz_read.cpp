@@ -3,14 +3,18 @@
 // input"): FUZZ_READER (read_strata or read_massif) reads the input; a file
 // it takes goes on through everything strata does with a profile but run
 // gnuplot: the report with its tree (text and JSON) and the graph's data and
-// script.  A strata::Error is a refusal, as it should be; anything else (a
+// script, and with lifetimes the same of two questions of time (--born,
+// --alive-at).  A strata::Error is a refusal, as it should be; anything else (a
 // sanitizer's report, another exception, a timeout) is a finding.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "analyze/leaks.hpp"
+#include "analyze/lifetimes.hpp"
 #include "read/read.hpp"
 #include "render/render.hpp"
 #include "render/render_gnuplot.hpp"
@@ -42,6 +46,24 @@ void graph(const strata::Model& model) {
   strata::html_page(data, "<svg></svg>", strata::AxisMap{});
 }
 
+// The questions of time, on a file with lifetimes: the report and the graph
+// of the bytes born in the first half and alive at the end, and of those
+// alive at three quarters of the run.
+void questions(const strata::Model& model) {
+  if (!model.has_lifetimes) return;
+  for (auto [born, at] : {std::pair<const char*, const char*>{"..50%", nullptr},
+                          std::pair<const char*, const char*>{nullptr, "75%"}}) {
+    std::optional<std::string> born_text, at_text;
+    if (born) born_text = born;
+    if (at) at_text = at;
+    strata::Selection selection = strata::select_lifetimes(model, born_text, at_text);
+    strata::Model selected = strata::selected_model(model, selection);
+    std::ostringstream text;
+    strata::render_report_text(strata::make_report(selected, {}, false, selection), text);
+    graph(selected);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
@@ -50,6 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     strata::Model model = strata::FUZZ_READER(in, "fuzz");
     report(model);
     graph(model);
+    questions(model);
   } catch (const strata::Error&) {
   }
   return 0;

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The words of the lifetimes (lifetime_words.hpp).
+#include "view/lifetime_words.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/frame_names.hpp"
+#include "util/units.hpp"
+
+namespace strata {
+
+namespace {
+
+std::string unit_name(const Model& model) {
+  const std::string& unit = model.header.time_unit;
+  return unit.empty() ? "time units" : unit;
+}
+
+// Why a file has no lifetimes, in the words of its kind.
+std::string missing(const Model& model) {
+  if (model.format == Format::massif) return "a massif.out file";
+  bool old = std::none_of(model.header.options.begin(), model.header.options.end(),
+                          [](const Option& o) { return o.name == "lifetimes"; });
+  return old ? "a profile written without lifetime records" : "recorded without lifetimes";
+}
+
+double percent_of_run(const Model& model, std::uint32_t k) {
+  double end = static_cast<double>(std::max<std::uint64_t>(model.end_time, 1));
+  return std::min(100.0, 100.0 * static_cast<double>(boundary_time(model, k)) / end);
+}
+
+}  // namespace
+
+std::string lifetimes_words(const Model& model) {
+  if (!model.has_lifetimes) {
+    return "no lifetimes in this file (" + missing(model) +
+           "): when bytes were born and who freed them is not known";
+  }
+  const Lifetimes& l = model.lifetimes;
+  if (l.epochs == 0) return "no epoch recorded (no heap operation)";
+  return counted(l.epochs, "epoch") + " of " + grouped(l.epoch_length) + " " + unit_name(model) +
+         " from time " + grouped(l.t0) + ", " +
+         (l.free_stacks ? "free stacks known" : "free stacks not recorded (--free-stacks=no)");
+}
+
+std::string selection_words(const Model& model, const Selection& s) {
+  std::string at = s.at >= model.lifetimes.epochs
+                       ? "the end of the run (never freed, or freed in the last epoch: at exit)"
+                       : grouped(boundary_time(model, s.at));
+  std::string to = s.to >= model.lifetimes.epochs ? "the end" : grouped(boundary_time(model, s.to));
+  return "bytes born in [" + grouped(boundary_time(model, s.from)) + ", " + to + ") and alive at " +
+         at + ", to the lifetimes' epochs of " + grouped(model.lifetimes.epoch_length) + " " +
+         unit_name(model);
+}
+
+std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to) {
+  auto low = static_cast<long>(std::floor(percent_of_run(model, from)));
+  auto high = static_cast<long>(std::ceil(percent_of_run(model, to)));
+  return std::to_string(low) + "-" + std::to_string(high) + "%";
+}
+
+std::string born_words(const Model& model, const std::vector<BornPart>& parts) {
+  std::uint64_t total = 0;
+  for (const BornPart& part : parts) total += part.bytes;
+  std::string text;
+  for (const BornPart& part : parts) {
+    double share = 100.0 * static_cast<double>(part.bytes) / static_cast<double>(total);
+    text += (text.empty() ? "" : ", ") + fixed(share, 0) + "% in " +
+            run_range(model, part.from, part.to) + (text.empty() ? " of the run" : "");
+  }
+  return text;
+}
+
+namespace {
+
+std::string headline_text(const FreeStackName& name) {
+  return name.frames.empty() ? "(no stack)" : frame_text(name.frames[name.headline]);
+}
+
+// `name`'s headline, with its caller when `other` would read the same.
+std::string stack_text(const FreeStackName& name, const FreeStackName* other) {
+  std::string text = headline_text(name);
+  bool same = other && headline_text(*other) == text;
+  if (same && name.headline + 1 < name.frames.size()) {
+    text += " <- " + frame_text(name.frames[name.headline + 1]);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string freed_words(const Model& model, const std::vector<FreedBy>& freed,
+                        const std::vector<FreeStackName>& names) {
+  if (freed.empty()) return "";
+  const FreedBy& top = freed.front();
+  std::size_t exit = 1;  // another stack that freed some at exit, if any
+  while (exit < freed.size() && !freed[exit].at_exit) ++exit;
+  const FreeStackName* other = !top.at_exit && exit < freed.size() ? &names[exit] : nullptr;
+  std::string who = stack_text(names.front(), other);
+  std::string text = top.at_exit ? "freed at exit by " + who
+                                 : "freed by " + who + " in " +
+                                       run_range(model, top.first_epoch, top.last_epoch + 1) +
+                                       " of the run";
+  text +=
+      " (" + fixed(top.share_pct, 0) + "% of its bytes freed after living across an epoch's end)";
+  if (other) {
+    text += "; at exit by " + stack_text(*other, &names.front()) + " (" +
+            fixed(freed[exit].share_pct, 0) + "%)";
+  }
+  return text;
+}
+
+}  // namespace strata

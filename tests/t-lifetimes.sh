@@ -1,0 +1,206 @@
+#!/bin/bash
+# Lifetimes (docs/format.md, "Lifetimes"): when each byte was born, when it
+# died, and which stack freed the bytes that lived across an epoch's end.
+# tests/programs/lifetimes runs a script of heap operations after a marker;
+# with --time-unit=B the clock is the bytes allocated plus freed, so
+# tests/lifetimes-sim knows the time of each operation and says, cell by
+# cell, what the b, d and a lines of the script's own sites must be.  (Every
+# profile of every test is also checked by profile-query: the records'
+# grammar, and alive at the end = the final snapshot, site by site.)
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+SIM=$top_srcdir/tests/lifetimes-sim
+
+# gen SEED OPS THREADS: a script of OPS random operations (THREADS: yes to
+# give some of them to the workers), between a block born first and freed
+# last by free_late, and with slot 1 grown and shrunk all along (layers).
+gen() {
+   "$PYTHON" - "$@" <<'EOF'
+import random, sys
+r = random.Random(int(sys.argv[1]))
+n_ops, threads = int(sys.argv[2]), sys.argv[3] == "yes"
+live = {}           # slot -> "m" (malloc family), "n" (new[]), "p" (pool)
+pools = 0
+out = ["malloc 0 3000"]
+live[0] = "m"
+def size():
+    k = r.random()
+    return r.randrange(0, 64) if k < 0.3 else r.randrange(64, 2000) if k < 0.8 else r.randrange(2000, 20000)
+grown = 0
+for i in range(n_ops):
+    if i % 7 == 0:
+        grown = max(0, grown + r.randrange(-3000, 6000))
+        out.append(f"grow 1 {grown or 1}")
+        continue
+    free_slots = [s for s in range(2, 48) if s not in live]
+    used = [s for s in live if s > 1]
+    k = r.random()
+    if free_slots and (k < 0.4 or not used):
+        s = r.choice(free_slots)
+        kind = r.choice(["malloc", "mallocb", "calloc", "memalign", "posix", "aligned", "new", "pool"])
+        if kind == "pool" and pools >= 60:
+            kind = "malloc"
+        a = r.choice([16, 32, 64, 256, 4096])
+        n = size()
+        if kind == "calloc":
+            out.append(f"calloc {s} {r.randrange(1, 20)} {n // 10}")
+        elif kind in ("memalign", "posix"):
+            out.append(f"{kind} {s} {a} {n}")
+        elif kind == "aligned":
+            out.append(f"aligned {s} {a} {(n + a - 1) // a * a}")
+        elif kind == "pool":
+            pools += 1
+            out.append(f"pool {s} {n}")
+        else:
+            out.append(f"{kind} {s} {n}")
+        live[s] = {"new": "n", "pool": "p"}.get(kind, "m")
+    elif k < 0.75:
+        s = r.choice(used)
+        op = {"m": r.choice(["free", "free"]), "n": "delete", "p": "poolfree"}[live.pop(s)]
+        out.append(f"{op} {s}")
+    else:
+        s = r.choice(used)
+        if live[s] == "m":
+            out.append(f"{r.choice(['grow', 'move'])} {s} {size() or 1}")
+        elif live[s] == "p":
+            out.append(f"poolresize {s} {size()}")
+        else:
+            out.append(f"delete {s}")
+            del live[s]
+    if threads and r.random() < 0.4:
+        out[-1] = f"@{r.choice('12')} " + out[-1]
+out.append("freelate 0")
+print("\n".join(out))
+EOF
+}
+
+# sim NAME SCRIPT PROFILE [OPTIONS]: lifetimes-sim agrees with PROFILE.
+sim() {
+   local what=$1
+   shift
+   checks=$((checks + 1))
+   if out=$("$PYTHON" "$SIM" "$@" 2>&1); then
+      pass "$what: the lifetimes are the script's ($out)"
+   else
+      fail "$what: the lifetimes are not the script's:"
+      echo "$out" | sed 's/^/   | /'
+   fi
+}
+
+# Malloc, calloc, memalign and friends, new[] and delete[], realloc up
+# (layers in later epochs), down (the newest bytes die first) and to another
+# site (the bytes move with their ages), MALLOCLIKE, RESIZEINPLACE and
+# FREELIKE, through many doublings of the epoch length.
+gen 1 600 no >"$WORK/mixed.script"
+record_ok mixed --time-unit=B "$PROGS/lifetimes" "$WORK/mixed.script"
+sim "mixed" "$WORK/mixed.script" "$profile"
+mixed=$profile
+ask "$mixed" "epochs" "freed-by alloc_a" "get opt:free_stacks" "get opt:free_depth" "get opt:lifetimes"
+expect_eq "opt lifetimes" "$(answer "$mixed" get opt:lifetimes)" yes
+expect_eq "opt free_stacks" "$(answer "$mixed" get opt:free_stacks)" yes
+expect_eq "opt free_depth" "$(answer "$mixed" get opt:free_depth)" 12
+read -r _ records _ t0 _ length _ first_index first_start first_length _ <<<"$(answer "$mixed" epochs)"
+expect_le "the length doubled many times" 1024 "$length"
+expect_eq "the first epoch: 0, at t0, of length 1" "$first_index $first_start $first_length" "0 $t0 1"
+# The block born first, freed last by free_late: its free stack starts there.
+expect_grep "the block born first is freed by free_late" <(answer "$mixed" freed-by alloc_a) -Fx "free_late 3000 1"
+
+# The same with the expensive sanity checks (alive by birth adds up to each
+# site's bytes and blocks, layers to each block's size) and --stats=yes.
+record_ok checked --time-unit=B --sanity-level=3 --stats=yes "$PROGS/lifetimes" "$WORK/mixed.script"
+sim "--sanity-level=3" "$WORK/mixed.script" "$profile"
+expect_in "--stats=yes: the epoch records" "$WORK/checked.stderr" \
+   "epoch records: +$(grep -c '^L' "$profile") "
+expect_in "--stats=yes: the free stacks, from their cache" "$WORK/checked.stderr" \
+   "free stacks: +[1-9][0-9]* \\([0-9,]+ looked up at frees: [1-9][0-9,]* stack cache hits"
+expect_in "--stats=yes: the layered blocks" "$WORK/checked.stderr" "layered blocks: +[1-9]"
+
+# Threads: the workers' operations in the script's order.
+gen 2 400 yes >"$WORK/threads.script"
+record_ok threads --time-unit=B "$PROGS/lifetimes" "$WORK/threads.script"
+sim "threads" "$WORK/threads.script" "$profile"
+
+# --free-stacks=no: every free-stack id 0, no P record.
+record_ok nofree --time-unit=B --free-stacks=no "$PROGS/lifetimes" "$WORK/mixed.script"
+sim "--free-stacks=no" "$WORK/mixed.script" "$profile"
+expect_eq "--free-stacks=no: opt free_stacks" "$(q get "$profile" opt:free_stacks)" no
+expect_eq "--free-stacks=no: no P record" "$(grep -c '^P' "$profile")" 0
+
+# --free-depth=1: free stacks of one code address (the freeing function,
+# and the functions inlined there).
+record_ok depth1 --time-unit=B --free-depth=1 "$PROGS/lifetimes" "$WORK/mixed.script"
+sim "--free-depth=1" "$WORK/mixed.script" "$profile"
+expect_eq "--free-depth=1: every P record has one code address" "$(awk -F'\t' '
+   $1 == "F" { address[$2] = $3 }
+   $1 == "P" { n = 0; delete seen
+               for (i = 3; i <= NF; i++) if (!seen[address[$i]]++) n++
+               if (n != 1) bad++ }
+   END { print bad + 0 }' "$profile")" 0
+expect_le "--free-depth=1: P records" 1 "$(grep -c '^P' "$profile")"
+
+# Fork: the child's file gives the blocks it inherited as births, with their
+# ages, and goes on with the parent's epochs.
+cat >"$WORK/fork.script" <<'EOF'
+malloc 1 4000
+grow 2 100
+grow 2 30000
+new 3 500
+pool 4 700
+fork
+c free 1
+c grow 2 50
+c malloc 5 9000
+c delete 3
+p freelate 1
+p move 2 60000
+p malloc 6 100
+EOF
+record_ok fork --time-unit=B "$PROGS/lifetimes" "$WORK/fork.script"
+expect_eq "fork: two profiles" "${#profiles[@]}" 2
+parent=$WORK/none child=$WORK/none
+for f in "${profiles[@]}"; do
+   if [ -n "$(q markers "$f")" ]; then parent=$f; else child=$f; fi
+done
+start=$(q markers "$parent" | awk -F'\t' '$2 == "script" { print $1 }')
+sim "fork: the parent" "$WORK/fork.script" "$parent"
+sim "fork: the child" "$WORK/fork.script" "$child" --child --start="$start"
+read -r _ _ _ pt0 _ _ <<<"$(q epochs "$parent")"
+read -r _ _ _ ct0 _ _ _ first_index _ <<<"$(q epochs "$child")"
+expect_eq "fork: the child's t0 is its parent's" "$ct0" "$pt0"
+expect_le "fork: the child's first epoch is not the first of the run" 1 "$first_index"
+
+# SIGKILL after the script: every epoch closed by then is in the file, and
+# no other; no a lines.
+gen 3 300 no >"$WORK/killed.script"
+out=$WORK/killed
+(cd "$WORK" && exec "$STRATA" record --time-unit=B -o "$out" "$PROGS/lifetimes" "$WORK/killed.script" wait) \
+   >"$WORK/killed.stdout" 2>"$WORK/killed.stderr" &
+launcher=$!
+for _ in $(seq 300); do
+   grep -q $'^M\t[0-9]*\tdone$' "$out" 2>/dev/null && break
+   sleep 0.1
+done
+kill_recorded "$out" "$launcher"
+check_profile "$out" --truncated-ok
+expect_eq "killed: no X" "$(q get "$out" end)" none
+sim "killed" "$WORK/killed.script" "$out" --killed
+
+# --pages-as-heap=yes: the pages are the blocks (alive at the end = the final
+# snapshot, checked with every profile).
+record_ok pages --pages-as-heap=yes "$PROGS/lifetimes" "$WORK/fork.script"
+expect_le "--pages-as-heap=yes: epoch records" 1 "$(grep -c '^L' "$profile")"
+expect_le "--pages-as-heap=yes: births" 1 "$(grep -c '^b' "$profile")"
+
+# exec: each program's profile starts its lifetimes afresh (its first epoch
+# 0, of length 1, at its own first heap operation); a failed execve's end is
+# taken back, a lines included.
+record_ok exec --trace-children=yes "$PROGS/fork_exec" "$PROGS/exec_child"
+expect_eq "exec: three profiles" "${#profiles[@]}" 3
+for f in "${profiles[@]}"; do
+   read -r _ _ _ t0 _ _ _ first_index first_start first_length _ <<<"$(q epochs "$f")"
+   expect_eq "$(basename "$f"): the first epoch" "$first_index $first_start $first_length" "0 $t0 1"
+done
+record_ok exec_fail "$PROGS/exec_fail"
+expect_eq "a failed execve: one epoch record with a lines" \
+   "$(awk -F'\t' '$1 == "L" { l = NR } $1 == "a" && !seen[l]++ { n++ } END { print n + 0 }' "$profile")" 1
+finish
