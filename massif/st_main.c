@@ -3330,9 +3330,10 @@ static void st_print_stats(void)
    if (free_unwinder != NULL) {
       const UnwindStats* fs = stats_Unwind(free_unwinder);
       VG_(umsg)("strata: free stacks:         %'llu (%'llu looked up at "
-                "frees: %'llu stack cache hits, %'llu unwound)\n",
+                "frees: %'llu stack cache hits, %'llu unwound, %'llu of "
+                "them from the unwind cache)\n",
                 stats_free_stacks, stats_free_unwinds, fs->scache_hits,
-                fs->unwound);
+                fs->unwound, fs->ucache_hits);
    }
    VG_(umsg)("strata: layered blocks:      %'llu (%'llu layered now)\n",
              stats_layered, layered ? (ULong)VG_(HT_count_nodes)(layered) : 0);

@@ -101,14 +101,22 @@ static void* alloc_cache_memory(SizeT szB)
    return p;
 }
 
-/* The first entry of the set of two that a frame's code address and stack
-   pointer select in a cache of 'n_entries'.  Two ways per set: chains that
-   differ only deep down (the same function reached from two callers) share
-   a key, and often alternate. */
-static UInt set_index(Addr ip, Addr sp, UInt n_entries)
+/* The first entry of the set of 'ways' that a frame's code address and
+   stack pointer select in a cache of 'n_entries'.  Several ways per set:
+   chains that differ only deep down (the same function reached from two
+   callers) share a key, and often alternate; so do, in the stack cache,
+   the calls of malloc or free from several places of one frame (inlined
+   code: a destructor that frees a node, its string and its vector). */
+static UInt set_index_of(Addr ip, Addr sp, UInt n_entries, UInt ways)
 {
    UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
-   return (UInt)((h >> 32) % (n_entries / 2)) * 2;
+   return (UInt)((h >> 32) % (n_entries / ways)) * ways;
+}
+
+/* The unwind cache's: two ways. */
+static UInt set_index(Addr ip, Addr sp, UInt n_entries)
+{
+   return set_index_of(ip, sp, n_entries, 2);
 }
 
 /* Whether 'sp' is in the stack Valgrind knows for 'tid', not in a stack
@@ -316,12 +324,15 @@ static void remember_top_site(UnwindEntry* e, const Addr* ips,
    every slot holds its return address, the site is the
    same, and no frame is unwound.  The check is the unwind cache's, applied
    from frame 1. */
-#define SCACHE_ENTRIES 2048   // two ways per set
+#define SCACHE_ENTRIES 2048
+#define SCACHE_WAYS    4      // per set: a function that calls free (or
+                              // malloc) from several places, inlined into
+                              // one frame, has one key for all of them
 
 typedef struct _StackEntry {
    Addr  ip, sp;          // frame 0; ip 0: an empty entry
    UInt  n;               // frames 1 .. n checked
-   Bool  victim;          // in the set's first entry: the way to replace
+   UInt  victim;          // in the set's first entry: the way to replace
    Site* site;            // NULL: the allocation is ignored
    Addr* slots;           // [n]: where the return address of frame i+1 is
    Addr* ras;             // [n]: that return address
@@ -339,7 +350,7 @@ static void init_stack_cache(Unwinder* u, UInt max_frames)
 
 static StackEntry* scache_set(Unwinder* u, Addr ip, Addr sp)
 {
-   return &u->scache[set_index(ip, sp, SCACHE_ENTRIES)];
+   return &u->scache[set_index_of(ip, sp, SCACHE_ENTRIES, SCACHE_WAYS)];
 }
 
 // ('stack_max': the top of the thread's stack.)
@@ -368,10 +379,11 @@ static Bool lookup_stack_cache(Unwinder* u, ThreadId tid, Site** site)
    if (!on_thread_stack(tid, sp, max))
       return False;
    set = scache_set(u, ip, sp);
-   for (way = 0; way < 2; way++) {
+   for (way = 0; way < SCACHE_WAYS; way++) {
       StackEntry* e = &set[way];
       if (e->ip == ip && e->sp == sp && scache_entry_holds(e, max)) {
-         set[0].victim = way == 0;
+         if (set[0].victim == way)   // not the one used last
+            set[0].victim = (way + 1) % SCACHE_WAYS;
          u->stats.scache_hits++;
          *site = e->site;
          return True;
@@ -402,7 +414,7 @@ static void remember_stack(Unwinder* u, const Addr* ips, const Addr* sps,
          return;
    set = scache_set(u, ips[0], sps[0]);
    e = &set[set[0].victim];
-   set[0].victim = !set[0].victim;
+   set[0].victim = (set[0].victim + 1) % SCACHE_WAYS;
    e->slots = u->scache_words + 2 * (e - u->scache) * u->scache_max_frames;
    e->ras   = e->slots + u->scache_max_frames;
    e->ip    = ips[0];
