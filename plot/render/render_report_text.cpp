@@ -7,7 +7,7 @@
 //
 //   profile:    strata.out.3538 (strata profile, pid 3538)
 //   command:    ./leaky-player
-//   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --heap=yes --stacks=no --pages-as-heap=no --lifetimes=yes --free-stacks=yes --free-depth=12
+//   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --heap=yes --stacks=no --pages-as-heap=no --free-stacks=yes --free-depth=12
 //   time unit:  i (instructions executed)
 //   duration:   136,286,575 (the first snapshot at 1)
 //   snapshots:  1,701, 1,701 with site data (8 sites, 17 markers)
@@ -98,11 +98,13 @@ std::string origin(const Summary& s) {
   return "strata profile, pid " + std::to_string(s.pid);
 }
 
-// The recording options as they were given: "--depth=30 --stacks=no".
+// The recording options as they were given: "--depth=30 --stacks=no".  The
+// header's `lifetimes` line is no option (the lifetimes line says it).
 std::string recorded(const std::vector<Option>& options) {
   if (options.empty()) return "(none)";
   std::string text;
   for (const Option& option : options) {
+    if (option.name == "lifetimes") continue;
     std::string name = option.name;
     for (char& c : name) c = c == '_' ? '-' : c;
     text += (text.empty() ? "--" : " --") + name + (option.value.empty() ? "" : "=" + option.value);
