@@ -105,6 +105,29 @@ expect_eq "the first epoch: 0, at t0, of length 1" "$first_index $first_start $f
 # The block born first, freed last by free_late: its free stack starts there.
 expect_grep "the block born first is freed by free_late" <(answer "$mixed" freed-by alloc_a) -Fx "free_late 3000 1"
 
+# Questions of time on the real recording: the bytes born in epochs [F, T)
+# and alive across boundary Z (or at the end), site by site, as the script
+# says, against strata report --json (times given at the boundaries).
+question() {   # F T Z|end
+   local born="--born=$((t0 + $1 * length))..$((t0 + $2 * length))" at=
+   [ "$3" = end ] || at="--alive-at=$((t0 + $3 * length))"
+   checks=$((checks + 1))
+   if ! "$STRATA" report --json --depth=all --top=100000 --threshold=0 $born $at "$mixed" \
+         >"$WORK/question.json" 2>"$WORK/question.err"; then
+      fail "$born $at: strata report failed: $(cat "$WORK/question.err")"
+   elif out=$("$PYTHON" "$SIM" "$WORK/mixed.script" "$mixed" --select="$1..$2@$3" \
+         --json="$WORK/question.json" 2>&1); then
+      pass "$born $at: the report keeps what the script says ($out)"
+   else
+      fail "$born $at: the report does not keep what the script says:"
+      echo "$out" | sed 's/^/   | /'
+   fi
+}
+question 0 16 16
+question 8 24 30
+question 10 20 end
+question 0 64 end
+
 # The same with the expensive sanity checks (alive by birth adds up to each
 # site's bytes and blocks, layers to each block's size) and --stats=yes.
 record_ok checked --time-unit=B --sanity-level=3 --stats=yes "$PROGS/lifetimes" "$WORK/mixed.script"
