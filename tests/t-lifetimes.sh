@@ -143,6 +143,13 @@ gen 2 400 yes >"$WORK/threads.script"
 record_ok threads --time-unit=B "$PROGS/lifetimes" "$WORK/threads.script"
 sim "threads" "$WORK/threads.script" "$profile"
 
+# --stacks=yes: the stacks have no lifetimes, and the report says so (the
+# heap's lifetimes are the script's all the same).
+record_ok stacks --time-unit=B --stacks=yes "$PROGS/lifetimes" "$WORK/mixed.script"
+sim "--stacks=yes" "$WORK/mixed.script" "$profile"
+expect_grep "--stacks=yes: the report says the stacks have no lifetimes" \
+   <("$STRATA" report "$profile") -F "; the stacks (--stacks=yes) have no lifetimes"
+
 # --free-stacks=no: every free-stack id 0, no P record.
 record_ok nofree --time-unit=B --free-stacks=no "$PROGS/lifetimes" "$WORK/mixed.script"
 sim "--free-stacks=no" "$WORK/mixed.script" "$profile"

@@ -38,10 +38,14 @@ std::string lifetimes_words(const Model& model) {
            "): when bytes were born and who freed them is not known";
   }
   const Lifetimes& l = model.lifetimes;
-  if (l.epochs == 0) return "no epoch recorded (no heap operation)";
+  bool stacks = std::any_of(model.header.options.begin(), model.header.options.end(),
+                            [](const Option& o) { return o.name == "stacks" && o.value == "yes"; });
+  std::string no_stacks = stacks ? "; the stacks (--stacks=yes) have no lifetimes" : "";
+  if (l.epochs == 0) return "no epoch recorded (no heap operation)" + no_stacks;
   return counted(l.epochs, "epoch") + " of " + grouped(l.epoch_length) + " " + unit_name(model) +
          " from time " + grouped(l.t0) + ", " +
-         (l.free_stacks ? "free stacks known" : "free stacks not recorded (--free-stacks=no)");
+         (l.free_stacks ? "free stacks known" : "free stacks not recorded (--free-stacks=no)") +
+         no_stacks;
 }
 
 std::string selection_words(const Model& model, const Selection& s) {
