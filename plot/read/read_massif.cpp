@@ -395,7 +395,11 @@ class MassifReader {
       frames.push_back(path_frame_id(path_[i], i + 1 < path_.size() && path_[i].inlined));
     }
     auto [it, added] = site_ids_.try_emplace(frames, static_cast<SiteId>(model_.sites.size()));
-    if (added) model_.sites.push_back({std::move(frames), {}});
+    if (added) {
+      Site site;
+      site.frames = std::move(frames);
+      model_.sites.push_back(std::move(site));
+    }
     return it->second;
   }
 
