@@ -287,13 +287,15 @@ record_valgrind() {
 }
 
 # collect_profiles NAME: sets $profiles and $profile to the files
-# $WORK/NAME.PID, and checks each (complete, with X).
+# $WORK/NAME.PID, in the order of their pids (the first process's first: a
+# glob would put NAME.1001 before NAME.939), and checks each (complete,
+# with X).
 collect_profiles() {
    local name=$1 f
    profiles=()
-   for f in "$WORK/$name".[0-9]*; do
+   while IFS= read -r f; do
       [ -e "$f" ] && profiles+=("$f")
-   done
+   done < <(printf '%s\n' "$WORK/$name".[0-9]* | sort -V)
    profile=${profiles[0]:-$WORK/$name.none}
    if [ ${#profiles[@]} -eq 0 ]; then
       fail "record $name: no profile written (status $status); stderr:"
