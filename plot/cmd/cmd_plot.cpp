@@ -147,7 +147,7 @@ int cmd_plot(const Args& args) {
   Model model = load_profile(file);
   PlotOptions plot = plot_options(values, graph);
   std::optional<Selection> selection = ask(model, read_time_question(values));
-  if (selection) plot.note = selection_words(model, *selection);
+  if (selection) plot.note = selection_title(model, *selection);
   ContextOptions contexts = for_profile(options, values, model);
   PlotData data = make_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}), plot);
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {

@@ -48,14 +48,26 @@ std::string lifetimes_words(const Model& model) {
          no_stacks;
 }
 
-std::string selection_words(const Model& model, const Selection& s) {
-  std::string at = s.at >= model.lifetimes.epochs
-                       ? "the end of the run (never freed, or freed in the last epoch: at exit)"
-                       : grouped(boundary_time(model, s.at));
+namespace {
+
+std::string selected_range(const Model& model, const Selection& s, const std::string& at_end) {
+  std::string at = s.at >= model.lifetimes.epochs ? at_end : grouped(boundary_time(model, s.at));
   std::string to = s.to >= model.lifetimes.epochs ? "the end" : grouped(boundary_time(model, s.to));
   return "bytes born in [" + grouped(boundary_time(model, s.from)) + ", " + to + ") and alive at " +
-         at + ", to the lifetimes' epochs of " + grouped(model.lifetimes.epoch_length) + " " +
+         at;
+}
+
+}  // namespace
+
+std::string selection_words(const Model& model, const Selection& s) {
+  return selected_range(model, s,
+                        "the end of the run (never freed, or freed in the last epoch: at exit)") +
+         ", to the lifetimes' epochs of " + grouped(model.lifetimes.epoch_length) + " " +
          unit_name(model);
+}
+
+std::string selection_title(const Model& model, const Selection& s) {
+  return selected_range(model, s, "the end");
 }
 
 std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to) {

@@ -23,6 +23,10 @@ std::string lifetimes_words(const Model& model);
 // (Z: "the end of the run" at the end).
 std::string selection_words(const Model& model, const Selection& selection);
 
+// The same, short enough for a graph's title: "bytes born in [X, Y) and
+// alive at Z" (Z: "the end").
+std::string selection_title(const Model& model, const Selection& selection);
+
 // "71% in 0-10% of the run, 29% in 50-100%", after "born: ".
 std::string born_words(const Model& model, const std::vector<BornPart>& parts);
 

@@ -40,7 +40,10 @@ ReportContext report_context(const Model& model, const Context& context, std::si
           .peak_bytes = context.peak_bytes,
           .end_bytes = context.end_bytes,
           .max_bytes = context.max_bytes,
-          .counts = context.counts};
+          .counts = context.counts,
+          .born = std::nullopt,
+          .born_words = {},
+          .selected_bytes = std::nullopt};
 }
 
 std::vector<ReportLeakPart> report_parts(const Model& model, const Leak& leak) {
@@ -92,7 +95,9 @@ ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak&
           .end_bytes = leak.end_bytes,
           .freed_before_exit = leak.freed_before_exit,
           .confidence = leak.confidence,
-          .troughs = leak.troughs};
+          .troughs = leak.troughs,
+          .freed_by = std::nullopt,
+          .freed_words = {}};
 }
 
 std::vector<ReportTreeNode> report_tree(const Model& model, const ContextTree& tree,
