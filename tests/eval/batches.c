@@ -22,13 +22,6 @@ struct batch {
    long records;
 };
 
-static uint64_t rng_state;
-static unsigned next_random(void)
-{
-   rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-   return (unsigned)(rng_state >> 33);
-}
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static struct batch *ready;
@@ -125,7 +118,7 @@ int main(int argc, char **argv)
    static const char *const known[] = {"batches", "seed", NULL};
    opt_check(argc, argv, known);
    long batches = opt_long(argc, argv, "batches", 60);
-   rng_state = (uint64_t)opt_long(argc, argv, "seed", 1) * 2654435761u + 11;
+   seed_random(argc, argv, 11);
    wanted = batches;
 
    pthread_t reader;

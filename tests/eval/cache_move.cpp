@@ -24,12 +24,6 @@ extern "C" {
 
 namespace {
 
-unsigned long rng_state = 1;
-unsigned next_random() {
-  rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
-  return static_cast<unsigned>(rng_state >> 33);
-}
-
 struct Answer {
   std::string name;
   std::vector<unsigned char> record;
@@ -101,7 +95,7 @@ int main(int argc, char** argv) {
   long capacity = opt_long(argc, argv, "capacity", 1500);
   long lookups = opt_long(argc, argv, "lookups", 30000);
   long miss = opt_long(argc, argv, "miss", 20);
-  rng_state = static_cast<unsigned long>(opt_long(argc, argv, "seed", 1)) * 2654435761UL;
+  seed_random(argc, argv, 0);
 
   Cache cache(static_cast<std::size_t>(capacity));
   cache.warm_cache(static_cast<unsigned>(capacity));

@@ -20,12 +20,6 @@ extern "C" {
 
 namespace {
 
-unsigned long rng_state = 1;
-unsigned next_random() {
-  rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
-  return static_cast<unsigned>(rng_state >> 33);
-}
-
 struct Node {
   char op;
   long value;
@@ -118,7 +112,7 @@ int main(int argc, char** argv) {
   static const char* const known[] = {"units", "seed", nullptr};
   opt_check(argc, argv, known);
   long count = opt_long(argc, argv, "units", 300);
-  rng_state = static_cast<unsigned long>(opt_long(argc, argv, "seed", 1)) * 2654435761UL;
+  seed_random(argc, argv, 0);
 
   std::vector<std::unique_ptr<Node>> units;
   long checked = 0;

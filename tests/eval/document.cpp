@@ -22,12 +22,6 @@ extern "C" {
 
 namespace {
 
-unsigned long rng_state = 1;
-unsigned next_random() {
-  rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
-  return static_cast<unsigned>(rng_state >> 33);
-}
-
 struct Edit {
   std::size_t line;
   std::string before;
@@ -102,7 +96,7 @@ int main(int argc, char** argv) {
   static const char* const known[] = {"docs", "seed", "fixed", nullptr};
   opt_check(argc, argv, known);
   long docs = opt_long(argc, argv, "docs", 60);
-  rng_state = static_cast<unsigned long>(opt_long(argc, argv, "seed", 1)) * 2654435761UL;
+  seed_random(argc, argv, 0);
   bool fixed = opt_long(argc, argv, "fixed", 0) != 0;
 
   std::list<Document*> open;

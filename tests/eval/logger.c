@@ -28,13 +28,6 @@ static struct {
    int fixed;
 } history;
 
-static uint64_t rng_state;
-static unsigned next_random(void)
-{
-   rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-   return (unsigned)(rng_state >> 33);
-}
-
 static void drop_oldest(void)
 {
    struct line *l = history.oldest;
@@ -90,7 +83,7 @@ int main(int argc, char **argv)
    static const char *const known[] = {"requests", "seed", "fixed", NULL};
    opt_check(argc, argv, known);
    long requests = opt_long(argc, argv, "requests", 8000);
-   rng_state = (uint64_t)opt_long(argc, argv, "seed", 1) * 2654435761u + 13;
+   seed_random(argc, argv, 13);
    history.fixed = (int)opt_long(argc, argv, "fixed", 0);
    history.limit = 100;
 

@@ -25,7 +25,7 @@ struct track {
 };
 
 static guint32 rng_state;
-static guint32 next_random(void)
+static guint32 next_random32(void)
 {
    rng_state = rng_state * 1103515245u + 12345u;
    return rng_state >> 8;
@@ -37,8 +37,8 @@ static void read_tags(struct track *t, guint number)
    t->tags = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
    for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
       g_hash_table_insert(t->tags, g_strdup(keys[i]),
-                          g_strdup_printf("%s of track %u, %u", keys[i], number, next_random()));
-   t->cover_size = 4096 + next_random() % 12288;
+                          g_strdup_printf("%s of track %u, %u", keys[i], number, next_random32()));
+   t->cover_size = 4096 + next_random32() % 12288;
    t->cover = g_malloc(t->cover_size);
    memset(t->cover, (int)number, t->cover_size);
 }
@@ -47,7 +47,7 @@ static struct track *open_track(guint number)
 {
    struct track *t = g_new0(struct track, 1);
    read_tags(t, number);
-   t->length = 20 + next_random() % 181;
+   t->length = 20 + next_random32() % 181;
    t->ring = g_ptr_array_new_with_free_func(g_free);
    return t;
 }

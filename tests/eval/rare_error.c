@@ -28,15 +28,8 @@ struct session {
    char name[48];
 };
 
-static uint64_t rng_state;
 static unsigned long sent_bytes;
 static int fixed;
-
-static unsigned next_random(void)
-{
-   rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-   return (unsigned)(rng_state >> 33);
-}
 
 static struct session *sessions[64];
 
@@ -125,7 +118,7 @@ int main(int argc, char **argv)
    static const char *const known[] = {"requests", "seed", "fixed", NULL};
    opt_check(argc, argv, known);
    long requests = opt_long(argc, argv, "requests", 4000);
-   rng_state = (uint64_t)opt_long(argc, argv, "seed", 1) * 2654435761u + 1;
+   seed_random(argc, argv, 1);
    fixed = (int)opt_long(argc, argv, "fixed", 0);
 
    open_sessions();

@@ -21,13 +21,6 @@ struct session {
    size_t backlog_size;
 };
 
-static uint64_t rng_state;
-static unsigned next_random(void)
-{
-   rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-   return (unsigned)(rng_state >> 33);
-}
-
 static struct session **online;
 static long count, cap;
 
@@ -66,7 +59,7 @@ int main(int argc, char **argv)
    opt_check(argc, argv, known);
    long steps = opt_long(argc, argv, "steps", 20000);
    cap = opt_long(argc, argv, "cap", 400);
-   rng_state = (uint64_t)opt_long(argc, argv, "seed", 1) * 2654435761u + 5;
+   seed_random(argc, argv, 5);
    online = calloc((size_t)cap, sizeof *online);
 
    long most = 0;

@@ -26,13 +26,6 @@ struct dictionary {
    size_t count;
 };
 
-static uint64_t rng_state;
-static unsigned next_random(void)
-{
-   rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-   return (unsigned)(rng_state >> 33);
-}
-
 static unsigned long hash(const char *s)
 {
    unsigned long h = 5381;
@@ -117,7 +110,7 @@ int main(int argc, char **argv)
    opt_check(argc, argv, known);
    long words = opt_long(argc, argv, "words", 20000);
    long texts = opt_long(argc, argv, "texts", 400);
-   rng_state = (uint64_t)opt_long(argc, argv, "seed", 1) * 2654435761u + 3;
+   seed_random(argc, argv, 3);
    int free_at_exit = (int)opt_long(argc, argv, "free_at_exit", 1);
 
    struct dictionary *d = load_dictionary(words);

@@ -22,7 +22,7 @@ struct series {
 };
 
 static guint32 rng_state;
-static guint32 next_random(void)
+static guint32 next_random32(void)
 {
    rng_state = rng_state * 1103515245u + 12345u;
    return rng_state >> 8;
@@ -48,11 +48,11 @@ static struct series *intern_series(GHashTable *table, const char *name)
 
 static void record_sample(GHashTable *table, guint32 request, int fixed)
 {
-   guint32 host = next_random() % 20, metric = next_random() % 16;
+   guint32 host = next_random32() % 20, metric = next_random32() % 16;
    char *name = fixed ? g_strdup_printf("host%u.metric%u", host, metric)
                       : g_strdup_printf("host%u.metric%u{req=%u}", host, metric, request);
    struct series *s = intern_series(table, name);
-   double value = (double)(next_random() % 1000) / 10.0;
+   double value = (double)(next_random32() % 1000) / 10.0;
    s->last[s->samples % 8] = value;
    s->sum += value;
    s->samples++;
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
    GHashTable *table = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, series_free);
    for (long i = 0; i < events; i++) {
       /* Requests repeat a little: a retried request reuses its id. */
-      guint32 request = (guint32)(i - (long)(next_random() % 4));
+      guint32 request = (guint32)(i - (long)(next_random32() % 4));
       record_sample(table, request, fixed);
    }
    fprintf(stderr, "symbols: %ld events, %u series\n", events, g_hash_table_size(table));

@@ -44,13 +44,6 @@ static int fixed;
 static long round_number;
 static long audited;
 
-static uint64_t rng_state;
-static unsigned next_random(void)
-{
-   rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-   return (unsigned)(rng_state >> 33);
-}
-
 static struct job *take_job(long self)
 {
    pthread_mutex_lock(&lock);
@@ -171,7 +164,7 @@ int main(int argc, char **argv)
    opt_check(argc, argv, known);
    long rounds = opt_long(argc, argv, "rounds", 12);
    long jobs = opt_long(argc, argv, "jobs", 40);
-   rng_state = (uint64_t)opt_long(argc, argv, "seed", 1) * 2654435761u + 7;
+   seed_random(argc, argv, 7);
    fixed = (int)opt_long(argc, argv, "fixed", 0);
 
    pthread_t threads[WORKERS];
