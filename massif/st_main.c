@@ -333,8 +333,9 @@ static ULong get_time(void)
 
 /* A Site is one allocation stack, allocator frames removed.  It counts what
    its live blocks hold, the range its bytes covered since the last snapshot,
-   and (copy on write) what it held at the last peak.  The first two fields
-   are those of VgHashNode: sites are found by their stack in 'sites'.
+   and (copy on write) what it held at the last peak.  The first five fields
+   are those of StackNode (the first two, VgHashNode's): sites are found by
+   their stack in 'sites'.
    (Site is declared in st_unwind.h: the unwinder remembers sites.) */
 struct _Site {
    struct _Site* next;
@@ -1131,29 +1132,58 @@ static UWord hash_stack(const Addr* ips, UInt n_ips)
    return h ^ (h >> 29);
 }
 
-// 0 if the two sites have the same stack (their hashes are equal).
-static Word cmp_Site_stacks(const void* a, const void* b)
+/* What a Site and a FreeStack begin with, in this order: a node of a hash
+   table of stacks (its first two fields are VgHashNode's), so that one
+   comparison and one look-up serve both tables. */
+typedef struct {
+   void*  next;
+   UWord  hash;           // hash_stack() of ips
+   UInt   id;
+   UInt   n_ips;
+   Addr*  ips;
+} StackNode;
+
+// Type T's field F is where a StackNode has it.
+#define LIKE_StackNode(T, F)                                        \
+   _Static_assert(__builtin_offsetof(T, F)                          \
+                  == __builtin_offsetof(StackNode, F),              \
+                  #T "." #F " is not where StackNode has it")
+LIKE_StackNode(Site, hash);
+LIKE_StackNode(Site, n_ips);
+LIKE_StackNode(Site, ips);
+
+// 0 if the two nodes have the same stack (their hashes are equal).
+static Word cmp_stacks(const void* a, const void* b)
 {
-   const Site* x = a;
-   const Site* y = b;
+   const StackNode* x = a;
+   const StackNode* y = b;
    return !(x->n_ips == y->n_ips && same_words(x->ips, y->ips, x->n_ips));
+}
+
+/* The node of 'table' (a Site or a FreeStack) whose stack is 'ips', or
+   NULL; '*hash' is that stack's hash. */
+static void* lookup_stack(VgHashTable* table, const Addr* ips, UInt n_ips,
+                          UWord* hash)
+{
+   StackNode key;
+   key.hash  = *hash = hash_stack(ips, n_ips);
+   key.n_ips = n_ips;
+   key.ips   = (Addr*)ips;
+   return VG_(HT_gen_lookup)(table, &key, cmp_stacks);
 }
 
 /* The site of a stripped stack, made the first time the stack is seen. */
 static Site* get_Site_of_stack(const Addr* ips, UInt n_ips)
 {
-   Site  key;
+   UWord hash;
    Site* s;
 
    if (n_ips == 0)
       return no_stack_site;
-   key.hash  = hash_stack(ips, n_ips);
-   key.n_ips = n_ips;
-   key.ips   = (Addr*)ips;
-   s = VG_(HT_gen_lookup)(sites, &key, cmp_Site_stacks);
+   s = lookup_stack(sites, ips, n_ips, &hash);
    if (s == NULL) {
       s = new_Site(ips, n_ips);
-      s->hash = key.hash;
+      s->hash = hash;
       VG_(HT_add_node)(sites, s);
    }
    return s;
@@ -1564,7 +1594,7 @@ static void sub_alive(Site* s, UInt epoch, SizeT szB, SizeT n_blocks)
 }
 
 /* Free stacks: the stacks that freed bytes born in an earlier epoch.  The
-   first two fields are those of VgHashNode. */
+   fields are those of StackNode (the first two, VgHashNode's). */
 typedef struct _FreeStack {
    struct _FreeStack* next;
    UWord  hash;           // key: hash_stack() of ips
@@ -1576,25 +1606,18 @@ typedef struct _FreeStack {
 static VgHashTable* free_stacks = NULL;  /* stack (hash) -> FreeStack* */
 static UInt next_free_stack_id = 1;
 
-static Word cmp_FreeStack(const void* a, const void* b)
-{
-   const FreeStack* x = a;
-   const FreeStack* y = b;
-   return !(x->n_ips == y->n_ips && same_words(x->ips, y->ips, x->n_ips));
-}
+LIKE_StackNode(FreeStack, hash);
+LIKE_StackNode(FreeStack, n_ips);
+LIKE_StackNode(FreeStack, ips);
 
 static FreeStack* get_FreeStack(const Addr* ips, UInt n_ips)
 {
-   FreeStack  key;
-   FreeStack* fs;
-   key.hash  = hash_stack(ips, n_ips);
-   key.n_ips = n_ips;
-   key.ips   = (Addr*)ips;
-   fs = VG_(HT_gen_lookup)(free_stacks, &key, cmp_FreeStack);
+   UWord      hash;
+   FreeStack* fs = lookup_stack(free_stacks, ips, n_ips, &hash);
    if (fs != NULL)
       return fs;
    fs = VG_(malloc)("st.freestack", sizeof(FreeStack));
-   fs->hash  = key.hash;
+   fs->hash  = hash;
    fs->id    = 0;
    fs->n_ips = n_ips;
    fs->ips   = NULL;
@@ -3202,7 +3225,7 @@ static Bool st_cheap_sanity_check(void)
 static Bool is_known_Site(Site* s)
 {
    return s == no_stack_site
-          || (s != NULL && VG_(HT_gen_lookup)(sites, s, cmp_Site_stacks) == s);
+          || (s != NULL && VG_(HT_gen_lookup)(sites, s, cmp_stacks) == s);
 }
 
 /* What a site's own fields must say.  A site that has not changed since
