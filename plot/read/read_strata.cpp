@@ -239,12 +239,19 @@ class StrataReader {
     if (fields.size() < 2) expect_fields(fields, 2);
     expect_next_id(fields[1], model_.sites.size(), "site id");
     Site site;
-    for (std::size_t i = 2; i < fields.size(); ++i) site.frames.push_back(frame_ref(fields[i]));
+    site.frames = frame_refs(fields);
     model_.sites.push_back(std::move(site));
     lifetimes_.add_site();
     listed_in_.push_back(0);
     counted_in_.push_back(0);
     chain_bytes_.push_back(0);
+  }
+
+  // The frames of an S or P record: its fields after the id.
+  std::vector<FrameId> frame_refs(const Fields& fields) const {
+    std::vector<FrameId> frames;
+    for (std::size_t i = 2; i < fields.size(); ++i) frames.push_back(frame_ref(fields[i]));
+    return frames;
   }
 
   FrameId frame_ref(std::string_view field) const {
@@ -269,9 +276,7 @@ class StrataReader {
     if (fields.size() < 2) expect_fields(fields, 2);
     std::vector<std::vector<FrameId>>& stacks = model_.lifetimes.free_stacks_frames;
     expect_next_id(fields[1], stacks.size(), "free stack id");
-    std::vector<FrameId> frames;
-    for (std::size_t i = 2; i < fields.size(); ++i) frames.push_back(frame_ref(fields[i]));
-    stacks.push_back(std::move(frames));
+    stacks.push_back(frame_refs(fields));
     lifetimes_.add_free_stack();
   }
 
