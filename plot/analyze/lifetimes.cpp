@@ -13,13 +13,6 @@ namespace strata {
 
 namespace {
 
-// What a file without lifetimes is, in words, for the error of --born.
-std::string why_none(const Model& model) {
-  if (model.format == Format::massif) return "a massif.out file";
-  if (model.header.options.empty()) return "a profile without options";
-  return "a profile recorded without lifetimes, or of version 1 or 2";
-}
-
 // The occurrence in `MARKER` of `LABEL#N`: N, else 1 (a label may hold a
 // '#' not followed by digits only).
 std::pair<std::string, std::uint64_t> marker_occurrence(const std::string& spec) {
@@ -90,6 +83,13 @@ void add_span(std::vector<std::uint64_t>& bytes, std::vector<std::uint64_t>& blo
 
 }  // namespace
 
+std::string why_no_lifetimes(const Model& model) {
+  if (model.format == Format::massif) return "a massif.out file";
+  bool old = std::none_of(model.header.options.begin(), model.header.options.end(),
+                          [](const Option& o) { return o.name == "lifetimes"; });
+  return old ? "a profile written without lifetime records" : "recorded without lifetimes";
+}
+
 std::uint64_t resolve_time(const Model& model, const std::string& text, const std::string& what) {
   if (text.starts_with("marker:")) return marker_time(model, text.substr(7), what);
   if (text.ends_with("%")) {
@@ -110,8 +110,9 @@ Selection select_lifetimes(const Model& model, const std::optional<std::string>&
                            const std::optional<std::string>& alive_at) {
   if (!model.has_lifetimes) {
     std::string option = born ? "--born" : "--alive-at";
-    throw Error(model.file, 0,
-                option + " needs lifetimes, which this file has not (" + why_none(model) + ")");
+    throw Error(
+        model.file, 0,
+        option + " needs lifetimes, which this file has not (" + why_no_lifetimes(model) + ")");
   }
   Selection s;
   std::uint32_t epochs = model.lifetimes.epochs;

@@ -31,6 +31,11 @@
 
 namespace strata {
 
+// Why `model` has no lifetimes, in words: "a massif.out file", "a profile
+// written without lifetime records" (version 1 or 2, or no `opt lifetimes`),
+// "recorded without lifetimes".
+std::string why_no_lifetimes(const Model& model);
+
 // A time as given on a command line: a number in the profile's unit, a
 // percentage of the run (`35%`: from time 0 to the end), or a marker
 // (`marker:LABEL`, `marker:LABEL#3` for its third occurrence).  An Error

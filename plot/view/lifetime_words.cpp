@@ -17,14 +17,6 @@ std::string unit_name(const Model& model) {
   return unit.empty() ? "time units" : unit;
 }
 
-// Why a file has no lifetimes, in the words of its kind.
-std::string missing(const Model& model) {
-  if (model.format == Format::massif) return "a massif.out file";
-  bool old = std::none_of(model.header.options.begin(), model.header.options.end(),
-                          [](const Option& o) { return o.name == "lifetimes"; });
-  return old ? "a profile written without lifetime records" : "recorded without lifetimes";
-}
-
 double percent_of_run(const Model& model, std::uint32_t k) {
   double end = static_cast<double>(std::max<std::uint64_t>(model.end_time, 1));
   return std::min(100.0, 100.0 * static_cast<double>(boundary_time(model, k)) / end);
@@ -34,7 +26,7 @@ double percent_of_run(const Model& model, std::uint32_t k) {
 
 std::string lifetimes_words(const Model& model) {
   if (!model.has_lifetimes) {
-    return "no lifetimes in this file (" + missing(model) +
+    return "no lifetimes in this file (" + why_no_lifetimes(model) +
            "): when bytes were born and who freed them is not known";
   }
   const Lifetimes& l = model.lifetimes;
