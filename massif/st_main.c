@@ -1830,6 +1830,15 @@ static Layers* Layers_of(UWord key)
    return ls;
 }
 
+/* The block 'key' has one layer again, or is gone: its layers go. */
+static void drop_Layers(UWord key)
+{
+   Layers* ls = VG_(HT_remove)(layered, key);
+   tl_assert(ls != NULL);
+   VG_(free)(ls->l);
+   VG_(free)(ls);
+}
+
 static void compact_Layers(Layers* ls)
 {
    UInt i, n = 1;
@@ -1913,12 +1922,10 @@ static void died_Block(ThreadId tid, Site* s, UWord key, UInt tag, SizeT szB)
       return;
    }
    ls = Layers_of(key);
-   VG_(HT_remove)(layered, key);
    for (i = (Int)ls->n - 1; i >= 0; i--)
       note_died(tid, s, epoch_of_Birth(ls->l[i].birth), ls->l[i].szB,
                 i == 0 ? 1 : 0);
-   VG_(free)(ls->l);
-   VG_(free)(ls);
+   drop_Layers(key);
 }
 
 /* The block 'key' of 'szB' bytes moves from site 'from' to site 'to' (a
@@ -2005,9 +2012,7 @@ static UInt shrink_Block(ThreadId tid, Site* s, UWord key, UInt tag,
    tl_assert(d == 0);
    if (ls->n > 1)
       return tag;
-   VG_(HT_remove)(layered, key);
-   VG_(free)(ls->l);
-   VG_(free)(ls);
+   drop_Layers(key);
    return tag & ~LAYERED_TAG;
 }
 
