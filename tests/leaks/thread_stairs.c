@@ -6,12 +6,12 @@
  * a round each worker renders a tile: `temps` temporary buffers
  * (tile_scratch) and a result of `size` bytes (tile_render), with `work`
  * iterations of idle work.  The main thread hands the round's tiles out and
- * takes them back; between rounds it computes idly for `idle` iterations
- * (give or take 30%) while the workers wait.  The bug, leak=1: the tile of
+ * takes them back; between rounds it serves 16 requests (the background
+ * decoys) in `idle` iterations of idle work (give or take 30%) while the
+ * workers wait.  The bug, leak=1: the tile of
  * the worker chosen at random each round to be the preview is never freed
  * (preview_keep forgets it), so each round leaves one tile behind, a step
  * of a staircase, made by a different thread each time.  leak=0 frees it.
- * The main thread runs the background decoys.
  *
  *   thread_stairs seed=N threads=N rounds=N temps=N work=N idle=N
  *                 size=BYTES leak=0|1 teardown=PCT bg=0|1 bg_temp=BYTES */
@@ -102,9 +102,12 @@ int main(int argc, char **argv)
    for (long r = 0; r < rounds; r++) {
       preview = rng_range(0, n - 1);
       pthread_barrier_wait(&start_barrier);
-      bg_step();
       pthread_barrier_wait(&end_barrier);
-      idle_work(idle * rng_range(70, 130) / 100);
+      long pause = idle * rng_range(70, 130) / 100;
+      for (int k = 0; k < 16; k++) {
+         bg_step();
+         idle_work(pause / 16);
+      }
    }
    for (long k = 0; k < n; k++)
       pthread_join(workers[k], NULL);
