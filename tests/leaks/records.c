@@ -7,7 +7,8 @@
  * functions, one structure.  The record replaces the one of its key (one of
  * `keys`); the bug, leak=1: the replaced record is unlinked from the store
  * but never freed (store_put: it is only listed, for the teardown at exit),
- * so each update leaves a whole structure behind.  leak=0 frees it.  Background decoys run beside it.
+ * so each update leaves a whole structure behind.  leak=0 frees it.
+ * Background decoys run beside it.
  *
  *   records seed=N run=N work=N keys=N items=N leak=0|1 teardown=PCT bg=0|1
  *           bg_temp=BYTES */
