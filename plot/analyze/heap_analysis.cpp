@@ -39,13 +39,15 @@ Context finding_context(const Model& model, const Finding& f, const SeriesBuilde
 // measured again and dropped when it loses all (`kept` follows).
 void carve_sites(const Model& model, const std::vector<Finding>& findings,
                  std::vector<Context>& contexts, std::vector<bool>& kept,
-                 const SeriesBuilder& builder, const SeriesMeasure& measure) {
+                 const SeriesBuilder& builder, const SeriesMeasure& measure,
+                 std::vector<bool>* carved = nullptr) {
   std::vector<bool> taken(model.sites.size(), false);
   for (const Finding& f : findings) {
     for (SiteId site : f.sites) taken[index(site)] = true;
   }
   std::vector<Context> out;
   std::vector<bool> out_kept;
+  if (carved) carved->clear();
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     Context& c = contexts[i];
     std::size_t before = c.sites.size();
@@ -57,6 +59,7 @@ void carve_sites(const Model& model, const std::vector<Finding>& findings,
       c.counts = {};
       for (SiteId site : c.sites) c.counts += model.site(site).counts;
     }
+    if (carved) carved->push_back(c.sites.size() != before);
     out.push_back(std::move(c));
     out_kept.push_back(kept.empty() ? false : kept[i]);
   }
@@ -65,18 +68,22 @@ void carve_sites(const Model& model, const std::vector<Finding>& findings,
 }
 
 // The tree's contexts with the findings carved out (carve_sites) and added,
-// each a context of its own; a context carved under the threshold joins "N
-// other places".
+// each a context of its own; a context carved under the threshold (of the
+// spacetime and of the useful heap at the peak) joins "N other places".
 Contexts tree_with_findings(const Model& model, Contexts grouped,
                             const std::vector<Finding>& findings, const ContextOptions& options,
                             const SeriesBuilder& builder, const SeriesMeasure& measure) {
-  std::vector<bool> kept;
-  carve_sites(model, findings, grouped.contexts, kept, builder, measure);
+  std::vector<bool> kept, carved;
+  carve_sites(model, findings, grouped.contexts, kept, builder, measure, &carved);
+  std::optional<std::size_t> peak = peak_snapshot(model);
+  double peak_heap = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
   Context other;
   std::vector<Context> listed;
-  for (Context& c : grouped.contexts) {
+  for (std::size_t i = 0; i < grouped.contexts.size(); ++i) {
+    Context& c = grouped.contexts[i];
     double pct = grouped.spacetime > 0 ? 100 * c.spacetime / grouped.spacetime : 0;
-    if (c.other() || pct < options.threshold) {
+    double peak_pct = peak_heap > 0 ? 100 * static_cast<double>(c.peak_bytes) / peak_heap : 0;
+    if (c.other() || (carved[i] && std::max(pct, peak_pct) < options.threshold)) {
       other.folded += c.other() ? c.folded : 1;
       other.sites.insert(other.sites.end(), c.sites.begin(), c.sites.end());
     } else {
@@ -212,7 +219,7 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   Verdicts verdicts;
   // With lifetimes, the findings are judged from them, each a context of its own.
   std::vector<Finding> findings;
-  if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0) {
+  if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves) {
     analysis.leaks.from_lifetimes = true;
     LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, options.libraries));
     analysis.leaks.horizon = found.horizon;

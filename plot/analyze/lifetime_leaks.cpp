@@ -3,11 +3,11 @@
 #include "analyze/lifetime_leaks.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
-#include <cstdio>
-#include <cstdlib>
 
 namespace strata {
 
@@ -103,9 +103,9 @@ struct Node {
   std::vector<double> ratios;
 };
 
-std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end) {
+std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vector<double>& births) {
   std::uint32_t epochs = model.lifetimes.epochs;
-  std::vector<double> births(epochs, 0);
+  births.assign(epochs, 0);
   for (const Site& site : model.sites) {
     for (const LifetimeCell& cell : site.cells) {
       if (cell.birth < epochs) births[cell.birth] += static_cast<double>(cell.bytes);
@@ -172,19 +172,29 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
 enum class Parts : std::uint8_t { steady, keeps_nothing, unsteady };
 
 // The parts test over [s, h) on `born` and `kept` (bytes or blocks by birth
-// epoch): kParts parts of equal length; every part must keep some, the
-// least at least kSteady of the most.
+// epoch): kParts parts of equal work (the program's births, `work` by epoch,
+// so that a stretch in which the program makes nothing is no evidence); every
+// part must keep some, the least at least kSteady of the most.  A part that
+// one epoch's work overflows holds no epoch and is left out.
 Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
-                 std::uint32_t s, std::uint32_t h, std::vector<std::uint32_t>& bounds,
-                 std::vector<double>& ratios) {
-  std::uint32_t span = h - s;
-  if (h <= s || span < kParts) return Parts::unsteady;
-  bounds.clear();
-  for (std::size_t q = 0; q <= kParts; ++q) {
-    bounds.push_back(s + static_cast<std::uint32_t>(span * q / kParts));
+                 std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
+                 std::vector<std::uint32_t>& bounds, std::vector<double>& ratios) {
+  if (h <= s || h - s < kParts) return Parts::unsteady;
+  double total = 0;
+  for (std::uint32_t e = s; e < h; ++e) total += work[e];
+  bounds.assign(1, s);
+  double done = 0;
+  for (std::uint32_t e = s; e < h; ++e) {
+    while (bounds.size() < kParts && done >= total * static_cast<double>(bounds.size()) / kParts &&
+           e > bounds.back()) {
+      bounds.push_back(e);
+    }
+    done += work[e];
   }
+  while (bounds.size() <= kParts) bounds.push_back(h);
   ratios.clear();
   for (std::size_t q = 0; q < kParts; ++q) {
+    if (bounds[q] == bounds[q + 1]) continue;
     std::uint64_t b = 0, k = 0;
     for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) {
       b += born[e];
@@ -201,11 +211,11 @@ Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::
 // a part of that keeps nothing, from its first kept birth when that is at
 // least kKeptSpan of the span and it keeps new blocks steadily from there (a
 // leak that starts after the node churned).
-bool steady(Node& n, std::uint32_t h) {
+bool steady(Node& n, std::uint32_t h, const std::vector<double>& work) {
   auto first = std::find_if(n.born.begin(), n.born.end(), [](std::uint64_t b) { return b > 0; });
   if (first == n.born.end()) return false;
   n.first = static_cast<std::uint32_t>(first - n.born.begin());
-  Parts parts = parts_test(n.born, n.kept, n.first, h, n.bounds, n.ratios);
+  Parts parts = parts_test(n.born, n.kept, n.first, h, work, n.bounds, n.ratios);
   if (parts != Parts::keeps_nothing) return parts == Parts::steady;
   auto kept = std::find_if(n.kept.begin(), n.kept.end(), [](std::uint64_t k) { return k > 0; });
   auto start = static_cast<std::uint32_t>(kept - n.kept.begin());
@@ -214,11 +224,11 @@ bool steady(Node& n, std::uint32_t h) {
   }
   std::vector<std::uint32_t> bounds;
   std::vector<double> ratios;
-  if (parts_test(n.born_blocks, n.kept_blocks, start, h, bounds, ratios) != Parts::steady) {
+  if (parts_test(n.born_blocks, n.kept_blocks, start, h, work, bounds, ratios) != Parts::steady) {
     return false;
   }
   n.first = start;
-  if (parts_test(n.born, n.kept, start, h, n.bounds, n.ratios) != Parts::steady) {
+  if (parts_test(n.born, n.kept, start, h, work, n.bounds, n.ratios) != Parts::steady) {
     n.bounds = std::move(bounds);
     n.ratios = std::move(ratios);
   }
@@ -373,7 +383,8 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own) {
   LifetimeLeaks out;
   out.epochs = model.lifetimes.epochs;
   if (!model.has_lifetimes || out.epochs == 0) return out;
-  out.horizon = horizon_of(model, out.work_end);
+  std::vector<double> work;  // the program's births by epoch: the clock of the parts
+  out.horizon = horizon_of(model, out.work_end, work);
   std::uint32_t h = out.horizon;
   FindingHeadlines headlines(model, own);
   std::vector<Node> nodes = nodes_of(model, headlines, h);
@@ -383,10 +394,11 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own) {
     std::fprintf(stderr, "H=%u\n", h);
   }
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    bool ok = steady(nodes[i], h);
+    bool ok = steady(nodes[i], h, work);
     if (ok) leaking.push_back(i);
     if (debug && nodes[i].kept_total > 1000) {
-      std::fprintf(stderr, "%s %8lu %s first=%u [", ok ? "LEAK" : "    ", (unsigned long)nodes[i].kept_total,
+      std::fprintf(stderr, "%s %8lu %s first=%u [", ok ? "LEAK" : "    ",
+                   (unsigned long)nodes[i].kept_total,
                    model.frame(nodes[i].key.back()).function.substr(0, 50).c_str(), nodes[i].first);
       for (double r : nodes[i].ratios) std::fprintf(stderr, " %.2f", r);
       std::fprintf(stderr, "] bounds");
