@@ -24,10 +24,10 @@ using Verdicts = std::map<SiteId, Leak>;  // a suspect context's least site -> i
 // ---- findings from the lifetimes ----------------------------------------------------
 
 // A finding's context: all its sites, named by its main part's main site.
-Context finding_context(const Model& model, const Finding& f, const SeriesBuilder& builder,
-                        const SeriesMeasure& measure) {
+Context finding_context(const Model& model, const Finding& f, const ContextOptions& options,
+                        const SeriesBuilder& builder, const SeriesMeasure& measure) {
   Context context;
-  context.frames = model.site(f.parts.front().main_site).frames;
+  context.frames = context_frames(model, model.site(f.parts.front().main_site), options);
   context.shape = ContextShape::finding;
   context.sites = f.sites;
   context.series = builder.of(context.sites);
@@ -92,7 +92,7 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
   }
   std::vector<bool> listed_kept(listed.size(), false);
   for (const Finding& f : findings) {
-    listed.push_back(finding_context(model, f, builder, measure));
+    listed.push_back(finding_context(model, f, options, builder, measure));
     listed_kept.push_back(true);
   }
   for (Context& c : listed) {
@@ -146,7 +146,7 @@ Contexts depth_grouping(const Model& model, const ContextOptions& options, const
   if (!findings.empty()) {
     carve_sites(model, findings, groups, kept, builder, measure);
     for (const Finding& f : findings) {
-      groups.push_back(finding_context(model, f, builder, measure));
+      groups.push_back(finding_context(model, f, options, builder, measure));
       for (SiteId site : f.sites) groups.back().counts += model.site(site).counts;
       kept.push_back(true);
     }
@@ -174,7 +174,16 @@ std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
     leak.context = i;
     leak.peak_bytes = contexts[i].peak_bytes;
     leak.end_bytes = contexts[i].end_bytes;
-    if (!leak.finding) leak.headline = own.headline(frames_of(model, contexts[i].frames));
+    if (!leak.finding) {
+      leak.headline = own.headline(frames_of(model, contexts[i].frames));
+    } else {
+      // The finding's headline frame, where it is in its context's frames (cut by
+      // --alloc-fn and --depth), else the first.
+      const std::vector<FrameId>& frames = contexts[i].frames;
+      const std::vector<FrameId>& part = leak.finding->parts.front().frames;
+      auto at = part.empty() ? frames.end() : std::find(frames.begin(), frames.end(), part.back());
+      leak.headline = at == frames.end() ? 0 : static_cast<std::size_t>(at - frames.begin());
+    }
     out.push_back(std::move(leak));
   }
   if (out.empty() || !out.front().finding) {
@@ -221,7 +230,10 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   std::vector<Finding> findings;
   if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves) {
     analysis.leaks.from_lifetimes = true;
-    LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, options.libraries));
+    // --alloc-fn's functions are allocators to the headlines too.
+    std::vector<std::string> libraries = options.libraries;
+    libraries.insert(libraries.end(), options.alloc_fns.begin(), options.alloc_fns.end());
+    LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, libraries), cycles->starts);
     analysis.leaks.horizon = found.horizon;
     std::optional<std::size_t> peak = peak_snapshot(model);
     double peak_bytes = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;

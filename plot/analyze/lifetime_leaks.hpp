@@ -127,6 +127,9 @@ CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts
 
 // The findings of a profile with lifetimes (Model::has_lifetimes); none when
 // its epochs are too few to judge.
-LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own);
+// `cycle_starts`: the program's cycles (cycles.hpp), times increasing, or
+// none: a node may then also be judged in parts of whole cycles.
+LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
+                                  std::span<const std::uint64_t> cycle_starts = {});
 
 }  // namespace strata
