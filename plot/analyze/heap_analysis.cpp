@@ -239,7 +239,9 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     double peak_bytes = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
     for (Finding& f : found.findings) {
       Leak leak = finding_leak(model, f, *cycles, found.horizon);
-      if (static_cast<double>(f.kept_bytes) >= options.threshold / 100 * peak_bytes) {
+      // Small: under the threshold's share of the peak, and never over kSmallShare.
+      double small = std::min(options.threshold, kSmallShare) / 100 * peak_bytes;
+      if (static_cast<double>(f.kept_bytes) >= small) {
         verdicts[f.sites.front()] = std::move(leak);
         findings.push_back(std::move(f));
       } else {

@@ -83,7 +83,7 @@ void add_context_options(po::options_description& options, const char* default_t
       ("threshold", setting("PCT", "1.0"),
        "a context holds at least PCT percent of the spacetime or of the peak; the others are "
        "folded into their callers' context or into \"N other places\"; a leak finding under PCT "
-       "percent of the peak is listed in one line at the end")  //
+       "percent of the peak (1 at most) is listed in one line at the end")  //
       ("alloc-fn", po::value<Values>()->value_name("PATTERN")->composing(),
        "treat functions matching PATTERN as allocators: their frames are taken off the top of "
        "stacks, so their callers become the contexts (repeatable)")                   //
