@@ -108,10 +108,21 @@ expect_eq "collapsed --leaks: one stack, the leak's" "$(cut -d' ' -f1 "$WORK/lea
 grown=$(py "$WORK/report.json" <<'PYEOF'
 import json, sys
 leak = json.load(open(sys.argv[1]))["leaks"][0]
+print(leak["kept_bytes"])
+PYEOF
+)
+expect_eq "collapsed --leaks: the finding's kept bytes" "$(sum "$WORK/leaks.folded")" "$grown"
+# Judged from the curves, the trough's growth.
+"$STRATA" convert --to=collapsed --leaks --leaks-from=curves "$profile" -o "$WORK/leaks-curves.folded"
+"$STRATA" report --json --leaks-from=curves "$profile" >"$WORK/report-curves.json"
+grown=$(py "$WORK/report-curves.json" <<'PYEOF'
+import json, sys
+leak = json.load(open(sys.argv[1]))["leaks"][0]
 print(leak["troughs"][-1]["bytes"] - leak["troughs"][0]["bytes"])
 PYEOF
 )
-expect_eq "collapsed --leaks: its trough's growth" "$(sum "$WORK/leaks.folded")" "$grown"
+expect_eq "collapsed --leaks --leaks-from=curves: its trough's growth" \
+   "$(sum "$WORK/leaks-curves.folded")" "$grown"
 "$STRATA" convert --to=collapsed --at=0 "$profile" -o "$WORK/none" 2>"$WORK/at0.err"
 expect_eq "--at before the first snapshot: status 1" "$?" 1
 expect_in "... saying where the profile starts" "$WORK/at0.err" '^strata: .*: no snapshot at or before time 0 \(the first is at [0-9]+\)$'

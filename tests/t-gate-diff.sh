@@ -24,7 +24,7 @@ gate "$leaky" --fail-on=leak
 expect_eq "--fail-on=leak, a leak: status 3" "$gate_status" 3
 expect_eq "... one line on stderr, naming the call site" "$(wc -l <"$WORK/gate.err")" 1
 expect_in "... its heading and why" "$WORK/gate.err" \
-   "^strata report: .*leaky\.[0-9]+: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), context #1 \(confidence [01]\.[0-9]+\): its trough .* rose in"
+   "^strata report: .*leaky\.[0-9]+: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), context #1 \(confidence [01]\.[0-9]+\): memory left behind all through the run: "
 expect_in "... the report on stdout as usual" "$WORK/gate.out" '^Leak suspects, most suspicious first'
 gate "$leaky" --fail-on=leak --json
 expect_eq "--fail-on=leak --json: status 3" "$gate_status" 3
@@ -74,7 +74,7 @@ expect_eq "diff --json: the peaks" "$(sed -n 1p "$WORK/diff.facts")" "peak True 
 expect_eq "diff --json: frame_alloc's bytes at the peak, before and after, fell" \
    "$(sed -n 2p "$WORK/diff.facts")" "top True True True"
 expect_eq "diff --json: the largest change first" "$(sed -n 3p "$WORK/diff.facts")" "first True"
-expect_eq "diff --json: the leak vanished" "$(sed -n 4p "$WORK/diff.facts")" "leaks [('vanished', 'rising_trough', None)]"
+expect_eq "diff --json: the leak vanished" "$(sed -n 4p "$WORK/diff.facts")" "leaks [('vanished', 'leak', None)]"
 "$STRATA" diff "$fixed" "$leaky" >"$WORK/back.txt"
 expect_in "diff the other way: the leak appeared" "$WORK/back.txt" '^appeared: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), \+600 KiB per cycle$'
 "$STRATA" diff "$leaky" "$leaky" >"$WORK/same.txt"

@@ -40,6 +40,9 @@ po::options_description visible_options() {
        "collapsed: what the leak suspects hold: a finding's bytes kept from all through the run "
        "(with lifetimes), else what a suspect gained from its first trough (or floor) to its "
        "last; instead of the heap at one time")  //
+      ("leaks-from", po::value<std::string>()->value_name("WHAT"),
+       "collapsed --leaks: judge the leaks from the lifetimes (the default when the profile has "
+       "them) or from the curves of the contexts' bytes")  //
       ("cost", po::value<std::string>()->value_name("KIND")->default_value("bytes"),
        "collapsed: what a stack weighs: bytes (held at the peak, or at --at), allocations "
        "(allocation calls), allocated (bytes allocated in total), temporary (allocations freed "
@@ -107,6 +110,7 @@ struct Conversion {
   std::string format;               // massif or collapsed
   MassifOptions massif;             // massif
   bool leaks = false;               // collapsed: the leaks' growth
+  bool leaks_from_curves = false;   // --leaks-from=curves
   std::optional<std::uint64_t> at;  // collapsed: the heap at this time, else at the peak
   std::string at_text;              // ... as given
   Cost cost = Cost::bytes;          // collapsed
@@ -147,6 +151,14 @@ Conversion conversion(const po::variables_map& values) {
   }
   c.massif = massif_options(values);
   c.leaks = values.count("leaks") > 0;
+  if (values.count("leaks-from")) {
+    std::string from = values["leaks-from"].as<std::string>();
+    if (from != "curves" && from != "lifetimes") {
+      throw Error("--leaks-from=" + from + ": judge the leaks from lifetimes or curves");
+    }
+    if (!c.leaks) throw Error("--leaks-from is for --leaks");
+    c.leaks_from_curves = from == "curves";
+  }
   if (values.count("at")) {
     c.at_text = values["at"].as<std::string>();
     c.at = parse_number(c.at_text);
@@ -184,7 +196,10 @@ std::vector<CollapsedStack> collapsed_stacks(const Model& model, const Conversio
     case Cost::bytes:
       break;
   }
-  if (c.leaks) return collapsed_growth(model, analyze_heap(model, ContextOptions{}));
+  if (c.leaks) {
+    return collapsed_growth(model,
+                            analyze_heap(model, ContextOptions{.leaks_from_curves = c.leaks_from_curves}));
+  }
   if (c.at) return stacks_at(model, snapshot_at(model, *c.at), "--at=" + c.at_text);
   return stacks_at(model, *peak_snapshot(model), "the peak");
 }

@@ -504,7 +504,7 @@ void render_gate(const Report& report, const std::vector<const ReportLeak*>& fai
                  std::ostream& err) {
   for (const ReportLeak* leak : failing) {
     err << "strata report: " << report.summary.file << ": " << leak_heading(*leak) << ": "
-        << leak->why << "\n";
+        << (leak->finding ? leak->words : leak->why) << "\n";
   }
 }
 
