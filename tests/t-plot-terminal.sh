@@ -32,7 +32,8 @@ expect_eq "-o -, not a terminal: exit status" "$?" 0
 expect_eq "... 100 by 30" "$(fits "$WORK/mono.txt" 100 30)" fits
 expect_not "... no colour" grep -q $'\e' "$WORK/mono.txt"
 expect_in "... the leak's legend" "$WORK/mono.txt" '^ +\*+LEAK: frame_alloc \(leaky-player\.c:[0-9]+\) ← decoder_decode'
-expect_in "... its troughs" "$WORK/mono.txt" 'LEAK: its troughs, \+600 KiB per cycle'
+COLUMNS=100 LINES=30 "$STRATA" plot --leaks-from=curves "$profile" -o - >"$WORK/curves.txt" 2>&1
+expect_in "... its troughs, judged from the curves" "$WORK/curves.txt" 'LEAK: its troughs, \+600 KiB per cycle'
 expect_in "... the peak" "$WORK/mono.txt" 'peak: 5\.0[0-9] MiB at 1[0-9]+ Mi instructions'
 expect_in "... bytes in MiB" "$WORK/mono.txt" '^ *[0-9] MiB \+'
 expect_eq "... nothing on stderr" "$(cat "$WORK/mono.err")" ""
