@@ -44,8 +44,8 @@ po::options_description visible_options() {
        "and --threshold and --top fold by their share of it")  //
       ("fail-on", po::value<std::string>()->value_name("KINDS"),
        "a CI gate: exit with status 3 when a leak suspect of one of KINDS is found (leak: a "
-       "rising trough; growth: steady growth; leak,growth or any: both), naming each on "
-       "stderr")                       //
+       "leak finding or a rising trough; growth: growth; leak,growth or any: both), naming "
+       "each on stderr, one line a finding")  //
       ("version", "show the version")  //
       ("help,h", "show this help");
   return options;
