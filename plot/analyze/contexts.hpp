@@ -54,6 +54,7 @@ enum class ContextShape : std::uint8_t {
   stacks,         // their stacks (cut to --depth): every site of it has these frames
   callers,        // the frames they start with, called from several places (a tree node)
   other_callers,  // the same, less the callers that have contexts of their own
+  finding,        // the sites of a leak finding (lifetime_leaks.hpp): its main part's stack
 };
 
 // A group of sites with the same frames.  The context of "N other places"

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analyze/leak_tree.hpp"
+#include "analyze/lifetime_leaks.hpp"
 #include "analyze/own_code.hpp"
 
 namespace strata {
@@ -20,12 +21,129 @@ bool more_suspicious(const Leak& a, const Leak& b) {
 
 using Verdicts = std::map<SiteId, Leak>;  // a suspect context's least site -> its verdict
 
+// ---- findings from the lifetimes ----------------------------------------------------
+
+// A finding's context: all its sites, named by its main part's main site.
+Context finding_context(const Model& model, const Finding& f, const SeriesBuilder& builder,
+                        const SeriesMeasure& measure) {
+  Context context;
+  context.frames = model.site(f.parts.front().main_site).frames;
+  context.shape = ContextShape::finding;
+  context.sites = f.sites;
+  context.series = builder.of(context.sites);
+  apply_measures(context, measure);
+  return context;
+}
+
+// `contexts` without the sites of `findings`: a context that loses some is
+// measured again and dropped when it loses all (`kept` follows).
+void carve_sites(const Model& model, const std::vector<Finding>& findings,
+                 std::vector<Context>& contexts, std::vector<bool>& kept,
+                 const SeriesBuilder& builder, const SeriesMeasure& measure) {
+  std::vector<bool> taken(model.sites.size(), false);
+  for (const Finding& f : findings) {
+    for (SiteId site : f.sites) taken[index(site)] = true;
+  }
+  std::vector<Context> out;
+  std::vector<bool> out_kept;
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    Context& c = contexts[i];
+    std::size_t before = c.sites.size();
+    std::erase_if(c.sites, [&](SiteId site) { return taken[index(site)]; });
+    if (c.sites.empty()) continue;
+    if (c.sites.size() != before) {
+      c.series = builder.of(c.sites);
+      apply_measures(c, measure);
+      c.counts = {};
+      for (SiteId site : c.sites) c.counts += model.site(site).counts;
+    }
+    out.push_back(std::move(c));
+    out_kept.push_back(kept.empty() ? false : kept[i]);
+  }
+  contexts = std::move(out);
+  kept = std::move(out_kept);
+}
+
+// The tree's contexts with the findings carved out (carve_sites) and added,
+// each a context of its own; a context carved under the threshold joins "N
+// other places".
+Contexts tree_with_findings(const Model& model, Contexts grouped,
+                            const std::vector<Finding>& findings, const ContextOptions& options,
+                            const SeriesBuilder& builder, const SeriesMeasure& measure) {
+  std::vector<bool> kept;
+  carve_sites(model, findings, grouped.contexts, kept, builder, measure);
+  Context other;
+  std::vector<Context> listed;
+  for (Context& c : grouped.contexts) {
+    double pct = grouped.spacetime > 0 ? 100 * c.spacetime / grouped.spacetime : 0;
+    if (c.other() || pct < options.threshold) {
+      other.folded += c.other() ? c.folded : 1;
+      other.sites.insert(other.sites.end(), c.sites.begin(), c.sites.end());
+    } else {
+      listed.push_back(std::move(c));
+    }
+  }
+  std::vector<bool> listed_kept(listed.size(), false);
+  for (const Finding& f : findings) {
+    listed.push_back(finding_context(model, f, builder, measure));
+    listed_kept.push_back(true);
+  }
+  for (Context& c : listed) {
+    c.spacetime_pct = grouped.spacetime > 0 ? 100 * c.spacetime / grouped.spacetime : 0;
+    c.share_pct = c.spacetime_pct;
+  }
+  rank(listed, listed_kept);
+  if (other.folded > 0) {
+    std::sort(other.sites.begin(), other.sites.end());
+    other.series = builder.of(other.sites);
+    apply_measures(other, measure);
+    other.spacetime_pct = grouped.spacetime > 0 ? 100 * other.spacetime / grouped.spacetime : 0;
+    other.share_pct = other.spacetime_pct;
+    listed.push_back(std::move(other));
+  }
+  grouped.contexts = std::move(listed);
+  return grouped;
+}
+
+// A finding as a suspect (its context and measures set later, in suspects()).
+Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
+                  std::uint32_t horizon) {
+  Leak leak;
+  CyclesLeft left = cycles_left(model, cycles.starts, f, horizon);
+  leak.cycles = left.cycles;
+  leak.cycles_left = left.left;
+  // Cycles each leaving some behind make it a leak; without cycles it is a
+  // batch program's growth as much as a leak.
+  bool leak_by_cycles = left.cycles >= 3 && 2 * left.left >= left.cycles;
+  leak.kind = leak_by_cycles ? LeakKind::left_behind : LeakKind::steady_growth;
+  double span = static_cast<double>(model.lifetimes.boundary(horizon) -
+                                    model.lifetimes.boundary(f.first_epoch));
+  leak.growth_bytes = leak_by_cycles ? static_cast<double>(f.kept_bytes) / left.left
+                      : span > 0     ? static_cast<double>(f.kept_bytes) / span
+                                     : 0;
+  auto [least, most] = std::minmax_element(f.retention.begin(), f.retention.end());
+  leak.confidence = f.retention.empty() || *most <= 0 ? 0 : *least / *most;
+  leak.headline = f.parts.front().frames.empty() ? 0 : f.parts.front().frames.size() - 1;
+  leak.end_bytes = f.alive_bytes;
+  leak.freed_before_exit = f.alive_bytes == 0;
+  leak.finding = f;
+  return leak;
+}
+
 // With --depth: every group judged, the suspects kept with their series.
 Contexts depth_grouping(const Model& model, const ContextOptions& options, const Cycles* cycles,
                         const SeriesBuilder& builder, const SeriesMeasure& measure,
-                        Verdicts& verdicts) {
+                        Verdicts& verdicts, const std::vector<Finding>& findings) {
   std::vector<Context> groups = group_by_frames(model, options, builder, measure);
   std::vector<bool> kept(groups.size(), false);
+  if (!findings.empty()) {
+    carve_sites(model, findings, groups, kept, builder, measure);
+    for (const Finding& f : findings) {
+      groups.push_back(finding_context(model, f, builder, measure));
+      for (SiteId site : f.sites) groups.back().counts += model.site(site).counts;
+      kept.push_back(true);
+    }
+  }
   for (std::size_t i = 0; cycles && i < groups.size(); ++i) {
     builder.build(groups[i].sites, groups[i].series);
     std::optional<Leak> leak = judge_context(model, *cycles, builder, groups[i]);
@@ -49,10 +167,19 @@ std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
     leak.context = i;
     leak.peak_bytes = contexts[i].peak_bytes;
     leak.end_bytes = contexts[i].end_bytes;
-    leak.headline = own.headline(frames_of(model, contexts[i].frames));
+    if (!leak.finding) leak.headline = own.headline(frames_of(model, contexts[i].frames));
     out.push_back(std::move(leak));
   }
-  std::sort(out.begin(), out.end(), more_suspicious);
+  if (out.empty() || !out.front().finding) {
+    std::sort(out.begin(), out.end(), more_suspicious);
+  } else {
+    std::sort(out.begin(), out.end(), [](const Leak& a, const Leak& b) {
+      if (a.finding->kept_bytes != b.finding->kept_bytes) {
+        return a.finding->kept_bytes > b.finding->kept_bytes;
+      }
+      return a.context < b.context;
+    });
+  }
   return out;
 }
 
@@ -84,13 +211,38 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     tree->measure(builder, measure);
   }
   Verdicts verdicts;
+  // With lifetimes, the findings are judged from them, each a context of its own.
+  std::vector<Finding> findings;
+  if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0) {
+    analysis.leaks.from_lifetimes = true;
+    LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, options.libraries));
+    analysis.leaks.horizon = found.horizon;
+    std::optional<std::size_t> peak = peak_snapshot(model);
+    double peak_bytes = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
+    for (Finding& f : found.findings) {
+      Leak leak = finding_leak(model, f, *cycles, found.horizon);
+      if (static_cast<double>(f.kept_bytes) >= options.threshold / 100 * peak_bytes) {
+        verdicts[f.sites.front()] = std::move(leak);
+        findings.push_back(std::move(f));
+      } else {
+        analysis.leaks.small.push_back(std::move(leak));
+      }
+    }
+    cycles = nullptr;  // the curves are not judged
+  }
   if (!options.depth) {
     std::vector<NodeId> kept;
     if (cycles) kept = tree_suspects(model, *cycles, *tree, builder, verdicts);
     analysis.contexts = tree_grouping(model, *tree, options, builder, measure, kept);
     count(model, analysis.contexts.contexts);
+    if (!findings.empty()) {
+      analysis.contexts = tree_with_findings(model, std::move(analysis.contexts), findings, options,
+                                             builder, measure);
+      count(model, analysis.contexts.contexts);
+    }
   } else {
-    analysis.contexts = depth_grouping(model, options, cycles, builder, measure, verdicts);
+    analysis.contexts =
+        depth_grouping(model, options, cycles, builder, measure, verdicts, findings);
   }
   analysis.leaks.suspects = suspects(model, options, analysis.contexts.contexts, verdicts);
   if (parts.tree) analysis.tree = std::move(tree);

@@ -22,12 +22,17 @@
 #include <vector>
 
 #include "analyze/cycles.hpp"
+#include "analyze/lifetime_leaks.hpp"
 #include "analyze/series.hpp"
 #include "model/model.hpp"
 
 namespace strata {
 
-enum class LeakKind : std::uint8_t { rising_trough, steady_growth };
+// rising_trough and steady_growth are judged from the curves (files without
+// lifetimes); a finding from the lifetimes (lifetime_leaks.hpp) is
+// left_behind when the program's cycles each left some of it behind, else
+// steady_growth (a batch program's growth and a leak look alike there).
+enum class LeakKind : std::uint8_t { rising_trough, steady_growth, left_behind };
 
 // The lowest a context fell to in one cycle (rising trough), or one point of
 // its floor (steady growth).
@@ -65,11 +70,22 @@ struct Leak {
                                    // program's own code (own_code.hpp)
   std::vector<LeakPart> parts;     // with the tree, how the growth splits among the node's
                                    // callers (those that gained), the most first; else empty
+  // A finding from the lifetimes: its parts and evidence; null for a suspect
+  // judged from its curve.  Its context holds all its sites; `headline`
+  // indexes the frames of its main part's main site, its context's frames.
+  std::optional<Finding> finding;
+  std::size_t cycles_left = 0;  // a finding: the cycles (of `cycles`) that left some behind
 };
 
 struct Leaks {
   Cycles cycles;
-  std::vector<Leak> suspects;  // most suspicious first (confidence, then growth over the run)
+  std::vector<Leak> suspects;   // most suspicious first (confidence, then growth over the run);
+                                // findings from the lifetimes: the most kept first
+  bool from_lifetimes = false;  // judged from the lifetime table (lifetime_leaks.hpp)
+  std::uint32_t horizon = 0;    // then: the horizon's epoch boundary
+  // Findings under the threshold's share of the peak, listed apart: no
+  // context of their own (Leak::context is 0), the most kept first.
+  std::vector<Leak> small;
 };
 
 // A suspect's growth over the whole run: its last trough less its first.

@@ -138,6 +138,10 @@ std::string_view basename(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+bool header(std::string_view file) {
+  return file.ends_with(".h") || file.ends_with(".hh") || file.ends_with(".hpp");
+}
+
 bool path_matches(std::string_view pattern, std::string_view path) {
   return !path.empty() &&
          (wildcard_match(pattern, path) || wildcard_match(pattern, basename(path)));
@@ -160,14 +164,14 @@ std::string_view qualified_name(std::string_view function) {
   return function.substr(start);
 }
 
+}  // namespace
+
 bool library_function(std::string_view function) {
   if (allocator_wrapper(function)) return true;
   if (starts_with_any(qualified_name(function), kLibraryNamespaces)) return true;
   if (function.starts_with("operator new") || function.starts_with("operator delete")) return true;
   return std::find(kAllocators.begin(), kAllocators.end(), function) != kAllocators.end();
 }
-
-}  // namespace
 
 bool allocator_wrapper(std::string_view function) {
   return std::any_of(kWrappers.begin(), kWrappers.end(),
@@ -182,6 +186,13 @@ OwnCode::OwnCode(const Model& model, std::vector<std::string> libraries)
       break;
     }
   }
+  for (const Frame& frame : model.frames) {
+    if (!frame.inlined && !frame.file.empty() && !program_.empty() && frame.object == program_) {
+      own_files_.push_back(frame.file);
+    }
+  }
+  std::sort(own_files_.begin(), own_files_.end());
+  own_files_.erase(std::unique(own_files_.begin(), own_files_.end()), own_files_.end());
 }
 
 bool OwnCode::library(const Frame& frame) const {
@@ -189,6 +200,10 @@ bool OwnCode::library(const Frame& frame) const {
                        basename(frame.object).starts_with("vgpreload_");
   if (system_object && frame.object != program_) return true;
   if (library_function(frame.function) || standard_header(frame.file)) return true;
+  if (frame.inlined && !program_.empty() && frame.object == program_ && header(frame.file) &&
+      !std::binary_search(own_files_.begin(), own_files_.end(), frame.file)) {
+    return true;
+  }
   return std::any_of(libraries_.begin(), libraries_.end(), [&](const std::string& pattern) {
     return path_matches(pattern, frame.object) || path_matches(pattern, frame.file) ||
            (!frame.function.empty() && wildcard_match(pattern, frame.function));

@@ -20,6 +20,10 @@
 //   - its object, source file or function matches a --library pattern
 //     (* and ? as in --alloc-fn; an object or file matches by its whole path
 //     or its basename);
+//   - it is inlined into the program from a header (.h, .hh, .hpp) that is
+//     not one of the program's own source files (those of its frames that
+//     are not inlined): a library's inline function, such as GStreamer's
+//     gst_buffer_unref from gstbuffer.h;
 //   - it is inlined into a frame in a library (the next frame of the stack):
 //     the inline functions of libstdc++'s headers are named without their
 //     scope (`allocate`, inlined into std::allocator_traits<...>::allocate).
@@ -36,6 +40,11 @@
 #include "model/model.hpp"
 
 namespace strata {
+
+// Whether `function` is in a library by its name alone: an allocator,
+// operator new or delete, a well-known wrapper (allocator_wrapper), or in the
+// C++ standard library's namespaces.
+bool library_function(std::string_view function);
 
 // Whether `function` is one of the well-known wrappers of the allocator,
 // which only pass an allocation on: libiberty's and gnulib's xmalloc and
@@ -56,10 +65,13 @@ class OwnCode {
   // with a function name; else 0.
   std::size_t headline(std::span<const Frame> frames) const;
 
- private:
+  // Whether a frame is in a library by itself (not counting what it is inlined into).
   bool library(const Frame& frame) const;
 
+ private:
   std::string program_;  // the object of `main`, if a frame names it
+  // The program's own source files: those of its frames that are not inlined.
+  std::vector<std::string> own_files_;  // sorted
   std::vector<std::string> libraries_;
 };
 

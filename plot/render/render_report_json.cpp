@@ -83,6 +83,8 @@ const char* shape_name(ContextShape shape) {
       return "callers";
     case ContextShape::other_callers:
       return "other_callers";
+    case ContextShape::finding:
+      return "finding";
     case ContextShape::stacks:
       break;
   }
@@ -128,12 +130,20 @@ Json troughs_json(const std::vector<Trough>& troughs) {
   return list;
 }
 
-Json parts_json(const std::vector<ReportLeakPart>& parts) {
+// A finding's parts (`finding`) also give their headline (the last of their
+// frames), kept bytes and sites.
+Json parts_json(const std::vector<ReportLeakPart>& parts, bool finding) {
   Json list = Json::array();
   for (const ReportLeakPart& part : parts) {
-    list.push_back({{"frames", frames_json(part.frames)},
-                    {"growth_bytes", part.growth_bytes},
-                    {"share_pct", part.share_pct}});
+    Json json = {{"frames", frames_json(part.frames)},
+                 {"growth_bytes", part.growth_bytes},
+                 {"share_pct", part.share_pct}};
+    if (finding) {
+      json["headline"] = part.frames.empty() ? Json() : frames_json({part.frames.back()})[0];
+      json["kept_bytes"] = static_cast<std::uint64_t>(part.growth_bytes);
+      json["sites"] = part.sites;
+    }
+    list.push_back(std::move(json));
   }
   return list;
 }
@@ -156,11 +166,11 @@ Json freed_by_json(const std::optional<std::vector<ReportFreedBy>>& freed) {
 
 Json leak_json(const ReportLeak& l) {
   Json headline = l.frames.empty() ? Json() : frames_json({l.frames[l.headline]})[0];
-  return {{"context", l.context_rank},
+  return {{"context", l.context_rank > 0 ? Json(l.context_rank) : Json()},
           {"headline", headline},
           {"why", l.why},
           {"words", text_or_null(l.words)},
-          {"parts", parts_json(l.parts)},
+          {"parts", parts_json(l.parts, l.finding.has_value())},
           {"frames", frames_json(l.frames)},
           {"kind", kind_names(l.kind).id},
           {"growth_bytes", l.growth_bytes},
@@ -171,7 +181,15 @@ Json leak_json(const ReportLeak& l) {
           {"freed_before_exit", l.freed_before_exit},
           {"confidence", l.confidence},
           {"troughs", troughs_json(l.troughs)},
-          {"freed_by", freed_by_json(l.freed_by)}};
+          {"freed_by", freed_by_json(l.freed_by)},
+          {"kept_bytes", l.finding ? Json(l.finding->kept_bytes) : Json()},
+          {"kept_blocks", l.finding ? Json(l.finding->kept_blocks) : Json()},
+          {"freed_at_exit", l.finding ? Json(l.finding->freed_at_exit) : Json()},
+          {"freed_at_exit_by",
+           l.finding && l.finding->holder ? frames_json({*l.finding->holder})[0] : Json()},
+          {"retention", l.finding ? Json(l.finding->retention) : Json()},
+          {"cycles_left", l.finding ? Json(l.finding->cycles_left) : Json()},
+          {"sites", l.finding ? Json(l.finding->sites) : Json()}};
 }
 
 // null when the sites at the peak (or the end) are its own and add up to its
@@ -264,6 +282,9 @@ void render_report_json(const Report& r, std::ostream& out) {
     json["contexts"].push_back(context_json(c, r.has_counts));
   json["leaks"] = Json::array();
   for (const ReportLeak& l : r.leaks) json["leaks"].push_back(leak_json(l));
+  json["small_leaks"] = Json::array();
+  for (const ReportLeak& l : r.small_leaks) json["small_leaks"].push_back(leak_json(l));
+  json["leaks_from"] = r.selection ? Json() : Json(r.leaks_from_lifetimes ? "lifetimes" : "curves");
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
   json["lifetimes"] = lifetimes_json(r.lifetimes);
   json["selection"] = selection_json(r.selection);

@@ -79,6 +79,7 @@
 #include "util/shown.hpp"
 #include "util/units.hpp"
 #include "view/kinds.hpp"
+#include "view/leak_words.hpp"
 
 namespace strata {
 
@@ -276,6 +277,8 @@ std::string callers_text(const ReportContext& c) {
   std::string stacks = counted(c.sites, "site");
   if (c.shape == ContextShape::callers)
     return "     ... called from several places (" + stacks + ")";
+  if (c.shape == ContextShape::finding)
+    return "     ... and the other places of a leak finding (" + stacks + " in all)";
   return "     ... and its other callers (" + stacks + "; the others have contexts of their own)";
 }
 
@@ -342,7 +345,62 @@ void parts(const ReportLeak& l, std::ostream& out) {
   }
 }
 
+// A finding's parts, those of 1% of its kept bytes or more (at most
+// kMaxParts): share, kept bytes, sites, headline; then how many more.
+void finding_parts(const ReportLeak& l, std::ostream& out) {
+  constexpr std::size_t kMaxParts = 8;
+  if (l.parts.size() < 2) return;
+  out << "   " << counted(l.parts.size(), "part") << ", each cut at its headline:\n";
+  std::size_t shown_parts = 0;
+  std::uint64_t rest = 0;
+  for (const ReportLeakPart& part : l.parts) {
+    auto bytes = static_cast<std::uint64_t>(std::llround(part.growth_bytes));
+    if (shown_parts == kMaxParts || part.share_pct < 1) {
+      rest += bytes;
+      continue;
+    }
+    ++shown_parts;
+    out << "     " << fixed(part.share_pct, 1) << "%  " << grouped(bytes) << " bytes in "
+        << counted(part.sites, "site") << " at "
+        << (part.frames.empty() ? "(no stack)" : finding_place(part.frames.back())) << "\n";
+  }
+  if (shown_parts < l.parts.size()) {
+    out << "     ... and " << counted(l.parts.size() - shown_parts, "more part") << ", "
+        << grouped(rest) << " bytes\n";
+  }
+}
+
+void finding(const ReportLeak& l, std::size_t rank, std::ostream& out) {
+  out << "\n#" << rank << " " << leak_heading(l) << "\n";
+  out << wrapped(l.words, "   ") << wrapped(l.why, "   ") << "   "
+      << held(l.peak_bytes, l.end_bytes) << "\n";
+  if (l.freed_before_exit) {
+    out << "   freed before exit: a check of what is not freed at exit misses it\n";
+  }
+  if (!l.freed_words.empty()) out << wrapped(l.freed_words, "   ");
+  finding_parts(l, out);
+  stack(l.frames, out);
+}
+
+// The small findings, in one paragraph: "3 more, under 1% of the peak each
+// (--threshold lists them): 12 KiB at f (a.c:3), ...".
+void small_findings(const Report& r, std::ostream& out) {
+  if (r.small_leaks.empty()) return;
+  std::string text = counted(r.small_leaks.size(), "small finding") + ", each under " +
+                     fixed(r.grouping.threshold, 1) +
+                     "% of the peak (a lower --threshold lists them in full):";
+  for (std::size_t i = 0; i < r.small_leaks.size(); ++i) {
+    const ReportLeak& l = r.small_leaks[i];
+    std::string where = l.frames.empty() ? "(no stack)" : frame_text(l.frames[l.headline]);
+    text += std::string(i == 0 ? " " : "; ") +
+            format_bytes(static_cast<double>(l.finding->kept_bytes)) + " at " + where + " (" +
+            std::string(kind_names(l.kind).option) + ")";
+  }
+  out << "\n" << wrapped(text, "");
+}
+
 void leak(const ReportLeak& l, std::size_t rank, std::ostream& out) {
+  if (l.finding) return finding(l, rank, out);
   bool rising = l.kind == LeakKind::rising_trough;
   out << "\n#" << rank << " " << leak_heading(l) << "\n";
   if (!rising) out << wrapped(l.words, "   ");
@@ -365,6 +423,7 @@ void leaks(const Report& r, std::ostream& out) {
   for (std::size_t i = 0; i < r.leaks.size(); ++i) {
     leak(r.leaks[i], i + 1, out);
   }
+  small_findings(r, out);
 }
 
 // ---- the tree --------------------------------------------------------------------

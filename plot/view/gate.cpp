@@ -28,8 +28,8 @@ FailOn parse_fail_on(const std::string& kinds) {
 std::vector<const ReportLeak*> gate_suspects(const Report& report, const FailOn& fail_on) {
   std::vector<const ReportLeak*> found;
   for (const ReportLeak& leak : report.leaks) {
-    bool rising = leak.kind == LeakKind::rising_trough;
-    if (rising ? fail_on.leak : fail_on.growth) found.push_back(&leak);
+    bool is_leak = leak.kind != LeakKind::steady_growth;
+    if (is_leak ? fail_on.leak : fail_on.growth) found.push_back(&leak);
   }
   return found;
 }

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "view/leak_words.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
+#include "model/frame_names.hpp"
+#include "util/shown.hpp"
 #include "util/units.hpp"
+#include "view/lifetime_words.hpp"
 
 namespace strata {
 
@@ -13,6 +18,17 @@ namespace {
 constexpr double kLateStart = 0.1;
 
 std::string bytes(std::uint64_t value) { return format_bytes(static_cast<double>(value)); }
+
+}  // namespace
+
+std::string finding_place(const Frame& frame) {
+  std::string text = shown(short_function(frame_name(frame)));
+  if (!frame.file.empty())
+    text += " (" + shown(frame.file) + ":" + std::to_string(frame.line) + ")";
+  return text;
+}
+
+namespace {
 
 // "rose in 7 of 8 cycles" / "in 9 of 10 tenths of the run".
 std::string rose_in(const Leak& leak) {
@@ -65,6 +81,77 @@ std::string leak_why(const Leak& leak, const std::string& time_unit, double end_
     text += growth_rate(leak, time_unit, end_time).substr(1);
   }
   return text + ending(leak);
+}
+
+std::string finding_why(const Model& model, const Leak& leak, const Cycles& cycles) {
+  const Finding& f = *leak.finding;
+  std::string text = "kept ";
+  for (std::size_t q = 0; q < f.retention.size(); ++q) {
+    if (q > 0) text += q + 1 == f.retention.size() ? " and " : ", ";
+    text += fixed(100 * f.retention[q], 0) + "%";
+  }
+  std::uint32_t horizon = static_cast<std::uint32_t>(f.kept_by_epoch.size());
+  text += " of what it made in each " + std::string(f.retention.size() == 4 ? "quarter" : "part") +
+          " of its part of the run (" + run_range(model, f.first_epoch, horizon) + ")";
+  if (leak.cycles > 0) {
+    std::string each = cycles.source == CycleSource::markers
+                           ? "each cycle (marker " + shown(cycles.label) + ")"
+                           : "each cycle (the heap's rhythm)";
+    text += "; " + each + " left about " +
+            format_bytes(static_cast<double>(f.kept_bytes) /
+                         static_cast<double>(std::max<std::size_t>(leak.cycles_left, 1))) +
+            " behind, " + std::to_string(leak.cycles_left) + " of " + std::to_string(leak.cycles) +
+            " cycles";
+  }
+  return text;
+}
+
+std::string finding_words(const Model& model, const Leak& leak, const std::string& holder) {
+  const Finding& f = *leak.finding;
+  // The parts by headline function, each with its share of the kept bytes.
+  std::map<std::string, std::uint64_t> by_function;
+  std::vector<std::string> order;
+  for (const FindingPart& part : f.parts) {
+    std::string name = part.frames.empty()
+                           ? "(no stack)"
+                           : short_function(frame_name(model.frame(part.frames.back())));
+    if (by_function.try_emplace(name, 0).second) order.push_back(name);
+    by_function[name] += part.kept_bytes;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
+    return by_function[a] > by_function[b];
+  });
+  auto share = [&](std::uint64_t bytes) {
+    return fixed(f.kept_bytes > 0 ? 100.0 * static_cast<double>(bytes) / f.kept_bytes : 0, 0) + "%";
+  };
+  const FindingPart& main = f.parts.front();
+  const Site& site = model.site(main.main_site);
+  std::string where = "(no stack)";
+  if (leak.headline < site.frames.size()) {
+    where = finding_place(model.frame(site.frames[leak.headline]));
+    // and its first named caller
+    for (std::size_t i = leak.headline + 1; i < site.frames.size(); ++i) {
+      const Frame& caller = model.frame(site.frames[i]);
+      if (caller.function.empty()) continue;
+      where += " <- " + shown(short_function(caller.function));
+      break;
+    }
+  }
+  std::string text = "memory left behind all through the run: " + counted(f.parts.size(), "place") +
+                     ", " + format_bytes(static_cast<double>(f.kept_bytes)) + ", " +
+                     share(by_function[order.front()]) + " at " + where;
+  for (std::size_t i = 1; i < order.size() && i < 4; ++i) {
+    if (100 * by_function[order[i]] < f.kept_bytes) break;  // under 1%
+    text += ", " + share(by_function[order[i]]) + " at " + shown(order[i]);
+  }
+  if (f.freed_at_exit()) {
+    text += "; kept until exit, freed " + (holder.empty() ? std::string("then") : "by " + holder);
+  } else {
+    text += "; never freed";
+  }
+  if (leak.kind == LeakKind::steady_growth)
+    text += ": a leak if this program should reach a steady state";
+  return text;
 }
 
 std::string growth_words(const Leak& leak) {

@@ -5,6 +5,9 @@
 #include <cmath>
 
 #include "analyze/heap_analysis.hpp"
+#include "analyze/lifetime_leaks.hpp"
+#include "analyze/own_code.hpp"
+#include "model/frame_names.hpp"
 #include "util/error.hpp"
 #include "util/units.hpp"
 #include "view/kinds.hpp"
@@ -341,6 +344,27 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
   }
 }
 
+// A finding's band says what the report says of it: its sentence and its evidence.
+void add_finding_details(const Model& model, const HeapAnalysis& analysis,
+                         const std::vector<Source>& sources, PlotData& data) {
+  std::optional<FindingHeadlines> headlines;
+  OwnCode own(model, analysis.options.libraries);
+  for (std::size_t b = 0; b < sources.size(); ++b) {
+    const Leak* leak = sources[b].leak;
+    if (!leak || !leak->finding) continue;
+    if (!headlines) headlines.emplace(model, own);
+    std::string holder;
+    std::uint32_t stack = leak->finding->holder;
+    if (stack != 0 && stack <= model.lifetimes.free_stacks_frames.size()) {
+      const std::vector<FrameId>& frames = model.lifetimes.free_stacks_frames[stack - 1];
+      if (!frames.empty()) holder = frame_text(model.frame(frames[headlines->holder(frames)]));
+    }
+    std::string word = leak->kind == LeakKind::left_behind ? "leak" : "growth";
+    data.bands[b].detail += "; " + word + ": " + finding_words(model, *leak, holder) + "; " +
+                            finding_why(model, *leak, analysis.leaks.cycles);
+  }
+}
+
 void add_totals(const Model& model, const Contexts& contexts, PlotData& data) {
   if (model.snapshots.size() == contexts.snapshots.size() && !data.bands.empty()) return;
   for (const Snapshot& snapshot : model.snapshots) {
@@ -501,6 +525,7 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   std::vector<std::size_t> sample_of;
   sample(sources, data, sample_of);
   add_troughs(sources, analysis.contexts, sample_of, data);
+  add_finding_details(model, analysis, sources, data);
   thin_samples(data, options.max_samples);
 
   for (const Marker& marker : model.markers) {

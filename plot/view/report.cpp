@@ -3,7 +3,9 @@
 #include "view/report.hpp"
 
 #include "analyze/heap_analysis.hpp"
+#include "analyze/lifetime_leaks.hpp"
 #include "analyze/own_code.hpp"
+#include "model/frame_names.hpp"
 #include "util/units.hpp"
 #include "view/leak_words.hpp"
 #include "view/lifetime_words.hpp"
@@ -59,9 +61,10 @@ std::vector<ReportLeakPart> report_parts(const Model& model, const Leak& leak) {
 }
 
 // Who freed a suspect's bytes, each free stack headed as a leak is (own_code.hpp).
-void add_freed_by(const Model& model, const Context& context, const OwnCode& own, ReportLeak& out) {
+void add_freed_by(const Model& model, std::span<const SiteId> sites, const OwnCode& own,
+                  ReportLeak& out) {
   if (!model.has_lifetimes || !model.lifetimes.free_stacks) return;
-  std::vector<FreedBy> freed = freed_by(model, context.sites);
+  std::vector<FreedBy> freed = freed_by(model, sites);
   out.freed_by.emplace();
   for (const FreedBy& f : freed) {
     std::vector<Frame> frames = frames_of(model, model.lifetimes.free_stacks_frames[f.stack - 1]);
@@ -98,6 +101,51 @@ ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak&
           .troughs = leak.troughs,
           .freed_by = std::nullopt,
           .freed_words = {}};
+}
+
+// A finding as the report says it: its main part's stack, its parts, its evidence.
+ReportLeak report_finding(const Model& model, const Leak& leak, const Cycles& cycles,
+                          const FindingHeadlines& headlines) {
+  const Finding& f = *leak.finding;
+  std::vector<Frame> frames = frames_of(model, model.site(f.parts.front().main_site).frames);
+  std::optional<Frame> holder;
+  if (f.holder != 0 && f.holder <= model.lifetimes.free_stacks_frames.size()) {
+    const std::vector<FrameId>& stack = model.lifetimes.free_stacks_frames[f.holder - 1];
+    if (!stack.empty()) holder = model.frame(stack[headlines.holder(stack)]);
+  }
+  ReportLeak out{.context_rank = leak.context + 1,
+                 .frames = frames,
+                 .headline = leak.headline,
+                 .why = finding_why(model, leak, cycles),
+                 .words = finding_words(model, leak, holder ? frame_text(*holder) : ""),
+                 .parts = {},
+                 .kind = leak.kind,
+                 .growth_bytes = leak.growth_bytes,
+                 .cycles = leak.cycles,
+                 .peak_bytes = leak.peak_bytes,
+                 .end_bytes = leak.end_bytes,
+                 .freed_before_exit = leak.freed_before_exit,
+                 .confidence = leak.confidence,
+                 .troughs = {},
+                 .freed_by = std::nullopt,
+                 .freed_words = {},
+                 .finding = ReportLeak::FindingFacts{.kept_bytes = f.kept_bytes,
+                                                     .kept_blocks = f.kept_blocks,
+                                                     .freed_at_exit = f.freed_at_exit(),
+                                                     .holder = holder,
+                                                     .retention = f.retention,
+                                                     .cycles_left = leak.cycles_left,
+                                                     .sites = f.sites.size()}};
+  for (const FindingPart& part : f.parts) {
+    double share = f.kept_bytes > 0 ? 100.0 * static_cast<double>(part.kept_bytes) /
+                                          static_cast<double>(f.kept_bytes)
+                                    : 0;
+    out.parts.push_back({.frames = frames_of(model, part.frames),
+                         .growth_bytes = static_cast<double>(part.kept_bytes),
+                         .share_pct = share,
+                         .sites = part.sites.size()});
+  }
+  return out;
 }
 
 std::vector<ReportTreeNode> report_tree(const Model& model, const ContextTree& tree,
@@ -172,9 +220,22 @@ Report make_report(const Model& model, const ContextOptions& options, bool tree,
     if (selection) report.contexts.back().selected_bytes = cells_bytes(model, contexts[i]);
   }
   OwnCode own(model, options.libraries);
+  report.leaks_from_lifetimes = analysis.leaks.from_lifetimes;
+  std::optional<FindingHeadlines> headlines;
+  if (analysis.leaks.from_lifetimes) headlines.emplace(model, own);
   for (const Leak& leak : analysis.leaks.suspects) {
-    report.leaks.push_back(report_leak(model, analysis.contexts, leak));
-    add_freed_by(model, contexts[leak.context], own, report.leaks.back());
+    report.leaks.push_back(leak.finding
+                               ? report_finding(model, leak, analysis.leaks.cycles, *headlines)
+                               : report_leak(model, analysis.contexts, leak));
+    add_freed_by(model,
+                 leak.finding ? std::span<const SiteId>(leak.finding->sites)
+                              : std::span<const SiteId>(contexts[leak.context].sites),
+                 own, report.leaks.back());
+  }
+  for (const Leak& leak : analysis.leaks.small) {
+    report.small_leaks.push_back(report_finding(model, leak, analysis.leaks.cycles, *headlines));
+    report.small_leaks.back().context_rank = 0;
+    add_freed_by(model, leak.finding->sites, own, report.small_leaks.back());
   }
   report.lifetimes = report_lifetimes(model, born_at);
   report.lifetimes_words = lifetimes_words(model);

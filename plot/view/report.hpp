@@ -56,11 +56,14 @@ struct ReportFreedBy {
   std::uint64_t to = 0;
 };
 
-// A part of a suspect's growth: a caller of its node (leaks.hpp, LeakPart).
+// A part of a suspect's growth: a caller of its node (leaks.hpp, LeakPart);
+// or a part of a finding (lifetime_leaks.hpp, FindingPart).
 struct ReportLeakPart {
-  std::vector<Frame> frames;  // the caller's code address; empty: the node's own sites
-  double growth_bytes = 0;
-  double share_pct = 0;  // of the parts' growth together
+  std::vector<Frame> frames;  // the caller's code address; empty: the node's own sites; a
+                              // finding's: from the allocation out to its headline
+  double growth_bytes = 0;    // a finding's: its kept bytes
+  double share_pct = 0;       // of the parts' growth (kept bytes) together
+  std::size_t sites = 0;      // a finding's part: its sites; else 0
 };
 
 struct ReportLeak {
@@ -81,6 +84,17 @@ struct ReportLeak {
   // Who freed it, most bytes first; null without lifetimes or free stacks.
   std::optional<std::vector<ReportFreedBy>> freed_by;
   std::string freed_words;  // "freed at exit by player_free (player.c:141) (...)"; or empty
+  // A finding from the lifetimes (leaks.hpp, Leak::finding); null for a suspect of the curves.
+  struct FindingFacts {
+    std::uint64_t kept_bytes = 0;  // born before the horizon and alive at it
+    std::uint64_t kept_blocks = 0;
+    bool freed_at_exit = false;     // at least half of them freed at or after the horizon
+    std::optional<Frame> holder;    // the frame that frees them at exit, when known
+    std::vector<double> retention;  // the share kept, by part of its span
+    std::size_t cycles_left = 0;    // of `cycles`, those that left some behind
+    std::size_t sites = 0;
+  };
+  std::optional<FindingFacts> finding;
 };
 
 // A profile's lifetimes (model.hpp, Lifetimes).
@@ -126,6 +140,8 @@ struct Report {
   Cycles cycles;
   std::vector<ReportContext> contexts;       // ranked; "N other places" last
   std::vector<ReportLeak> leaks;             // most suspicious first
+  std::vector<ReportLeak> small_leaks;       // findings under the threshold (context_rank 0)
+  bool leaks_from_lifetimes = false;         // findings judged from the lifetimes
   std::vector<ReportTreeNode> tree;          // with --tree only; else empty
   std::optional<ReportLifetimes> lifetimes;  // null without
   std::string lifetimes_words;               // lifetimes_words(): what they are, or are not

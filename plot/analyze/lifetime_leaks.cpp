@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Leak findings from the lifetime table (lifetime_leaks.hpp).
+#include "analyze/lifetime_leaks.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace strata {
+
+// ---- headlines -----------------------------------------------------------------------
+
+FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : model_(model) {
+  library_.reserve(model.frames.size());
+  for (const Frame& frame : model.frames) library_.push_back(own.library(frame));
+  // Each named function and the distinct functions that call it (the unnamed counting once).
+  std::map<std::string_view, std::set<std::string_view>> callers;
+  for (const Site& site : model.sites) {
+    for (std::size_t i = 0; i + 1 < site.frames.size(); ++i) {
+      const Frame& inner = model.frame(site.frames[i]);
+      const Frame& outer = model.frame(site.frames[i + 1]);
+      if (inner.function.empty()) continue;
+      callers[inner.function].insert(outer.function.empty() ? std::string_view() : outer.function);
+    }
+  }
+  fan_in_.reserve(model.frames.size());
+  for (const Frame& frame : model.frames) {
+    auto at = frame.function.empty() ? callers.end() : callers.find(frame.function);
+    fan_in_.push_back(at == callers.end() ? 0 : at->second.size());
+  }
+}
+
+bool FindingHeadlines::library(std::span<const FrameId> frames, std::size_t i) const {
+  for (; i < frames.size(); ++i) {
+    if (library_[index(frames[i])]) return true;
+    if (!model_.frame(frames[i]).inlined) return false;
+  }
+  return false;
+}
+
+bool FindingHeadlines::generic(FrameId id) const {
+  const Frame& frame = model_.frame(id);
+  if (frame.function.empty()) return true;  // an unnamed frame cannot be a headline
+  return library_function(frame.function) || fan_in_[index(id)] >= kWrapperFanIn;
+}
+
+std::size_t FindingHeadlines::headline(std::span<const FrameId> frames) const {
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    bool known = !frame.function.empty() || !frame.object.empty();
+    if (!known || library(frames, i)) continue;
+    // A wrapper of the program's own only passes the allocation on: its caller is the headline.
+    while (i + 1 < frames.size() && fan_in_[index(frames[i])] >= kWrapperFanIn &&
+           !library(frames, i + 1) && model_.frame(frames[i + 1]).function != "main") {
+      ++i;
+    }
+    return i;
+  }
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (!generic(frames[i])) return i;
+  }
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (!model_.frame(frames[i]).function.empty()) return i;
+  }
+  return 0;
+}
+
+std::size_t FindingHeadlines::holder(std::span<const FrameId> frames) const {
+  std::optional<std::size_t> first, outermost;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    bool known = !frame.function.empty() || !frame.object.empty();
+    if (!known || library(frames, i)) continue;
+    if (!first) first = i;
+    if (frame.function != "main") outermost = i;
+  }
+  if (outermost) return *outermost;
+  if (first) return *first;
+  return headline(frames);
+}
+
+namespace {
+
+// ---- the lifetime table, by node -----------------------------------------------------
+
+// A node: the sites of one headline path, their cells summed over [0, H).
+struct Node {
+  std::vector<FrameId> key;  // the frames out to the headline
+  std::vector<SiteId> sites;
+  SiteId main_site{};
+  std::uint64_t main_kept = 0;
+  std::vector<std::uint64_t> born, kept, kept_blocks;  // by birth epoch, [0, H)
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> deaths;  // (birth, death) < H
+  std::map<std::uint32_t, std::uint64_t> exit_free;  // free stack -> kept bytes it frees
+  std::uint64_t alive_end = 0;
+  std::uint64_t kept_total = 0;
+  // Judged:
+  std::uint32_t first = 0;
+  std::vector<std::uint32_t> bounds;  // kParts + 1 epoch boundaries of its span
+  std::vector<double> ratios;
+};
+
+std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end) {
+  std::uint32_t epochs = model.lifetimes.epochs;
+  std::vector<double> births(epochs, 0);
+  for (const Site& site : model.sites) {
+    for (const LifetimeCell& cell : site.cells) {
+      if (cell.birth < epochs) births[cell.birth] += static_cast<double>(cell.bytes);
+    }
+  }
+  double mean = epochs > 0 ? std::accumulate(births.begin(), births.end(), 0.0) / epochs : 0;
+  work_end = 0;
+  for (std::uint32_t e = 0; e < epochs; ++e) {
+    if (births[e] > 0 && births[e] >= kActiveShare * mean) work_end = e;
+  }
+  return work_end + 1 > kExitEpochs ? work_end + 1 - kExitEpochs : 1;
+}
+
+std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines, std::uint32_t h) {
+  std::map<std::vector<FrameId>, std::size_t> index_of;
+  std::vector<Node> nodes;
+  for (std::size_t s = 0; s < model.sites.size(); ++s) {
+    const Site& site = model.sites[s];
+    bool born = std::any_of(site.cells.begin(), site.cells.end(),
+                            [&](const LifetimeCell& c) { return c.birth < h; });
+    if (!born) continue;
+    std::size_t head = headlines.headline(site.frames);
+    std::vector<FrameId> key(site.frames.begin(),
+                             site.frames.begin() + std::min(head + 1, site.frames.size()));
+    auto [at, added] = index_of.try_emplace(key, nodes.size());
+    if (added) {
+      Node n;
+      n.key = std::move(key);
+      n.born.assign(h, 0);
+      n.kept.assign(h, 0);
+      n.kept_blocks.assign(h, 0);
+      nodes.push_back(std::move(n));
+    }
+    Node& n = nodes[at->second];
+    SiteId id{static_cast<std::uint32_t>(s)};
+    n.sites.push_back(id);
+    std::uint64_t kept = 0;
+    for (const LifetimeCell& c : site.cells) {
+      if (c.alive()) n.alive_end += c.bytes;
+      if (c.birth >= h) continue;
+      n.born[c.birth] += c.bytes;
+      if (c.alive() || c.death >= h) {
+        n.kept[c.birth] += c.bytes;
+        n.kept_blocks[c.birth] += c.blocks;
+        kept += c.bytes;
+        if (!c.alive() && c.freed_by != 0) n.exit_free[c.freed_by] += c.bytes;
+      } else if (c.death > c.birth) {
+        n.deaths[{c.birth, c.death}] += c.bytes;
+      }
+    }
+    n.kept_total += kept;
+    if (n.sites.size() == 1 || kept > n.main_kept) {
+      n.main_kept = kept;
+      n.main_site = id;
+    }
+  }
+  return nodes;
+}
+
+// ---- the judgement -------------------------------------------------------------------
+
+// Steady retention over the node's span [first birth, h).
+bool steady(Node& n, std::uint32_t h) {
+  auto first = std::find_if(n.born.begin(), n.born.end(), [](std::uint64_t b) { return b > 0; });
+  if (first == n.born.end()) return false;
+  n.first = static_cast<std::uint32_t>(first - n.born.begin());
+  std::uint32_t span = h - n.first;
+  if (span < kParts) return false;
+  n.bounds.clear();
+  for (std::size_t q = 0; q <= kParts; ++q) n.bounds.push_back(n.first + span * q / kParts);
+  n.ratios.clear();
+  for (std::size_t q = 0; q < kParts; ++q) {
+    std::uint64_t born = 0, kept = 0;
+    for (std::uint32_t e = n.bounds[q]; e < n.bounds[q + 1]; ++e) {
+      born += n.born[e];
+      kept += n.kept[e];
+    }
+    n.ratios.push_back(born > 0 ? static_cast<double>(kept) / static_cast<double>(born) : 0.0);
+  }
+  auto [least, most] = std::minmax_element(n.ratios.begin(), n.ratios.end());
+  return *least > 0 && *least >= kSteady * *most;
+}
+
+// Whether another node's older bytes (born in n's first part or before) die
+// in n's later parts as n's kept bytes are born there.
+bool turnover(const Node& n, const std::vector<Node>& nodes) {
+  std::vector<std::uint64_t> kept(kParts, 0);
+  std::uint64_t want = 0;
+  for (std::size_t q = 1; q < kParts; ++q) {
+    for (std::uint32_t e = n.bounds[q]; e < n.bounds[q + 1]; ++e) kept[q] += n.kept[e];
+    want += kept[q];
+  }
+  if (want == 0) return false;
+  for (const Node& m : nodes) {
+    if (&m == &n || m.deaths.empty()) continue;
+    std::vector<std::uint64_t> died(kParts, 0);
+    for (const auto& [cell, bytes] : m.deaths) {
+      auto [birth, death] = cell;
+      if (birth >= n.bounds[1] || death < n.bounds[1]) continue;
+      std::size_t q = 1;
+      while (q + 1 < kParts && death >= n.bounds[q + 1]) ++q;
+      died[q] += bytes;
+    }
+    std::uint64_t matched = 0;
+    for (std::size_t q = 1; q < kParts; ++q) matched += std::min(died[q], kept[q]);
+    if (static_cast<double>(matched) >= kReplaced * static_cast<double>(want)) return true;
+  }
+  return false;
+}
+
+// ---- one leak, one finding -----------------------------------------------------------
+
+class Joins {
+ public:
+  explicit Joins(std::size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+  std::size_t find(std::size_t i) {
+    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
+    return i;
+  }
+  void join(std::size_t a, std::size_t b) { parent_[find(a)] = find(b); }
+
+ private:
+  std::vector<std::size_t> parent_;
+};
+
+double total_variation(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  double ta = static_cast<double>(std::accumulate(a.begin(), a.end(), std::uint64_t{0}));
+  double tb = static_cast<double>(std::accumulate(b.begin(), b.end(), std::uint64_t{0}));
+  if (ta == 0 || tb == 0) return 1;
+  double tv = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    tv += std::abs(static_cast<double>(a[i]) / ta - static_cast<double>(b[i]) / tb);
+  }
+  return tv / 2;
+}
+
+// The free stack that frees most of a node's kept bytes at exit, when it
+// frees at least what is still alive at the end; else 0.
+std::uint32_t holder_stack(const Node& n) {
+  std::uint32_t best = 0;
+  std::uint64_t bytes = 0;
+  for (const auto& [stack, b] : n.exit_free) {
+    if (b > bytes) best = stack, bytes = b;
+  }
+  return bytes > 0 && bytes >= n.alive_end ? best : 0;
+}
+
+// The program frame that holds what a free stack frees: its function name (or
+// the stack's id when it has no name).
+std::string holder_key(const Model& model, const FindingHeadlines& headlines, std::uint32_t stack) {
+  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return {};
+  const std::vector<FrameId>& frames = model.lifetimes.free_stacks_frames[stack - 1];
+  if (frames.empty()) return "#" + std::to_string(stack);
+  const Frame& f = model.frame(frames[headlines.holder(frames)]);
+  return f.function.empty() ? "#" + std::to_string(stack) : f.function;
+}
+
+Finding finding_of(std::vector<const Node*> members, std::uint32_t h) {
+  std::sort(members.begin(), members.end(), [](const Node* a, const Node* b) {
+    if (a->kept_total != b->kept_total) return a->kept_total > b->kept_total;
+    return a->key < b->key;
+  });
+  Finding f;
+  f.kept_by_epoch.assign(h, 0);
+  std::map<std::uint32_t, std::uint64_t> exit_free;
+  for (const Node* n : members) {
+    f.parts.push_back({.frames = n->key,
+                       .sites = n->sites,
+                       .main_site = n->main_site,
+                       .kept_bytes = n->kept_total,
+                       .alive_bytes = n->alive_end});
+    f.sites.insert(f.sites.end(), n->sites.begin(), n->sites.end());
+    f.kept_bytes += n->kept_total;
+    f.alive_bytes += n->alive_end;
+    for (std::uint32_t e = 0; e < h; ++e) {
+      f.kept_by_epoch[e] += n->kept[e];
+      f.kept_blocks += n->kept_blocks[e];
+    }
+    for (const auto& [stack, bytes] : n->exit_free) {
+      exit_free[stack] += bytes;
+      f.exit_freed_bytes += bytes;
+    }
+  }
+  std::sort(f.sites.begin(), f.sites.end());
+  f.retention = members.front()->ratios;
+  f.first_epoch = members.front()->first;
+  std::uint64_t most = 0;
+  for (const auto& [stack, bytes] : exit_free) {
+    if (bytes > most) f.holder = stack, most = bytes;
+  }
+  if (most < f.alive_bytes) f.holder = 0;
+  return f;
+}
+
+}  // namespace
+
+CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts,
+                       const Finding& finding, std::uint32_t horizon) {
+  const Lifetimes& l = model.lifetimes;
+  CyclesLeft out;
+  std::uint64_t end = l.boundary(horizon);
+  for (std::size_t i = 0; i < starts.size() && starts[i] < end; ++i) {
+    ++out.cycles;
+    std::uint64_t from = starts[i];
+    std::uint64_t to = i + 1 < starts.size() ? std::min(starts[i + 1], end) : end;
+    bool left = false;
+    for (std::uint32_t e = 0; e < horizon && e < finding.kept_by_epoch.size() && !left; ++e) {
+      std::uint64_t a = l.boundary(e), b = l.boundary(e + 1);
+      left = finding.kept_by_epoch[e] > 0 && a < to && from < b;
+    }
+    out.left += left;
+  }
+  return out;
+}
+
+LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own) {
+  LifetimeLeaks out;
+  out.epochs = model.lifetimes.epochs;
+  if (!model.has_lifetimes || out.epochs == 0) return out;
+  out.horizon = horizon_of(model, out.work_end);
+  std::uint32_t h = out.horizon;
+  FindingHeadlines headlines(model, own);
+  std::vector<Node> nodes = nodes_of(model, headlines, h);
+  std::vector<std::size_t> leaking;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (steady(nodes[i], h)) leaking.push_back(i);
+  }
+  std::erase_if(leaking, [&](std::size_t i) { return turnover(nodes[i], nodes); });
+  // One structure: the same headline function, the same holder at exit, or
+  // the same distribution of kept blocks over the epochs.
+  std::vector<std::string> functions, holders;
+  for (std::size_t i : leaking) {
+    functions.push_back(model.frame(nodes[i].key.back()).function);
+    holders.push_back(holder_key(model, headlines, holder_stack(nodes[i])));
+  }
+  Joins joins(leaking.size());
+  for (std::size_t a = 0; a < leaking.size(); ++a) {
+    for (std::size_t b = a + 1; b < leaking.size(); ++b) {
+      bool same_function = !functions[a].empty() && functions[a] == functions[b];
+      bool same_holder = !holders[a].empty() && holders[a] == holders[b];
+      if (same_function || same_holder ||
+          total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) <= kSame) {
+        joins.join(a, b);
+      }
+    }
+  }
+  std::map<std::size_t, std::vector<const Node*>> groups;
+  for (std::size_t a = 0; a < leaking.size(); ++a) {
+    groups[joins.find(a)].push_back(&nodes[leaking[a]]);
+  }
+  for (auto& [root, members] : groups) out.findings.push_back(finding_of(members, h));
+  std::sort(out.findings.begin(), out.findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.kept_bytes != b.kept_bytes) return a.kept_bytes > b.kept_bytes;
+    return a.sites < b.sites;
+  });
+  return out;
+}
+
+}  // namespace strata

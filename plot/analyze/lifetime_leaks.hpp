@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Leak findings from the lifetime table (model.hpp, Lifetimes): a leak is
+// memory that the program keeps leaving behind, all through the run.
+// docs/design.md, "Leak detection from lifetimes", gives the method, each
+// parameter and why it separates a leak from a decoy.
+//
+// In short:
+//   1. The horizon.  The run's work ends with the last epoch in which the
+//      program makes at least kActiveShare of a mean epoch's births; the
+//      horizon H is kExitEpochs before that end.  A byte is *kept* when it
+//      was born before H and is still alive at H: never freed, or freed in
+//      the release at exit.
+//   2. Nodes.  The sites are cut at their headline (the frame where the code
+//      can be fixed, FindingHeadlines): the sites with the same frames from
+//      the allocation out to the headline are one node.
+//   3. Steady retention.  A node's span, from its first birth to H, is cut
+//      into kParts equal parts; r_q is the share of the bytes born in part q
+//      that are kept.  A node leaks when every part keeps some (r_q > 0) and
+//      the least-keeping part keeps at least kSteady of the most-keeping
+//      one's share.  A start-up table keeps only its first part, a cache and
+//      a random walk keep mostly the newest, temporaries, batches and a
+//      working set keep nothing.
+//   4. Turnover.  A steady node is no leak when another node's older bytes
+//      die as its kept bytes are born (at least kReplaced of them, part by
+//      part): the entries of a bounded structure moving from the line that
+//      filled it to the line that replaces them.
+//   5. One leak, one finding.  Leaking nodes are joined when they have the
+//      same headline function, when the same program frame frees them in the
+//      release at exit, or when their kept blocks come from the same epochs
+//      in the same proportions (total variation at most kSame).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analyze/own_code.hpp"
+#include "model/model.hpp"
+
+namespace strata {
+
+// The parameters (docs/design.md says why each is what it is).
+inline constexpr std::uint32_t kExitEpochs = 2;  // the release at exit: the work's last 2 epochs
+inline constexpr double kActiveShare = 0.01;     // the work ends with 1% of a mean epoch's births
+inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts, 1 epoch each at least
+inline constexpr double kSteady = 0.6;           // least-keeping part / most-keeping part
+inline constexpr double kReplaced = 0.75;        // a turnover replaces 3/4 of the kept bytes
+inline constexpr double kSame = 0.35;            // total variation of one structure's births
+inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 callers: a wrapper
+
+// One node of a finding: sites with the same frames out to the headline.
+struct FindingPart {
+  std::vector<FrameId> frames;  // from the allocation out to the headline frame
+  std::vector<SiteId> sites;
+  SiteId main_site{};  // the site that keeps the most
+  std::uint64_t kept_bytes = 0;
+  std::uint64_t alive_bytes = 0;  // of all its sites, alive at the end (never freed)
+};
+
+struct Finding {
+  std::vector<FindingPart> parts;  // the most kept first
+  std::vector<SiteId> sites;       // of all parts, sorted
+  std::uint64_t kept_bytes = 0;
+  std::uint64_t kept_blocks = 0;
+  std::uint64_t alive_bytes = 0;             // alive at the end of the run, never freed
+  std::uint64_t exit_freed_bytes = 0;        // kept bytes freed at or after the horizon
+  std::vector<double> retention;             // r_q of its main part, one per part of its span
+  std::uint32_t first_epoch = 0;             // of its main part's span
+  std::vector<std::uint64_t> kept_by_epoch;  // kept bytes by birth epoch, [0, horizon)
+  // The free stack (id, from 1) that frees most of the kept bytes in the
+  // release at exit, when it frees at least what is still alive at the end; else 0.
+  std::uint32_t holder = 0;
+  bool freed_at_exit() const { return 2 * exit_freed_bytes >= kept_bytes && kept_bytes > 0; }
+};
+
+struct LifetimeLeaks {
+  std::uint32_t epochs = 0;
+  std::uint32_t work_end = 0;  // the last epoch of the work (see above)
+  std::uint32_t horizon = 0;
+  std::vector<Finding> findings;  // the most kept first
+};
+
+// The headline of an allocation stack, for findings: the frame where the code
+// can be fixed.
+//   - The first frame in the program's own code (OwnCode), but a wrapper of
+//     the program's own (a function called from kWrapperFanIn or more
+//     functions over all the profile's stacks, such as xalloc(size, tag))
+//     hands the headline to its caller, unless that is main.
+//   - With no own frame (a library's thread allocates): the first named
+//     frame that is neither an allocator or a known wrapper nor called from
+//     kWrapperFanIn places (gst_buffer_new_allocate, not g_malloc).
+//   - Else the first named frame, else 0.
+class FindingHeadlines {
+ public:
+  FindingHeadlines(const Model& model, const OwnCode& own);
+  // The index of the headline in `frames` (a stack of the model's, innermost first).
+  std::size_t headline(std::span<const FrameId> frames) const;
+  // The frame of a free stack that holds the memory it frees: its outermost
+  // own frame below main (the code that holds it, not its helper), else its
+  // first own frame, else its headline as an allocation stack's.
+  std::size_t holder(std::span<const FrameId> frames) const;
+
+ private:
+  // Whether frames[i] is in a library (OwnCode::library, with each frame's own verdict cached).
+  bool library(std::span<const FrameId> frames, std::size_t i) const;
+  bool generic(FrameId frame) const;
+
+  const Model& model_;
+  std::vector<bool> library_;        // FrameId -> in a library by itself
+  std::vector<std::size_t> fan_in_;  // FrameId -> the distinct callers of its function
+};
+
+// The cycles (of `starts`, times increasing, the last running to the end)
+// that begin before the horizon, and of those the ones that overlap an
+// epoch in which some of `finding`'s kept bytes were born (as far as the
+// epochs tell: a cycle shorter than an epoch shares its epoch's verdict).
+struct CyclesLeft {
+  std::size_t cycles = 0;
+  std::size_t left = 0;
+};
+CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts,
+                       const Finding& finding, std::uint32_t horizon);
+
+// The findings of a profile with lifetimes (Model::has_lifetimes); none when
+// its epochs are too few to judge.
+LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own);
+
+}  // namespace strata
