@@ -1,7 +1,8 @@
 #!/bin/bash
 # The leak-detection corpus (tests/leaks, docs/leaks-corpus.md): every
-# variant must be right, leaking ones found with their leaking function as a
-# suspect's headline, leak-free ones with no suspect at all.
+# variant must be right, leaking ones found with each leaking function as a
+# finding's headline, leak-free ones with no finding at all; and one leak
+# must be one finding: at most 1.2 true findings a leak found.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 "$PYTHON" "$top_srcdir/tests/leaks/measure" --jobs 2 --work "$WORK/measure" \
@@ -14,6 +15,13 @@ variants=$(sed -n 's/^variants: *\([0-9]*\) (\([0-9]*\) leaking, \([0-9]*\) leak
 set -- $variants
 expect_le "at least 40 variants" 40 "${1:-0}"
 expect_le "at least half of them leak-free" "$(( (${1:-0} + 1) / 2 ))" "${2:-0}"
+# measure's total, "findings per leak: 1.00 (41/41) ...": true findings, leaks found
+per_leak=$(sed -n 's|^findings per leak: [0-9.]* (\([0-9]*\)/\([0-9]*\)).*|\1 \2|p' \
+   "$WORK/measure.out")
+read -r true_findings leaks_found <<<"$per_leak"
+expect_le "measure printed findings per leak, with some leak found" 1 "${leaks_found:-0}"
+expect_le "at most 1.2 findings a leak (10 x true findings <= 12 x leaks found)" \
+   "$(( 10 * ${true_findings:-1} ))" "$(( 12 * ${leaks_found:-0} ))"
 
 # A leak split across callers is one suspect and one band of the graph,
 # named at the function the callers call.

@@ -122,12 +122,19 @@ std::uint64_t end_heap(const Model& model) {
   return model.snapshots.empty() ? 0 : model.snapshots.back().heap;
 }
 
-// A side's suspects by their context's names.
+// A side's suspects by their context's names; a finding from the lifetimes
+// by its headline's name alone (no two findings of a profile have the same
+// headline function: they would be one), so that it matches however its main
+// part's callers differ.
 std::map<Names, const Leak*> suspects(const Side& side) {
   std::map<Names, const Leak*> found;
   for (const Leak& leak : side.analysis.leaks.suspects) {
-    found.emplace(names_of(side.model, side.analysis.contexts.contexts[leak.context].frames),
-                  &leak);
+    const Context& context = side.analysis.contexts.contexts[leak.context];
+    if (leak.finding && leak.headline < context.frames.size()) {
+      found.emplace(Names{frame_name(side.model.frame(context.frames[leak.headline]))}, &leak);
+    } else {
+      found.emplace(names_of(side.model, context.frames), &leak);
+    }
   }
   return found;
 }

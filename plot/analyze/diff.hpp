@@ -8,7 +8,8 @@
 // those names.  The contexts compared are those of either profile's report
 // (the calling-context tree's, with the same options), other than "N other
 // places" and the rest of a split; a leak suspect is matched by its
-// context's names too.
+// context's names too, and a finding from the lifetimes by the name of its
+// headline.
 #pragma once
 
 #include <cstdint>

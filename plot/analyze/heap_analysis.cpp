@@ -173,10 +173,9 @@ std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
   if (out.empty() || !out.front().finding) {
     std::sort(out.begin(), out.end(), more_suspicious);
   } else {
-    std::sort(out.begin(), out.end(), [](const Leak& a, const Leak& b) {
-      if (a.finding->kept_bytes != b.finding->kept_bytes) {
-        return a.finding->kept_bytes > b.finding->kept_bytes;
-      }
+    auto kept = [](const Leak& leak) { return leak.finding ? leak.finding->kept_bytes : 0; };
+    std::sort(out.begin(), out.end(), [&](const Leak& a, const Leak& b) {
+      if (kept(a) != kept(b)) return kept(a) > kept(b);
       return a.context < b.context;
     });
   }

@@ -6,6 +6,8 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <cstdio>
+#include <cstdlib>
 
 namespace strata {
 
@@ -90,7 +92,7 @@ struct Node {
   std::vector<SiteId> sites;
   SiteId main_site{};
   std::uint64_t main_kept = 0;
-  std::vector<std::uint64_t> born, kept, kept_blocks;  // by birth epoch, [0, H)
+  std::vector<std::uint64_t> born, kept, born_blocks, kept_blocks;  // by birth epoch, [0, H)
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> deaths;  // (birth, death) < H
   std::map<std::uint32_t, std::uint64_t> exit_free;  // free stack -> kept bytes it frees
   std::uint64_t alive_end = 0;
@@ -134,6 +136,7 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
       n.key = std::move(key);
       n.born.assign(h, 0);
       n.kept.assign(h, 0);
+      n.born_blocks.assign(h, 0);
       n.kept_blocks.assign(h, 0);
       nodes.push_back(std::move(n));
     }
@@ -145,6 +148,7 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
       if (c.alive()) n.alive_end += c.bytes;
       if (c.birth >= h) continue;
       n.born[c.birth] += c.bytes;
+      n.born_blocks[c.birth] += c.blocks;
       if (c.alive() || c.death >= h) {
         n.kept[c.birth] += c.bytes;
         n.kept_blocks[c.birth] += c.blocks;
@@ -165,51 +169,97 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
 
 // ---- the judgement -------------------------------------------------------------------
 
-// Steady retention over the node's span [first birth, h).
+enum class Parts : std::uint8_t { steady, keeps_nothing, unsteady };
+
+// The parts test over [s, h) on `born` and `kept` (bytes or blocks by birth
+// epoch): kParts parts of equal length; every part must keep some, the
+// least at least kSteady of the most.
+Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
+                 std::uint32_t s, std::uint32_t h, std::vector<std::uint32_t>& bounds,
+                 std::vector<double>& ratios) {
+  std::uint32_t span = h - s;
+  if (h <= s || span < kParts) return Parts::unsteady;
+  bounds.clear();
+  for (std::size_t q = 0; q <= kParts; ++q) {
+    bounds.push_back(s + static_cast<std::uint32_t>(span * q / kParts));
+  }
+  ratios.clear();
+  for (std::size_t q = 0; q < kParts; ++q) {
+    std::uint64_t b = 0, k = 0;
+    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) {
+      b += born[e];
+      k += kept[e];
+    }
+    ratios.push_back(b > 0 ? static_cast<double>(k) / static_cast<double>(b) : 0.0);
+  }
+  auto [least, most] = std::minmax_element(ratios.begin(), ratios.end());
+  if (*least <= 0) return Parts::keeps_nothing;
+  return *least >= kSteady * *most ? Parts::steady : Parts::unsteady;
+}
+
+// Steady retention over the node's span, from its first birth to h; or, when
+// a part of that keeps nothing, from its first kept birth when that is at
+// least kKeptSpan of the span and it keeps new blocks steadily from there (a
+// leak that starts after the node churned).
 bool steady(Node& n, std::uint32_t h) {
   auto first = std::find_if(n.born.begin(), n.born.end(), [](std::uint64_t b) { return b > 0; });
   if (first == n.born.end()) return false;
   n.first = static_cast<std::uint32_t>(first - n.born.begin());
-  std::uint32_t span = h - n.first;
-  if (span < kParts) return false;
-  n.bounds.clear();
-  for (std::size_t q = 0; q <= kParts; ++q) n.bounds.push_back(n.first + span * q / kParts);
-  n.ratios.clear();
-  for (std::size_t q = 0; q < kParts; ++q) {
-    std::uint64_t born = 0, kept = 0;
-    for (std::uint32_t e = n.bounds[q]; e < n.bounds[q + 1]; ++e) {
-      born += n.born[e];
-      kept += n.kept[e];
-    }
-    n.ratios.push_back(born > 0 ? static_cast<double>(kept) / static_cast<double>(born) : 0.0);
+  Parts parts = parts_test(n.born, n.kept, n.first, h, n.bounds, n.ratios);
+  if (parts != Parts::keeps_nothing) return parts == Parts::steady;
+  auto kept = std::find_if(n.kept.begin(), n.kept.end(), [](std::uint64_t k) { return k > 0; });
+  auto start = static_cast<std::uint32_t>(kept - n.kept.begin());
+  if (kept == n.kept.end() || static_cast<double>(h - start) < kKeptSpan * (h - n.first)) {
+    return false;
   }
-  auto [least, most] = std::minmax_element(n.ratios.begin(), n.ratios.end());
-  return *least > 0 && *least >= kSteady * *most;
+  std::vector<std::uint32_t> bounds;
+  std::vector<double> ratios;
+  if (parts_test(n.born_blocks, n.kept_blocks, start, h, bounds, ratios) != Parts::steady) {
+    return false;
+  }
+  n.first = start;
+  if (parts_test(n.born, n.kept, start, h, n.bounds, n.ratios) != Parts::steady) {
+    n.bounds = std::move(bounds);
+    n.ratios = std::move(ratios);
+  }
+  return true;
 }
 
-// Whether another node's older bytes (born in n's first part or before) die
-// in n's later parts as n's kept bytes are born there.
-bool turnover(const Node& n, const std::vector<Node>& nodes) {
-  std::vector<std::uint64_t> kept(kParts, 0);
-  std::uint64_t want = 0;
-  for (std::size_t q = 1; q < kParts; ++q) {
-    for (std::uint32_t e = n.bounds[q]; e < n.bounds[q + 1]; ++e) kept[q] += n.kept[e];
-    want += kept[q];
-  }
-  if (want == 0) return false;
+// Whether a node's older bytes (born in n's first part or before; n's own
+// too) die, from the first of those deaths on, as n's kept bytes are born:
+// part by part the smaller of the two adds up to kReplaced of n's kept
+// bytes then.  The turnover of a bounded structure: a cache's entries
+// replaced in the same line, or moving from the line that filled it to the
+// line that replaces them.
+bool turnover(const Node& n, const std::vector<Node>& nodes, std::uint32_t h) {
+  std::vector<std::uint32_t> bounds = n.bounds;
+  bounds.back() = h;
+  auto part = [&](std::uint32_t e) {
+    std::size_t q = 0;
+    while (q + 1 < kParts && e >= bounds[q + 1]) ++q;
+    return q;
+  };
   for (const Node& m : nodes) {
-    if (&m == &n || m.deaths.empty()) continue;
-    std::vector<std::uint64_t> died(kParts, 0);
+    std::map<std::uint32_t, std::uint64_t> older;  // death epoch -> bytes
     for (const auto& [cell, bytes] : m.deaths) {
       auto [birth, death] = cell;
-      if (birth >= n.bounds[1] || death < n.bounds[1]) continue;
-      std::size_t q = 1;
-      while (q + 1 < kParts && death >= n.bounds[q + 1]) ++q;
-      died[q] += bytes;
+      if (birth < bounds[1] && death >= bounds[1]) older[death] += bytes;
     }
-    std::uint64_t matched = 0;
-    for (std::size_t q = 1; q < kParts; ++q) matched += std::min(died[q], kept[q]);
-    if (static_cast<double>(matched) >= kReplaced * static_cast<double>(want)) return true;
+    if (older.empty() || older.begin()->first >= bounds[kParts - 1]) continue;
+    std::vector<std::uint64_t> died(kParts, 0), kept(kParts, 0);
+    for (std::uint32_t e = older.begin()->first; e < h; ++e) {
+      auto at = older.find(e);
+      if (at != older.end()) died[part(e)] += at->second;
+      kept[part(e)] += n.kept[e];
+    }
+    std::uint64_t want = 0, matched = 0;
+    for (std::size_t q = 0; q < kParts; ++q) {
+      want += kept[q];
+      matched += std::min(died[q], kept[q]);
+    }
+    if (want > 0 && static_cast<double>(matched) >= kReplaced * static_cast<double>(want)) {
+      return true;
+    }
   }
   return false;
 }
@@ -328,10 +378,23 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own) {
   FindingHeadlines headlines(model, own);
   std::vector<Node> nodes = nodes_of(model, headlines, h);
   std::vector<std::size_t> leaking;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (steady(nodes[i], h)) leaking.push_back(i);
+  bool debug = std::getenv("STRATA_DEBUG_LEAKS") != nullptr;  // TEMPORARY
+  if (debug) {
+    std::fprintf(stderr, "H=%u\n", h);
   }
-  std::erase_if(leaking, [&](std::size_t i) { return turnover(nodes[i], nodes); });
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    bool ok = steady(nodes[i], h);
+    if (ok) leaking.push_back(i);
+    if (debug && nodes[i].kept_total > 1000) {
+      std::fprintf(stderr, "%s %8lu %s first=%u [", ok ? "LEAK" : "    ", (unsigned long)nodes[i].kept_total,
+                   model.frame(nodes[i].key.back()).function.substr(0, 50).c_str(), nodes[i].first);
+      for (double r : nodes[i].ratios) std::fprintf(stderr, " %.2f", r);
+      std::fprintf(stderr, "] bounds");
+      for (auto b : nodes[i].bounds) std::fprintf(stderr, " %u", b);
+      std::fprintf(stderr, "\n");
+    }
+  }
+  std::erase_if(leaking, [&](std::size_t i) { return turnover(nodes[i], nodes, h); });
   // One structure: the same headline function, the same holder at exit, or
   // the same distribution of kept blocks over the epochs.
   std::vector<std::string> functions, holders;

@@ -37,8 +37,9 @@ po::options_description visible_options() {
       ("at", po::value<std::string>()->value_name("TIME"),
        "collapsed: the heap as it was at TIME, in the profile's time unit (the peak)")  //
       ("leaks",
-       "collapsed: what the leak suspects gained, from their first trough (or floor) to their "
-       "last, instead of the heap at one time")  //
+       "collapsed: what the leak suspects hold: a finding's bytes kept from all through the run "
+       "(with lifetimes), else what a suspect gained from its first trough (or floor) to its "
+       "last; instead of the heap at one time")  //
       ("cost", po::value<std::string>()->value_name("KIND")->default_value("bytes"),
        "collapsed: what a stack weighs: bytes (held at the peak, or at --at), allocations "
        "(allocation calls), allocated (bytes allocated in total), temporary (allocations freed "

@@ -65,6 +65,18 @@ std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnaly
   SeriesBuilder series(model);
   std::vector<CollapsedStack> stacks;
   for (const Leak& leak : analysis.leaks.suspects) {
+    if (leak.finding) {
+      // A finding's sites, each with what it kept: born before the horizon, alive at it.
+      std::uint32_t h = analysis.leaks.horizon;
+      for (SiteId site : leak.finding->sites) {
+        std::uint64_t kept = 0;
+        for (const LifetimeCell& c : model.site(site).cells) {
+          if (c.birth < h && (c.alive() || c.death >= h)) kept += c.bytes;
+        }
+        if (kept > 0) stacks.push_back({outermost_first(model.site(site).frames), kept});
+      }
+      continue;
+    }
     if (leak.troughs.size() < 2) continue;
     std::size_t first = leak.troughs.front().snapshot, last = leak.troughs.back().snapshot;
     for (SiteId site : analysis.contexts.contexts[leak.context].sites) {
