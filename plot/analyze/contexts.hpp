@@ -47,6 +47,8 @@ struct ContextOptions {
   // Other than spacetime: the contexts are whole stacks (or --depth), ranked
   // by it, and --threshold and --top fold by its share.
   ContextSort sort = ContextSort::spacetime;
+  // Judge the leaks from the curves even when the profile has lifetimes (--leaks-from=curves).
+  bool leaks_from_curves = false;
 };
 
 // What a context's frames are to its sites.

@@ -24,10 +24,10 @@ using Verdicts = std::map<SiteId, Leak>;  // a suspect context's least site -> i
 // ---- findings from the lifetimes ----------------------------------------------------
 
 // A finding's context: all its sites, named by its main part's main site.
-Context finding_context(const Model& model, const Finding& f, const SeriesBuilder& builder,
-                        const SeriesMeasure& measure) {
+Context finding_context(const Model& model, const Finding& f, const ContextOptions& options,
+                        const SeriesBuilder& builder, const SeriesMeasure& measure) {
   Context context;
-  context.frames = model.site(f.parts.front().main_site).frames;
+  context.frames = context_frames(model, model.site(f.parts.front().main_site), options);
   context.shape = ContextShape::finding;
   context.sites = f.sites;
   context.series = builder.of(context.sites);
@@ -39,13 +39,15 @@ Context finding_context(const Model& model, const Finding& f, const SeriesBuilde
 // measured again and dropped when it loses all (`kept` follows).
 void carve_sites(const Model& model, const std::vector<Finding>& findings,
                  std::vector<Context>& contexts, std::vector<bool>& kept,
-                 const SeriesBuilder& builder, const SeriesMeasure& measure) {
+                 const SeriesBuilder& builder, const SeriesMeasure& measure,
+                 std::vector<bool>* carved = nullptr) {
   std::vector<bool> taken(model.sites.size(), false);
   for (const Finding& f : findings) {
     for (SiteId site : f.sites) taken[index(site)] = true;
   }
   std::vector<Context> out;
   std::vector<bool> out_kept;
+  if (carved) carved->clear();
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     Context& c = contexts[i];
     std::size_t before = c.sites.size();
@@ -57,6 +59,7 @@ void carve_sites(const Model& model, const std::vector<Finding>& findings,
       c.counts = {};
       for (SiteId site : c.sites) c.counts += model.site(site).counts;
     }
+    if (carved) carved->push_back(c.sites.size() != before);
     out.push_back(std::move(c));
     out_kept.push_back(kept.empty() ? false : kept[i]);
   }
@@ -65,18 +68,22 @@ void carve_sites(const Model& model, const std::vector<Finding>& findings,
 }
 
 // The tree's contexts with the findings carved out (carve_sites) and added,
-// each a context of its own; a context carved under the threshold joins "N
-// other places".
+// each a context of its own; a context carved under the threshold (of the
+// spacetime and of the useful heap at the peak) joins "N other places".
 Contexts tree_with_findings(const Model& model, Contexts grouped,
                             const std::vector<Finding>& findings, const ContextOptions& options,
                             const SeriesBuilder& builder, const SeriesMeasure& measure) {
-  std::vector<bool> kept;
-  carve_sites(model, findings, grouped.contexts, kept, builder, measure);
+  std::vector<bool> kept, carved;
+  carve_sites(model, findings, grouped.contexts, kept, builder, measure, &carved);
+  std::optional<std::size_t> peak = peak_snapshot(model);
+  double peak_heap = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
   Context other;
   std::vector<Context> listed;
-  for (Context& c : grouped.contexts) {
+  for (std::size_t i = 0; i < grouped.contexts.size(); ++i) {
+    Context& c = grouped.contexts[i];
     double pct = grouped.spacetime > 0 ? 100 * c.spacetime / grouped.spacetime : 0;
-    if (c.other() || pct < options.threshold) {
+    double peak_pct = peak_heap > 0 ? 100 * static_cast<double>(c.peak_bytes) / peak_heap : 0;
+    if (c.other() || (carved[i] && std::max(pct, peak_pct) < options.threshold)) {
       other.folded += c.other() ? c.folded : 1;
       other.sites.insert(other.sites.end(), c.sites.begin(), c.sites.end());
     } else {
@@ -85,7 +92,7 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
   }
   std::vector<bool> listed_kept(listed.size(), false);
   for (const Finding& f : findings) {
-    listed.push_back(finding_context(model, f, builder, measure));
+    listed.push_back(finding_context(model, f, options, builder, measure));
     listed_kept.push_back(true);
   }
   for (Context& c : listed) {
@@ -139,7 +146,7 @@ Contexts depth_grouping(const Model& model, const ContextOptions& options, const
   if (!findings.empty()) {
     carve_sites(model, findings, groups, kept, builder, measure);
     for (const Finding& f : findings) {
-      groups.push_back(finding_context(model, f, builder, measure));
+      groups.push_back(finding_context(model, f, options, builder, measure));
       for (SiteId site : f.sites) groups.back().counts += model.site(site).counts;
       kept.push_back(true);
     }
@@ -167,7 +174,16 @@ std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
     leak.context = i;
     leak.peak_bytes = contexts[i].peak_bytes;
     leak.end_bytes = contexts[i].end_bytes;
-    if (!leak.finding) leak.headline = own.headline(frames_of(model, contexts[i].frames));
+    if (!leak.finding) {
+      leak.headline = own.headline(frames_of(model, contexts[i].frames));
+    } else {
+      // The finding's headline frame, where it is in its context's frames (cut by
+      // --alloc-fn and --depth), else the first.
+      const std::vector<FrameId>& frames = contexts[i].frames;
+      const std::vector<FrameId>& part = leak.finding->parts.front().frames;
+      auto at = part.empty() ? frames.end() : std::find(frames.begin(), frames.end(), part.back());
+      leak.headline = at == frames.end() ? 0 : static_cast<std::size_t>(at - frames.begin());
+    }
     out.push_back(std::move(leak));
   }
   if (out.empty() || !out.front().finding) {
@@ -212,15 +228,20 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   Verdicts verdicts;
   // With lifetimes, the findings are judged from them, each a context of its own.
   std::vector<Finding> findings;
-  if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0) {
+  if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves) {
     analysis.leaks.from_lifetimes = true;
-    LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, options.libraries));
+    // --alloc-fn's functions are allocators to the headlines too.
+    std::vector<std::string> libraries = options.libraries;
+    libraries.insert(libraries.end(), options.alloc_fns.begin(), options.alloc_fns.end());
+    LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, libraries), cycles->starts);
     analysis.leaks.horizon = found.horizon;
     std::optional<std::size_t> peak = peak_snapshot(model);
     double peak_bytes = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
     for (Finding& f : found.findings) {
       Leak leak = finding_leak(model, f, *cycles, found.horizon);
-      if (static_cast<double>(f.kept_bytes) >= options.threshold / 100 * peak_bytes) {
+      // Small: under the threshold's share of the peak, and never over kSmallShare.
+      double small = std::min(options.threshold, kSmallShare) / 100 * peak_bytes;
+      if (static_cast<double>(f.kept_bytes) >= small) {
         verdicts[f.sites.front()] = std::move(leak);
         findings.push_back(std::move(f));
       } else {

@@ -3,11 +3,11 @@
 #include "analyze/lifetime_leaks.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
-#include <cstdio>
-#include <cstdlib>
 
 namespace strata {
 
@@ -103,9 +103,9 @@ struct Node {
   std::vector<double> ratios;
 };
 
-std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end) {
+std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vector<double>& births) {
   std::uint32_t epochs = model.lifetimes.epochs;
-  std::vector<double> births(epochs, 0);
+  births.assign(epochs, 0);
   for (const Site& site : model.sites) {
     for (const LifetimeCell& cell : site.cells) {
       if (cell.birth < epochs) births[cell.birth] += static_cast<double>(cell.bytes);
@@ -171,20 +171,52 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
 
 enum class Parts : std::uint8_t { steady, keeps_nothing, unsteady };
 
-// The parts test over [s, h) on `born` and `kept` (bytes or blocks by birth
-// epoch): kParts parts of equal length; every part must keep some, the
-// least at least kSteady of the most.
-Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
-                 std::uint32_t s, std::uint32_t h, std::vector<std::uint32_t>& bounds,
-                 std::vector<double>& ratios) {
-  std::uint32_t span = h - s;
-  if (h <= s || span < kParts) return Parts::unsteady;
-  bounds.clear();
-  for (std::size_t q = 0; q <= kParts; ++q) {
-    bounds.push_back(s + static_cast<std::uint32_t>(span * q / kParts));
+// The bounds of kParts parts of [s, h) of equal work (the program's births,
+// `work` by epoch, so that a stretch in which the program makes nothing is no
+// evidence); a part that one epoch's work overflows holds no epoch.
+std::vector<std::uint32_t> work_bounds(std::uint32_t s, std::uint32_t h,
+                                       const std::vector<double>& work) {
+  double total = 0;
+  for (std::uint32_t e = s; e < h; ++e) total += work[e];
+  std::vector<std::uint32_t> bounds(1, s);
+  double done = 0;
+  for (std::uint32_t e = s; e < h; ++e) {
+    while (bounds.size() < kParts && done >= total * static_cast<double>(bounds.size()) / kParts &&
+           e > bounds.back()) {
+      bounds.push_back(e);
+    }
+    done += work[e];
   }
+  while (bounds.size() <= kParts) bounds.push_back(h);
+  return bounds;
+}
+
+// The bounds of kParts parts of [s, h) of whole cycles (`cycles`: their
+// starts, epoch boundaries), as many cycles in each as can be; none when
+// fewer than kParts - 1 cycles start inside.
+std::vector<std::uint32_t> cycle_bounds(std::uint32_t s, std::uint32_t h,
+                                        std::span<const std::uint32_t> cycles) {
+  std::vector<std::uint32_t> inside;
+  for (std::uint32_t c : cycles) {
+    if (c > s && c < h && (inside.empty() || c > inside.back())) inside.push_back(c);
+  }
+  std::size_t pieces = inside.size() + 1;  // [s, c1), [c1, c2), ..., [cm, h)
+  if (pieces < kParts) return {};
+  std::vector<std::uint32_t> bounds(1, s);
+  for (std::size_t q = 1; q < kParts; ++q)
+    bounds.push_back(inside[(pieces * q + kParts / 2) / kParts - 1]);
+  bounds.push_back(h);
+  return bounds;
+}
+
+// The parts test: every part (of `bounds`) keeps some of what it makes
+// (`born`, `kept`: bytes or blocks by birth epoch), the least at least
+// kSteady of the most; a part of no epoch is left out.
+Parts judge_parts(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
+                  const std::vector<std::uint32_t>& bounds, std::vector<double>& ratios) {
   ratios.clear();
-  for (std::size_t q = 0; q < kParts; ++q) {
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    if (bounds[q] == bounds[q + 1]) continue;
     std::uint64_t b = 0, k = 0;
     for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) {
       b += born[e];
@@ -192,20 +224,43 @@ Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::
     }
     ratios.push_back(b > 0 ? static_cast<double>(k) / static_cast<double>(b) : 0.0);
   }
+  if (ratios.empty()) return Parts::unsteady;
   auto [least, most] = std::minmax_element(ratios.begin(), ratios.end());
   if (*least <= 0) return Parts::keeps_nothing;
   return *least >= kSteady * *most ? Parts::steady : Parts::unsteady;
+}
+
+// The parts test over [s, h), in parts of equal work; when the program's
+// cycles are known, in parts of whole cycles too (a leak left at each
+// cycle's end is lumpy in time), steady in either.
+Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
+                 std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
+                 std::span<const std::uint32_t> cycles, std::vector<std::uint32_t>& bounds,
+                 std::vector<double>& ratios) {
+  if (h <= s || h - s < kParts) return Parts::unsteady;
+  bounds = work_bounds(s, h, work);
+  Parts parts = judge_parts(born, kept, bounds, ratios);
+  if (parts == Parts::steady) return parts;
+  std::vector<std::uint32_t> by_cycles = cycle_bounds(s, h, cycles);
+  std::vector<double> cycle_ratios;
+  if (!by_cycles.empty() && judge_parts(born, kept, by_cycles, cycle_ratios) == Parts::steady) {
+    bounds = std::move(by_cycles);
+    ratios = std::move(cycle_ratios);
+    return Parts::steady;
+  }
+  return parts;
 }
 
 // Steady retention over the node's span, from its first birth to h; or, when
 // a part of that keeps nothing, from its first kept birth when that is at
 // least kKeptSpan of the span and it keeps new blocks steadily from there (a
 // leak that starts after the node churned).
-bool steady(Node& n, std::uint32_t h) {
+bool steady(Node& n, std::uint32_t h, const std::vector<double>& work,
+            std::span<const std::uint32_t> cycles) {
   auto first = std::find_if(n.born.begin(), n.born.end(), [](std::uint64_t b) { return b > 0; });
   if (first == n.born.end()) return false;
   n.first = static_cast<std::uint32_t>(first - n.born.begin());
-  Parts parts = parts_test(n.born, n.kept, n.first, h, n.bounds, n.ratios);
+  Parts parts = parts_test(n.born, n.kept, n.first, h, work, cycles, n.bounds, n.ratios);
   if (parts != Parts::keeps_nothing) return parts == Parts::steady;
   auto kept = std::find_if(n.kept.begin(), n.kept.end(), [](std::uint64_t k) { return k > 0; });
   auto start = static_cast<std::uint32_t>(kept - n.kept.begin());
@@ -214,11 +269,12 @@ bool steady(Node& n, std::uint32_t h) {
   }
   std::vector<std::uint32_t> bounds;
   std::vector<double> ratios;
-  if (parts_test(n.born_blocks, n.kept_blocks, start, h, bounds, ratios) != Parts::steady) {
+  if (parts_test(n.born_blocks, n.kept_blocks, start, h, work, cycles, bounds, ratios) !=
+      Parts::steady) {
     return false;
   }
   n.first = start;
-  if (parts_test(n.born, n.kept, start, h, n.bounds, n.ratios) != Parts::steady) {
+  if (parts_test(n.born, n.kept, start, h, work, cycles, n.bounds, n.ratios) != Parts::steady) {
     n.bounds = std::move(bounds);
     n.ratios = std::move(ratios);
   }
@@ -369,24 +425,35 @@ CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts
   return out;
 }
 
-LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own) {
+LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
+                                  std::span<const std::uint64_t> cycle_starts) {
   LifetimeLeaks out;
   out.epochs = model.lifetimes.epochs;
   if (!model.has_lifetimes || out.epochs == 0) return out;
-  out.horizon = horizon_of(model, out.work_end);
+  std::vector<double> work;  // the program's births by epoch: the clock of the parts
+  out.horizon = horizon_of(model, out.work_end, work);
   std::uint32_t h = out.horizon;
   FindingHeadlines headlines(model, own);
   std::vector<Node> nodes = nodes_of(model, headlines, h);
+  // The cycles' starts as epoch boundaries (the nearest).
+  const Lifetimes& l = model.lifetimes;
+  std::vector<std::uint32_t> cycles;
+  for (std::uint64_t t : cycle_starts) {
+    if (t <= l.t0) continue;
+    auto k = static_cast<std::uint32_t>((t - l.t0 + l.epoch_length / 2) / l.epoch_length);
+    if (cycles.empty() || k > cycles.back()) cycles.push_back(k);
+  }
   std::vector<std::size_t> leaking;
   bool debug = std::getenv("STRATA_DEBUG_LEAKS") != nullptr;  // TEMPORARY
   if (debug) {
     std::fprintf(stderr, "H=%u\n", h);
   }
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    bool ok = steady(nodes[i], h);
+    bool ok = steady(nodes[i], h, work, cycles);
     if (ok) leaking.push_back(i);
     if (debug && nodes[i].kept_total > 1000) {
-      std::fprintf(stderr, "%s %8lu %s first=%u [", ok ? "LEAK" : "    ", (unsigned long)nodes[i].kept_total,
+      std::fprintf(stderr, "%s %8lu %s first=%u [", ok ? "LEAK" : "    ",
+                   (unsigned long)nodes[i].kept_total,
                    model.frame(nodes[i].key.back()).function.substr(0, 50).c_str(), nodes[i].first);
       for (double r : nodes[i].ratios) std::fprintf(stderr, " %.2f", r);
       std::fprintf(stderr, "] bounds");

@@ -50,6 +50,7 @@ inline constexpr double kSteady = 0.6;           // least-keeping part / most-ke
 inline constexpr double kKeptSpan = 0.5;         // a late start keeps from half its span at least
 inline constexpr double kReplaced = 0.75;        // a turnover replaces 3/4 of the kept bytes
 inline constexpr double kSame = 0.35;            // total variation of one structure's births
+inline constexpr double kSmallShare = 1.0;       // percent of the peak: smaller findings listed apart
 inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 callers: a wrapper
 
 // One node of a finding: sites with the same frames out to the headline.
@@ -127,6 +128,9 @@ CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts
 
 // The findings of a profile with lifetimes (Model::has_lifetimes); none when
 // its epochs are too few to judge.
-LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own);
+// `cycle_starts`: the program's cycles (cycles.hpp), times increasing, or
+// none: a node may then also be judged in parts of whole cycles.
+LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
+                                  std::span<const std::uint64_t> cycle_starts = {});
 
 }  // namespace strata

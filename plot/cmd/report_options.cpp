@@ -82,7 +82,8 @@ void add_context_options(po::options_description& options, const char* default_t
        "instead of choosing the contexts from the calling-context tree")  //
       ("threshold", setting("PCT", "1.0"),
        "a context holds at least PCT percent of the spacetime or of the peak; the others are "
-       "folded into their callers' context or into \"N other places\"")  //
+       "folded into their callers' context or into \"N other places\"; a leak finding under PCT "
+       "percent of the peak (1 at most) is listed in one line at the end")  //
       ("alloc-fn", po::value<Values>()->value_name("PATTERN")->composing(),
        "treat functions matching PATTERN as allocators: their frames are taken off the top of "
        "stacks, so their callers become the contexts (repeatable)")                   //
@@ -90,7 +91,10 @@ void add_context_options(po::options_description& options, const char* default_t
       ("library", po::value<Values>()->value_name("PATTERN")->composing(),
        "treat objects, source files or functions matching PATTERN as library code, not the "
        "program's own: a leak suspect is headed by its first frame in the program's own code "
-       "(repeatable; system libraries and headers always are library code)");
+       "(repeatable; system libraries and headers always are library code)")  //
+      ("leaks-from", po::value<std::string>()->value_name("WHAT"),
+       "judge the leaks from the lifetimes (one finding per leak; the default when the profile "
+       "has them) or from the curves of the contexts' bytes (the only way without lifetimes)");
 }
 
 ContextOptions read_context_options(const po::variables_map& values) {
@@ -100,6 +104,14 @@ ContextOptions read_context_options(const po::variables_map& values) {
   options.top = count_value(values, "top");
   if (values.count("alloc-fn")) options.alloc_fns = values["alloc-fn"].as<Values>();
   if (values.count("library")) options.libraries = values["library"].as<Values>();
+  if (values.count("leaks-from")) {
+    std::string from = values["leaks-from"].as<std::string>();
+    if (from == "curves") {
+      options.leaks_from_curves = true;
+    } else if (from != "lifetimes") {
+      throw Error("--leaks-from=" + from + ": judge the leaks from lifetimes or curves");
+    }
+  }
   return options;
 }
 

@@ -278,7 +278,7 @@ std::string callers_text(const ReportContext& c) {
   if (c.shape == ContextShape::callers)
     return "     ... called from several places (" + stacks + ")";
   if (c.shape == ContextShape::finding)
-    return "     ... and the other places of a leak finding (" + stacks + " in all)";
+    return "     ... and the other places of a leak finding (" + stacks + " in all: its parts)";
   return "     ... and its other callers (" + stacks + "; the others have contexts of their own)";
 }
 
@@ -297,6 +297,7 @@ void context(const Report& r, const ReportContext& c, std::ostream& out) {
   if (!c.born_words.empty()) out << "   born: " << c.born_words << "\n";
   if (c.folded > 0) return;
   stack(c.frames, out);
+  if (c.shape == ContextShape::finding && c.sites < 2) return;
   if (c.shape != ContextShape::stacks) out << callers_text(c) << "\n";
 }
 

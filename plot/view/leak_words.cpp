@@ -127,10 +127,12 @@ std::string finding_words(const Model& model, const Leak& leak, const std::strin
   const FindingPart& main = f.parts.front();
   const Site& site = model.site(main.main_site);
   std::string where = "(no stack)";
-  if (leak.headline < site.frames.size()) {
-    where = finding_place(model.frame(site.frames[leak.headline]));
+  // The headline ends the main part's frames; the main site's stack goes on from it.
+  std::size_t headline = main.frames.empty() ? site.frames.size() : main.frames.size() - 1;
+  if (headline < site.frames.size()) {
+    where = finding_place(model.frame(site.frames[headline]));
     // and its first named caller
-    for (std::size_t i = leak.headline + 1; i < site.frames.size(); ++i) {
+    for (std::size_t i = headline + 1; i < site.frames.size(); ++i) {
       const Frame& caller = model.frame(site.frames[i]);
       if (caller.function.empty()) continue;
       where += " <- " + shown(short_function(caller.function));

@@ -104,10 +104,13 @@ ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak&
 }
 
 // A finding as the report says it: its main part's stack, its parts, its evidence.
-ReportLeak report_finding(const Model& model, const Leak& leak, const Cycles& cycles,
-                          const FindingHeadlines& headlines) {
+ReportLeak report_finding(const Model& model, const Contexts* contexts, const Leak& leak,
+                          const Cycles& cycles, const FindingHeadlines& headlines) {
   const Finding& f = *leak.finding;
-  std::vector<Frame> frames = frames_of(model, model.site(f.parts.front().main_site).frames);
+  // Its context's frames; a small finding (no context) its main part's main site's.
+  std::vector<Frame> frames =
+      frames_of(model, contexts ? contexts->contexts[leak.context].frames
+                                : model.site(f.parts.front().main_site).frames);
   std::optional<Frame> holder;
   if (f.holder != 0 && f.holder <= model.lifetimes.free_stacks_frames.size()) {
     const std::vector<FrameId>& stack = model.lifetimes.free_stacks_frames[f.holder - 1];
@@ -224,16 +227,17 @@ Report make_report(const Model& model, const ContextOptions& options, bool tree,
   std::optional<FindingHeadlines> headlines;
   if (analysis.leaks.from_lifetimes) headlines.emplace(model, own);
   for (const Leak& leak : analysis.leaks.suspects) {
-    report.leaks.push_back(leak.finding
-                               ? report_finding(model, leak, analysis.leaks.cycles, *headlines)
-                               : report_leak(model, analysis.contexts, leak));
+    report.leaks.push_back(leak.finding ? report_finding(model, &analysis.contexts, leak,
+                                                         analysis.leaks.cycles, *headlines)
+                                        : report_leak(model, analysis.contexts, leak));
     add_freed_by(model,
                  leak.finding ? std::span<const SiteId>(leak.finding->sites)
                               : std::span<const SiteId>(contexts[leak.context].sites),
                  own, report.leaks.back());
   }
   for (const Leak& leak : analysis.leaks.small) {
-    report.small_leaks.push_back(report_finding(model, leak, analysis.leaks.cycles, *headlines));
+    report.small_leaks.push_back(
+        report_finding(model, nullptr, leak, analysis.leaks.cycles, *headlines));
     report.small_leaks.back().context_rank = 0;
     add_freed_by(model, leak.finding->sites, own, report.small_leaks.back());
   }
