@@ -120,14 +120,14 @@ Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
   leak.cycles = left.cycles;
   leak.cycles_left = left.left;
   // Cycles each leaving some behind make it a leak; without cycles it is a
-  // batch program's growth as much as a leak.
+  // batch program's growth as much as a leak (a compiler keeps its trees to
+  // the end as a server keeps a history nothing trims).
   bool leak_by_cycles = left.cycles >= 3 && 2 * left.left >= left.cycles;
   leak.kind = leak_by_cycles ? LeakKind::left_behind : LeakKind::steady_growth;
   double span = static_cast<double>(model.lifetimes.boundary(horizon) -
                                     model.lifetimes.boundary(f.first_epoch));
-  leak.growth_bytes = leak_by_cycles ? static_cast<double>(f.kept_bytes) / left.left
-                      : span > 0     ? static_cast<double>(f.kept_bytes) / span
-                                     : 0;
+  // Kept bytes per time unit of its span (the words give them per cycle too).
+  leak.growth_bytes = span > 0 ? static_cast<double>(f.kept_bytes) / span : 0;
   auto [least, most] = std::minmax_element(f.retention.begin(), f.retention.end());
   leak.confidence = f.retention.empty() || *most <= 0 ? 0 : *least / *most;
   leak.headline = f.parts.front().frames.empty() ? 0 : f.parts.front().frames.size() - 1;

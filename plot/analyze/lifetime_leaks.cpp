@@ -444,22 +444,8 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
     if (cycles.empty() || k > cycles.back()) cycles.push_back(k);
   }
   std::vector<std::size_t> leaking;
-  bool debug = std::getenv("STRATA_DEBUG_LEAKS") != nullptr;  // TEMPORARY
-  if (debug) {
-    std::fprintf(stderr, "H=%u\n", h);
-  }
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    bool ok = steady(nodes[i], h, work, cycles);
-    if (ok) leaking.push_back(i);
-    if (debug && nodes[i].kept_total > 1000) {
-      std::fprintf(stderr, "%s %8lu %s first=%u [", ok ? "LEAK" : "    ",
-                   (unsigned long)nodes[i].kept_total,
-                   model.frame(nodes[i].key.back()).function.substr(0, 50).c_str(), nodes[i].first);
-      for (double r : nodes[i].ratios) std::fprintf(stderr, " %.2f", r);
-      std::fprintf(stderr, "] bounds");
-      for (auto b : nodes[i].bounds) std::fprintf(stderr, " %u", b);
-      std::fprintf(stderr, "\n");
-    }
+    if (steady(nodes[i], h, work, cycles)) leaking.push_back(i);
   }
   std::erase_if(leaking, [&](std::size_t i) { return turnover(nodes[i], nodes, h); });
   // One structure: the same headline function, the same holder at exit, or

@@ -50,7 +50,7 @@ inline constexpr double kSteady = 0.6;           // least-keeping part / most-ke
 inline constexpr double kKeptSpan = 0.5;         // a late start keeps from half its span at least
 inline constexpr double kReplaced = 0.75;        // a turnover replaces 3/4 of the kept bytes
 inline constexpr double kSame = 0.35;            // total variation of one structure's births
-inline constexpr double kSmallShare = 1.0;       // percent of the peak: smaller findings listed apart
+inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller findings listed apart
 inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 callers: a wrapper
 
 // One node of a finding: sites with the same frames out to the headline.

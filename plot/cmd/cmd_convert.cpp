@@ -197,8 +197,8 @@ std::vector<CollapsedStack> collapsed_stacks(const Model& model, const Conversio
       break;
   }
   if (c.leaks) {
-    return collapsed_growth(model,
-                            analyze_heap(model, ContextOptions{.leaks_from_curves = c.leaks_from_curves}));
+    return collapsed_growth(
+        model, analyze_heap(model, ContextOptions{.leaks_from_curves = c.leaks_from_curves}));
   }
   if (c.at) return stacks_at(model, snapshot_at(model, *c.at), "--at=" + c.at_text);
   return stacks_at(model, *peak_snapshot(model), "the peak");

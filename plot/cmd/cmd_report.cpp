@@ -46,7 +46,7 @@ po::options_description visible_options() {
        "a CI gate: exit with status 3 when a leak suspect of one of KINDS is found (leak: a "
        "leak finding or a rising trough; growth: growth; leak,growth or any: both), naming "
        "each on stderr, one line a finding")  //
-      ("version", "show the version")  //
+      ("version", "show the version")         //
       ("help,h", "show this help");
   return options;
 }

@@ -19,7 +19,7 @@ struct KindNames {
 
 constexpr KindNames kind_names(LeakKind kind) {
   if (kind == LeakKind::rising_trough) return {"rising_trough", "Leak", "LEAK", "leak", "cycle"};
-  if (kind == LeakKind::left_behind) return {"leak", "Leak", "LEAK", "leak", "cycle"};
+  if (kind == LeakKind::left_behind) return {"leak", "Leak", "LEAK", "leak", "time_unit"};
   return {"steady_growth", "Growth", "GROWTH", "growth", "time_unit"};
 }
 

@@ -100,7 +100,8 @@ ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak&
           .confidence = leak.confidence,
           .troughs = leak.troughs,
           .freed_by = std::nullopt,
-          .freed_words = {}};
+          .freed_words = {},
+          .finding = std::nullopt};
 }
 
 // A finding as the report says it: its main part's stack, its parts, its evidence.
