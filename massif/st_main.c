@@ -1295,6 +1295,7 @@ static void init_site_rules(void)
    r.check         = clo_check_unwind_cache;
    r.no_stack      = no_stack_site;
    r.need_deeper   = NEED_DEEPER;
+   r.scache_ways   = 2;
    r.site_of_stack = site_of_raw_stack;
    r.named_frame   = is_named_frame;
    site_unwinder   = new_Unwinder(&r);
@@ -2275,6 +2276,8 @@ static void init_lifetimes(void)
       r.check         = clo_check_unwind_cache;
       r.no_stack      = (Site*)get_FreeStack(NULL, 0);
       r.need_deeper   = NEED_DEEPER;
+      r.scache_ways   = 4;   // a destructor's frees of a node, its key
+                             // and its vector, inlined into one frame
       r.site_of_stack = free_stack_of_raw_stack;
       r.named_frame   = is_named_frame;
       free_unwinder   = new_Unwinder(&r);
