@@ -3558,6 +3558,13 @@ static void st_pre_clo_init(void)
    VG_(details_copyright_author)("Copyright (C) the strata developers.");
    VG_(details_bug_reports_to)("the strata issue tracker");
    VG_(details_avg_translation_sizeB)(330);
+   // Like massif: the tool unwinds only at heap operations (client
+   // requests and system calls, where every register is up to date, and
+   // the fast client call, whose helper says it reads RIP, RSP and RBP), so
+   // the generated code need not keep the unwind registers up to date at
+   // every memory access (--vex-iropt-register-updates still overrides).
+   VG_(clo_vex_control).iropt_register_updates_default
+      = VG_(clo_px_file_backed) = VexRegUpdSpAtMemAccess;
 
    VG_(basic_tool_funcs)(st_post_clo_init, st_instrument, st_fini);
    VG_(needs_command_line_options)(st_process_cmd_line_option,
