@@ -1970,17 +1970,12 @@ static UInt born_Block(Site* s, SizeT szB)
 }
 
 /* The block 'key' of 's', of 'szB' bytes, with tag 'tag', dies: freed by
-   'tid'. */
-static void died_Block(ThreadId tid, Site* s, UWord key, UInt tag, SizeT szB)
+   'tid' (died_Block, whose common case is a young death). */
+static NOINLINE void died_old_Block(ThreadId tid, Site* s, UWord key,
+                                    UInt tag, SizeT szB)
 {
    Layers* ls;
    Int     i;
-   if (!lt_on)
-      return;
-   if (tag == birth_now()) {     // one layer, born now
-      note_died_young(s, szB, 1);
-      return;
-   }
    if (!(tag & LAYERED_TAG)) {
       note_died(tid, s, epoch_of_Birth(tag & BIRTH_MASK), szB, 1);
       return;
@@ -1990,6 +1985,17 @@ static void died_Block(ThreadId tid, Site* s, UWord key, UInt tag, SizeT szB)
       note_died(tid, s, epoch_of_Birth(ls->l[i].birth), ls->l[i].szB,
                 i == 0 ? 1 : 0);
    drop_Layers(key);
+}
+
+static inline void died_Block(ThreadId tid, Site* s, UWord key, UInt tag,
+                              SizeT szB)
+{
+   if (!lt_on)
+      return;
+   if (tag == birth_now())      // one layer, born now
+      note_died_young(s, szB, 1);
+   else
+      died_old_Block(tid, s, key, tag, szB);
 }
 
 /* The block 'key' of 'szB' bytes moves from site 'from' to site 'to' (a
