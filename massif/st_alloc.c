@@ -27,21 +27,21 @@
 
 #include "st_alloc.h"
 
-#define HDR_SZB          16
+#define HDR_SZB          CHUNK_HDR_SZB
 #define MIN_CHUNK_SZB    32             // a header and a free-list link
 #define FINE_MAX_SZB     1024           // classes 16 bytes apart up to here
 #define N_FINE ((FINE_MAX_SZB - MIN_CHUNK_SZB) / 16 + 1)   // 63
 #define SMALL_MAX_SZB    65536          // largest class, header included
 #define N_CLASSES        (N_FINE + 24)  // then 4 per octave, 6 octaves
 #define MIN_SLAB_SZB     (256 * 1024)
-#define MAGIC_LIVE       0xA5
+#define MAGIC_LIVE       CHUNK_MAGIC_LIVE
 #define MAGIC_FREE       0x5A
 #define CLASS_BITS       7
 #define CLASS_BIG        0x60           // + log2 of the offset to the base
-#define MAGIC_SHIFT      CLASS_BITS
-#define TAG_SHIFT        (MAGIC_SHIFT + 8)
-#define SIZE_SHIFT       (TAG_SHIFT + CHUNK_TAG_BITS)
-#define TAG_MASK         ((1u << CHUNK_TAG_BITS) - 1)
+#define MAGIC_SHIFT      CHUNK_MAGIC_SHIFT
+#define TAG_SHIFT        CHUNK_TAG_SHIFT
+#define SIZE_SHIFT       CHUNK_SIZE_SHIFT
+#define TAG_MASK         CHUNK_TAG_MASK
 
 static UInt  class_szB[N_CLASSES];      // chunk size of each class
 static void* free_heads[N_CLASSES];     // client pointers, linked
@@ -71,6 +71,7 @@ void init_Chunks(void)
    tl_assert(MIN_CHUNK_SZB >= HDR_SZB + sizeof(void*));
    tl_assert(MIN_CHUNK_SZB % HDR_SZB == 0);
    tl_assert(N_CLASSES <= CLASS_BIG && CLASS_BIG + 24 < (1u << CLASS_BITS));
+   tl_assert(MAGIC_SHIFT == CLASS_BITS && sizeof(ChunkHdr) == HDR_SZB);
    tl_assert(MAX_ALIGN_SZB == 1 << 24);
    tl_assert(SIZE_SHIFT + 36 == 64 && MAX_CHUNK_REQ_SZB == 1ull << 36);
    for (c = 0; c < N_FINE; c++)
@@ -99,29 +100,7 @@ static UInt class_of_Chunk(const ChunkHdr* h)
    return h->word & ((1u << CLASS_BITS) - 1);
 }
 
-static UInt magic_of_Chunk(const ChunkHdr* h)
-{
-   return (h->word >> MAGIC_SHIFT) & 0xff;
-}
-
 static Bool is_big_class(UInt cls) { return cls >= CLASS_BIG; }
-
-SizeT req_szB_of_Chunk(const ChunkHdr* h)
-{
-   return (SizeT)(h->word >> SIZE_SHIFT);
-}
-
-UInt tag_of_Chunk(const ChunkHdr* h)
-{
-   return (UInt)(h->word >> TAG_SHIFT) & TAG_MASK;
-}
-
-void set_tag_of_Chunk(ChunkHdr* h, UInt tag)
-{
-   tl_assert(magic_of_Chunk(h) == MAGIC_LIVE && tag <= TAG_MASK);
-   h->word = (h->word & ~((ULong)TAG_MASK << TAG_SHIFT))
-             | ((ULong)tag << TAG_SHIFT);
-}
 
 static void new_slab(UInt c)
 {
@@ -187,15 +166,6 @@ void* alloc_Chunk(SizeT req_szB, SizeT align)
    h->site = NULL;
    h->word = make_word(req_szB, 0, MAGIC_LIVE, cls);
    return h + 1;
-}
-
-ChunkHdr* live_Chunk(const void* p)
-{
-   ChunkHdr* h;
-   if (p == NULL || ((Addr)p & (HDR_SZB - 1)) != 0)
-      return NULL;
-   h = (ChunkHdr*)p - 1;
-   return magic_of_Chunk(h) == MAGIC_LIVE ? h : NULL;
 }
 
 void free_Chunk(void* p)

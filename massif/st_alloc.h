@@ -9,6 +9,7 @@
 #define ST_ALLOC_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 
 /* Every block the client gets from malloc, new and the rest is a *chunk*: a
    16-byte header, then the client's bytes.  The header holds the block's
@@ -32,8 +33,32 @@ typedef struct {
    much anyway). */
 #define CHUNK_TAG_BITS     13
 #define MAX_CHUNK_REQ_SZB  (1ull << 36)
-UInt tag_of_Chunk(const ChunkHdr* h);
-void set_tag_of_Chunk(ChunkHdr* h, UInt tag);
+
+/* The header word's layout, for the accessors every heap operation calls
+   (inline: the tool is linked without link-time optimisation). */
+#define CHUNK_HDR_SZB      16
+#define CHUNK_MAGIC_LIVE   0xA5
+#define CHUNK_MAGIC_SHIFT  7
+#define CHUNK_TAG_SHIFT    (CHUNK_MAGIC_SHIFT + 8)
+#define CHUNK_SIZE_SHIFT   (CHUNK_TAG_SHIFT + CHUNK_TAG_BITS)
+#define CHUNK_TAG_MASK     ((1u << CHUNK_TAG_BITS) - 1)
+
+static inline UInt magic_of_Chunk(const ChunkHdr* h)
+{
+   return (h->word >> CHUNK_MAGIC_SHIFT) & 0xff;
+}
+
+static inline UInt tag_of_Chunk(const ChunkHdr* h)
+{
+   return (UInt)(h->word >> CHUNK_TAG_SHIFT) & CHUNK_TAG_MASK;
+}
+
+static inline void set_tag_of_Chunk(ChunkHdr* h, UInt tag)
+{
+   tl_assert(magic_of_Chunk(h) == CHUNK_MAGIC_LIVE && tag <= CHUNK_TAG_MASK);
+   h->word = (h->word & ~((ULong)CHUNK_TAG_MASK << CHUNK_TAG_SHIFT))
+             | ((ULong)tag << CHUNK_TAG_SHIFT);
+}
 
 /* Sets up the size classes; before the first alloc_Chunk. */
 void init_Chunks(void);
@@ -49,14 +74,25 @@ void* alloc_Chunk(SizeT req_szB, SizeT align);
 
 /* The header of the live chunk at client address 'p'; NULL if 'p' is not
    a live chunk (already freed, or not from this allocator). */
-ChunkHdr* live_Chunk(const void* p);
+static inline ChunkHdr* live_Chunk(const void* p)
+{
+   ChunkHdr* h;
+   if (p == NULL || ((Addr)p & (CHUNK_HDR_SZB - 1)) != 0)
+      return NULL;
+   h = (ChunkHdr*)p - 1;
+   return magic_of_Chunk(h) == CHUNK_MAGIC_LIVE ? h : NULL;
+}
 
 /* Frees the live chunk at 'p'. */
 void free_Chunk(void* p);
 
 /* The bytes usable at 'p', and the bytes requested for it. */
 SizeT usable_szB_of_Chunk(const ChunkHdr* h);
-SizeT req_szB_of_Chunk(const ChunkHdr* h);
+
+static inline SizeT req_szB_of_Chunk(const ChunkHdr* h)
+{
+   return (SizeT)(h->word >> CHUNK_SIZE_SHIFT);
+}
 
 /* Can the chunk hold 'req_szB' bytes in place?  Then sets its size (its
    tag stays). */

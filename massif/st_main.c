@@ -116,6 +116,10 @@ extern Int          VG_(fcntl)(Int fd, Int cmd, Addr arg);
 extern UWord*       VG_(client_auxv);
 extern const HChar* VG_(strerror)(UWord errnum);
 
+/* For the slow paths of the functions every heap operation calls: kept
+   out of them, so that the fast path saves no registers it does not use. */
+#define NOINLINE __attribute__((noinline))
+
 /*------------------------------------------------------------*/
 /*--- Statistics                                           ---*/
 /*------------------------------------------------------------*/
@@ -317,7 +321,7 @@ static void refresh_ms_clock(void)
       ms_clock = VG_(read_millisecond_timer)();
 }
 
-static ULong get_time(void)
+static inline ULong get_time(void)
 {
    switch (clo_time_unit) {
    case TimeI:  return guest_instrs_executed;
@@ -992,7 +996,7 @@ static ULong largest_power_of_2_upto(ULong n)
 
 /* Ticks passed by 'now' (next_snapshot_time <= now): the heap at the first,
    held until the last, then the interval for the ticks to come. */
-static void take_tick_snapshots(ULong now)
+static NOINLINE void take_tick_snapshots(ULong now)
 {
    ULong first;
    // A peak due now goes first.  With --stacks=yes the peak is checked
@@ -1024,7 +1028,7 @@ static void take_tick_snapshots(ULong now)
 #define CLOCK_READ_AFTER_INSTRS 100000
 static ULong instrs_at_read = 0;
 
-static void advance_epochs(ULong now, Bool heap_op);
+static inline void advance_epochs(ULong now, Bool heap_op);
 
 /* The clock: called before each heap operation ('heap_op'), marker and
    snapshot.  It closes the lifetimes' epochs passed, then takes the
@@ -1291,6 +1295,7 @@ static void init_site_rules(void)
    r.check         = clo_check_unwind_cache;
    r.no_stack      = no_stack_site;
    r.need_deeper   = NEED_DEEPER;
+   r.scache_ways   = 2;
    r.site_of_stack = site_of_raw_stack;
    r.named_frame   = is_named_frame;
    site_unwinder   = new_Unwinder(&r);
@@ -1441,12 +1446,15 @@ static void count_free_call(void)
    bytes is a pile of layers of different ages, kept in 'layered' (only
    such blocks have an entry there, and the LAYERED_TAG flag).
 
-   Each site counts what its live blocks hold by birth epoch ('alive', a
-   small sorted array, merged pairwise when it is next touched after a
-   doubling), and the open epoch counts its births per (site, birth) and
-   its deaths per (site, birth, free stack) in 'epoch_cells'; each site
-   points at its two cells of the open epoch's own births and deaths, so
-   that the common operation (a block born or dying young) costs no hash.
+   The open epoch counts its births per (site, birth) and its deaths per
+   (site, birth, free stack) in 'epoch_cells'; each site points at its two
+   cells of the open epoch's own births and young deaths.  Each site counts
+   what its live blocks hold by birth epoch: of the closed epochs in
+   'alive' (a small sorted array, merged pairwise when it is next touched
+   after a doubling), of the open epoch as those two cells' difference
+   (open_alive), folded into 'alive' when the epoch closes.  So the common
+   operation, a block born or dying young, adds to one cell: no hash, no
+   search.
    The clock closes the epochs passed before each heap operation, marker
    and snapshot, writes the L record of an epoch in which something was
    born or died and flushes it, and forgets the cells.  A death of bytes
@@ -1469,6 +1477,7 @@ static ULong lt_len     = 1;      // 2^lt_gen
 static UInt  lt_gen     = 0;
 static UInt  lt_index   = 0;      // the open epoch
 static ULong lt_end     = 0;      // when it ends: t0 + (lt_index + 1) * lt_len
+static UInt  lt_birth   = 0;      // a birth in it (birth_now)
 
 static ULong stats_lt_records   = 0;   // L records written
 static ULong stats_lt_doublings = 0;
@@ -1477,15 +1486,19 @@ static ULong stats_free_stacks  = 0;   // distinct free stacks
 static ULong stats_layered      = 0;   // blocks that got a second layer
 static ULong stats_lt_cells     = 0;   // b and d lines written
 
-static Birth birth_now(void)
+static inline Birth birth_now(void)
 {
-   return (lt_gen << 6) | lt_index;
+   return lt_birth;
 }
 
-/* The epoch of a birth, at the length now. */
-static UInt epoch_of_Birth(Birth b)
+/* The epoch of a birth, at the length now.  Only a birth now is in the
+   open epoch: the births of a shorter length are in the first half of
+   the epochs of this length, and the open epoch is in the second. */
+static inline UInt epoch_of_Birth(Birth b)
 {
    UInt g = b >> 6;
+   if (b == lt_birth)
+      return lt_index;
    tl_assert(g <= lt_gen && (b & ~BIRTH_MASK) == 0);
    return lt_gen - g >= 6 ? 0 : (b & (N_EPOCHS - 1)) >> (lt_gen - g);
 }
@@ -1772,18 +1785,37 @@ static void add_to_EpochCell(EpochCell* c, SizeT szB, SizeT n_blocks)
    c->n_blocks += n_blocks;
 }
 
+/* Bytes (and blocks) of 's' born now come to it: only its cell of the
+   open epoch's births counts them (what 's' holds of the open epoch is
+   that cell less its cell of young deaths, open_alive). */
+static inline void note_born_now(Site* s, SizeT szB, SizeT n_blocks)
+{
+   if (UNLIKELY(s->born_now == NULL))
+      s->born_now = get_EpochCell(s, lt_index, False, NULL);
+   add_to_EpochCell(s->born_now, szB, n_blocks);
+}
+
+/* Bytes (and blocks) of 's' born now die now. */
+static inline void note_died_young(Site* s, SizeT szB, SizeT n_blocks)
+{
+   EpochCell* b = s->born_now;
+   if (UNLIKELY(s->died_young == NULL))
+      s->died_young = get_EpochCell(s, lt_index, True, NULL);
+   tl_assert2(b != NULL && b->szB - s->died_young->szB >= szB
+              && b->n_blocks - s->died_young->n_blocks >= n_blocks,
+              "more deaths than births at a site in epoch %u", lt_index);
+   add_to_EpochCell(s->died_young, szB, n_blocks);
+}
+
 /* Bytes (and blocks) of 's' born in 'epoch' come to it now. */
 static void note_born(Site* s, UInt epoch, SizeT szB, SizeT n_blocks)
 {
-   EpochCell* c;
    tl_assert(lt_started && epoch <= lt_index);
    if (epoch == lt_index) {
-      if (s->born_now == NULL)
-         s->born_now = get_EpochCell(s, epoch, False, NULL);
-      c = s->born_now;
-   } else
-      c = get_EpochCell(s, epoch, False, NULL);
-   add_to_EpochCell(c, szB, n_blocks);
+      note_born_now(s, szB, n_blocks);
+      return;
+   }
+   add_to_EpochCell(get_EpochCell(s, epoch, False, NULL), szB, n_blocks);
    add_alive(s, epoch, szB, n_blocks);
 }
 
@@ -1791,16 +1823,39 @@ static void note_born(Site* s, UInt epoch, SizeT szB, SizeT n_blocks)
 static void note_died(ThreadId tid, Site* s, UInt epoch, SizeT szB,
                       SizeT n_blocks)
 {
-   EpochCell* c;
    tl_assert(lt_started && epoch <= lt_index);
    if (epoch == lt_index) {
-      if (s->died_young == NULL)
-         s->died_young = get_EpochCell(s, epoch, True, NULL);
-      c = s->died_young;
-   } else
-      c = get_EpochCell(s, epoch, True, free_stack_of_op(tid));
-   add_to_EpochCell(c, szB, n_blocks);
+      note_died_young(s, szB, n_blocks);
+      return;
+   }
+   add_to_EpochCell(get_EpochCell(s, epoch, True, free_stack_of_op(tid)),
+                    szB, n_blocks);
    sub_alive(s, epoch, szB, n_blocks);
+}
+
+/* What 's' holds of bytes and blocks born in the open epoch. */
+static void open_alive(const Site* s, SizeT* szB, SizeT* n_blocks)
+{
+   const EpochCell* b = s->born_now;
+   const EpochCell* d = s->died_young;
+   tl_assert(d == NULL || b != NULL);
+   *szB      = b == NULL ? 0 : b->szB - (d == NULL ? 0 : d->szB);
+   *n_blocks = b == NULL ? 0 : b->n_blocks - (d == NULL ? 0 : d->n_blocks);
+}
+
+/* The open epoch ends (or a forked child starts): what each site holds of
+   it becomes its alive cell of that epoch. */
+static void fold_open_epoch(void)
+{
+   EpochCell* c;
+   SizeT      szB, n_blocks;
+   for (c = epoch_list; c != NULL; c = c->next_in_epoch) {
+      if (c != c->site->born_now)
+         continue;
+      open_alive(c->site, &szB, &n_blocks);
+      if (szB > 0 || n_blocks > 0)
+         add_alive(c->site, lt_index, szB, n_blocks);
+   }
 }
 
 /* The layers of a block grown in a later epoch than its newest bytes,
@@ -1866,25 +1921,20 @@ static void add_Layer(Layers* ls, Birth birth, SizeT szB)
 
 /* What the clock does for lifetimes before a heap operation ('heap_op'),
    marker or snapshot at 'now': lt_t0 at the first heap operation, and the
-   epochs passed closed. */
+   epochs passed closed (lt_end is 0 until that operation). */
 static void close_epoch(void);
 
-static void advance_epochs(ULong now, Bool heap_op)
+static NOINLINE void pass_epochs(ULong now, Bool heap_op)
 {
    ULong idx;
-   if (!lt_on)
-      return;
    if (!lt_started) {
       if (!heap_op)
          return;
       lt_started = True;
       lt_t0      = now;
       lt_end     = now + 1;
-   }
-   if (heap_op)
-      op_free_stack_known = False;
-   if (now < lt_end)
       return;
+   }
    tl_assert(now >= lt_t0);
    idx = (now - lt_t0) / lt_len;
    tl_assert(idx > lt_index);
@@ -1898,6 +1948,15 @@ static void advance_epochs(ULong now, Bool heap_op)
    tl_assert(lt_gen < 64);
    lt_index = (UInt)idx;
    lt_end   = lt_t0 + (idx + 1) * lt_len;
+   lt_birth = (lt_gen << 6) | lt_index;
+}
+
+static inline void advance_epochs(ULong now, Bool heap_op)
+{
+   if (heap_op)
+      op_free_stack_known = False;
+   if (lt_on && now >= lt_end)
+      pass_epochs(now, heap_op);
 }
 
 /* A block of 'szB' bytes of 's' is born now: its tag. */
@@ -1905,18 +1964,18 @@ static UInt born_Block(Site* s, SizeT szB)
 {
    if (!lt_on)
       return 0;
-   note_born(s, lt_index, szB, 1);
+   tl_assert(lt_started);
+   note_born_now(s, szB, 1);
    return birth_now();
 }
 
 /* The block 'key' of 's', of 'szB' bytes, with tag 'tag', dies: freed by
-   'tid'. */
-static void died_Block(ThreadId tid, Site* s, UWord key, UInt tag, SizeT szB)
+   'tid' (died_Block, whose common case is a young death). */
+static NOINLINE void died_old_Block(ThreadId tid, Site* s, UWord key,
+                                    UInt tag, SizeT szB)
 {
    Layers* ls;
    Int     i;
-   if (!lt_on)
-      return;
    if (!(tag & LAYERED_TAG)) {
       note_died(tid, s, epoch_of_Birth(tag & BIRTH_MASK), szB, 1);
       return;
@@ -1926,6 +1985,17 @@ static void died_Block(ThreadId tid, Site* s, UWord key, UInt tag, SizeT szB)
       note_died(tid, s, epoch_of_Birth(ls->l[i].birth), ls->l[i].szB,
                 i == 0 ? 1 : 0);
    drop_Layers(key);
+}
+
+static inline void died_Block(ThreadId tid, Site* s, UWord key, UInt tag,
+                              SizeT szB)
+{
+   if (!lt_on)
+      return;
+   if (tag == birth_now())      // one layer, born now
+      note_died_young(s, szB, 1);
+   else
+      died_old_Block(tid, s, key, tag, szB);
 }
 
 /* The block 'key' of 'szB' bytes moves from site 'from' to site 'to' (a
@@ -2098,10 +2168,14 @@ static void write_epoch_record(Bool with_alive)
    }
    for (i = 0; with_alive && i < VG_(sizeXA)(all_sites); i++) {
       Site* s = *(Site**)VG_(indexXA)(all_sites, i);
+      SizeT szB, n_blocks;
       normalise_alive(s);
       for (j = 0; j < s->n_alive; j++)
          put_lifetime_line("a", s, s->alive[j].epoch, NULL, False,
                            s->alive[j].szB, s->alive[j].n_blocks);
+      open_alive(s, &szB, &n_blocks);   // the newest epoch, last
+      if (szB > 0 || n_blocks > 0)
+         put_lifetime_line("a", s, lt_index, NULL, False, szB, n_blocks);
    }
    put_str("E\n");
    flush_Writer();
@@ -2135,6 +2209,7 @@ static void close_epoch(void)
 {
    if (epoch_list != NULL)
       write_epoch_record(False);
+   fold_open_epoch();
    clear_epoch_cells();
 }
 
@@ -2171,6 +2246,7 @@ static void lifetimes_atfork_child(void)
    FreeStack* fs;
    if (!lt_on)
       return;
+   fold_open_epoch();
    clear_epoch_cells();      // the parent writes them
    VG_(HT_ResetIter)(free_stacks);
    while ((fs = VG_(HT_Next)(free_stacks)) != NULL)
@@ -2178,10 +2254,17 @@ static void lifetimes_atfork_child(void)
    next_free_stack_id = 1;
    for (i = 0; lt_started && i < VG_(sizeXA)(all_sites); i++) {
       Site* s = *(Site**)VG_(indexXA)(all_sites, i);
+      EpochCell* c = NULL;
       normalise_alive(s);
-      for (j = 0; j < s->n_alive; j++)
-         add_to_EpochCell(get_EpochCell(s, s->alive[j].epoch, False, NULL),
-                          s->alive[j].szB, s->alive[j].n_blocks);
+      for (j = 0; j < s->n_alive; j++) {
+         c = get_EpochCell(s, s->alive[j].epoch, False, NULL);
+         add_to_EpochCell(c, s->alive[j].szB, s->alive[j].n_blocks);
+      }
+      if (c != NULL && c->epoch == lt_index) {
+         s->born_now = c;    // the open epoch's, out of 'alive' again
+         s->n_alive--;
+         s->alive_mask &= ~(1ULL << lt_index);
+      }
    }
 }
 
@@ -2199,6 +2282,8 @@ static void init_lifetimes(void)
       r.check         = clo_check_unwind_cache;
       r.no_stack      = (Site*)get_FreeStack(NULL, 0);
       r.need_deeper   = NEED_DEEPER;
+      r.scache_ways   = 4;   // a destructor's frees of a node, its key
+                             // and its vector, inlined into one frame
       r.site_of_stack = free_stack_of_raw_stack;
       r.named_frame   = is_named_frame;
       free_unwinder   = new_Unwinder(&r);
@@ -2210,7 +2295,7 @@ static void init_lifetimes(void)
 static void check_alive_of_Site(const Site* s)
 {
    UInt  i;
-   SizeT szB = 0, n_blocks = 0;
+   SizeT szB = 0, n_blocks = 0, open_szB, open_blocks;
    if (!lt_on)
       return;
    tl_assert(s->n_alive <= s->cap_alive && s->n_alive <= N_EPOCHS);
@@ -2220,10 +2305,14 @@ static void check_alive_of_Site(const Site* s)
       tl_assert(i == 0 || s->alive[i - 1].epoch < s->alive[i].epoch);
       tl_assert(s->alive_mask & (1ULL << s->alive[i].epoch));
       tl_assert(s->alive[i].szB > 0 || s->alive[i].n_blocks > 0);
+      tl_assert(s->alive_gen < lt_gen || s->alive[i].epoch < lt_index);
       szB      += s->alive[i].szB;
       n_blocks += s->alive[i].n_blocks;
    }
-   tl_assert(szB == s->szB && n_blocks == s->n_blocks);
+   tl_assert(s->born_now == NULL || s->born_now->epoch == lt_index);
+   tl_assert(s->died_young == NULL || s->died_young->epoch == lt_index);
+   open_alive(s, &open_szB, &open_blocks);
+   tl_assert(szB + open_szB == s->szB && n_blocks + open_blocks == s->n_blocks);
 }
 
 /* For the expensive sanity check: every layered block's layers add up to
@@ -3475,6 +3564,13 @@ static void st_pre_clo_init(void)
    VG_(details_copyright_author)("Copyright (C) the strata developers.");
    VG_(details_bug_reports_to)("the strata issue tracker");
    VG_(details_avg_translation_sizeB)(330);
+   // Like massif: the tool unwinds only at heap operations (client
+   // requests and system calls, where every register is up to date, and
+   // the fast client call, whose helper says it reads RIP, RSP and RBP), so
+   // the generated code need not keep the unwind registers up to date at
+   // every memory access (--vex-iropt-register-updates still overrides).
+   VG_(clo_vex_control).iropt_register_updates_default
+      = VG_(clo_px_file_backed) = VexRegUpdSpAtMemAccess;
 
    VG_(basic_tool_funcs)(st_post_clo_init, st_instrument, st_fini);
    VG_(needs_command_line_options)(st_process_cmd_line_option,

@@ -78,8 +78,10 @@ struct _Unwinder {
    UInt         ucache_max_ips;     // the most frames a fast unwind asks
    Addr*        ucache_words;       // [UCACHE_ENTRIES][2][deep frames]
    struct _StackEntry* scache;      /* [SCACHE_ENTRIES] */
+   UInt         scache_ways;        // rules.scache_ways
+   UInt         scache_sets;        // SCACHE_ENTRIES / scache_ways
    UInt         scache_max_frames;
-   Addr*        scache_words;       // [SCACHE_ENTRIES][2][max_frames]
+   Addr*        scache_words;       // [SCACHE_ENTRIES][max_frames][2]
 };
 
 const UnwindStats* stats_Unwind(const Unwinder* u)
@@ -101,22 +103,28 @@ static void* alloc_cache_memory(SizeT szB)
    return p;
 }
 
-/* The first entry of the set of 'ways' that a frame's code address and
-   stack pointer select in a cache of 'n_entries'.  Several ways per set:
-   chains that differ only deep down (the same function reached from two
-   callers) share a key, and often alternate; so do, in the stack cache,
-   the calls of malloc or free from several places of one frame (inlined
-   code: a destructor that frees a node, its string and its vector). */
-static UInt set_index_of(Addr ip, Addr sp, UInt n_entries, UInt ways)
+/* The set that a frame's code address and stack pointer select among
+   'n_sets' (a power of two).  Several ways per set: chains that differ
+   only deep down (the same function reached from two callers) share a key,
+   and often alternate; so do, in the stack cache, the calls of malloc or
+   free from several places of one frame (inlined code: a destructor that
+   frees a node, its string and its vector). */
+static UInt set_of(Addr ip, Addr sp, UInt n_sets)
 {
    UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
-   return (UInt)((h >> 32) % (n_entries / ways)) * ways;
+   return (UInt)(h >> 32) & (n_sets - 1);
 }
 
-/* The unwind cache's: two ways. */
+/* The first entry of the unwind cache's set: two ways. */
 static UInt set_index(Addr ip, Addr sp, UInt n_entries)
 {
-   return set_index_of(ip, sp, n_entries, 2);
+   return set_of(ip, sp, n_entries / 2) * 2;
+}
+
+/* The way after 'way' in a set of 'ways'. */
+static UInt next_way(UInt way, UInt ways)
+{
+   return way + 1 < ways ? way + 1 : 0;
 }
 
 /* Whether 'sp' is in the stack Valgrind knows for 'tid', not in a stack
@@ -325,18 +333,21 @@ static void remember_top_site(UnwindEntry* e, const Addr* ips,
    same, and no frame is unwound.  The check is the unwind cache's, applied
    from frame 1. */
 #define SCACHE_ENTRIES 2048
-#define SCACHE_WAYS    4      // per set: a function that calls free (or
-                              // malloc) from several places, inlined into
-                              // one frame, has one key for all of them
 
+/* 32 bytes: a set of two ways is one cache line, of four two.  Its words,
+   at the same index in scache_words, are pairs: where the return address
+   of frame i+1 is, and that return address. */
 typedef struct _StackEntry {
    Addr  ip, sp;          // frame 0; ip 0: an empty entry
    UInt  n;               // frames 1 .. n checked
    UInt  victim;          // in the set's first entry: the way to replace
    Site* site;            // NULL: the allocation is ignored
-   Addr* slots;           // [n]: where the return address of frame i+1 is
-   Addr* ras;             // [n]: that return address
 } StackEntry;
+
+static Addr* words_of(const Unwinder* u, const StackEntry* e)
+{
+   return u->scache_words + 2 * (e - u->scache) * u->scache_max_frames;
+}
 
 
 
@@ -350,17 +361,19 @@ static void init_stack_cache(Unwinder* u, UInt max_frames)
 
 static StackEntry* scache_set(Unwinder* u, Addr ip, Addr sp)
 {
-   return &u->scache[set_index_of(ip, sp, SCACHE_ENTRIES, SCACHE_WAYS)];
+   return &u->scache[set_of(ip, sp, u->scache_sets) * u->scache_ways];
 }
 
 // ('stack_max': the top of the thread's stack.)
-static Bool scache_entry_holds(const StackEntry* e, Addr stack_max)
+static Bool scache_entry_holds(const Unwinder* u, const StackEntry* e,
+                               Addr stack_max)
 {
-   UInt i;
-   if (e->n > 0 && e->slots[e->n - 1] >= stack_max)
+   const Addr* w = words_of(u, e);
+   UInt        i;
+   if (e->n > 0 && w[2 * (e->n - 1)] >= stack_max)
       return False;
    for (i = 0; i < e->n; i++)
-      if (*(const Addr*)e->slots[i] != e->ras[i])
+      if (*(const Addr*)w[2 * i] != w[2 * i + 1])
          return False;
    return True;
 }
@@ -379,11 +392,11 @@ static Bool lookup_stack_cache(Unwinder* u, ThreadId tid, Site** site)
    if (!on_thread_stack(tid, sp, max))
       return False;
    set = scache_set(u, ip, sp);
-   for (way = 0; way < SCACHE_WAYS; way++) {
+   for (way = 0; way < u->scache_ways; way++) {
       StackEntry* e = &set[way];
-      if (e->ip == ip && e->sp == sp && scache_entry_holds(e, max)) {
+      if (e->ip == ip && e->sp == sp && scache_entry_holds(u, e, max)) {
          if (set[0].victim == way)   // not the one used last
-            set[0].victim = (way + 1) % SCACHE_WAYS;
+            set[0].victim = next_way(way, u->scache_ways);
          u->stats.scache_hits++;
          *site = e->site;
          return True;
@@ -404,6 +417,7 @@ static void remember_stack(Unwinder* u, const Addr* ips, const Addr* sps,
    UInt        last, i;
    StackEntry* set;
    StackEntry* e;
+   Addr*       w;
    if (u->scache == NULL || site == u->rules.need_deeper)
       return;
    last = end < n_ips ? end : n_ips - 1;
@@ -414,16 +428,15 @@ static void remember_stack(Unwinder* u, const Addr* ips, const Addr* sps,
          return;
    set = scache_set(u, ips[0], sps[0]);
    e = &set[set[0].victim];
-   set[0].victim = (set[0].victim + 1) % SCACHE_WAYS;
-   e->slots = u->scache_words + 2 * (e - u->scache) * u->scache_max_frames;
-   e->ras   = e->slots + u->scache_max_frames;
+   set[0].victim = next_way(set[0].victim, u->scache_ways);
    e->ip    = ips[0];
    e->sp    = sps[0];
    e->n     = last;
    e->site  = site;
+   w = words_of(u, e);
    for (i = 1; i <= last; i++) {
-      e->slots[i - 1] = sps[i] - sizeof(Addr);
-      e->ras[i - 1]   = ips[i] + 1;
+      w[2 * (i - 1)]     = sps[i] - sizeof(Addr);
+      w[2 * (i - 1) + 1] = ips[i] + 1;
    }
 }
 
@@ -510,10 +523,10 @@ void check_Unwind(const Unwinder* u)
    }
    for (i = 0; u->scache != NULL && i < SCACHE_ENTRIES; i++) {
       const StackEntry* e = &u->scache[i];
+      if (i % u->scache_ways == 0)
+         tl_assert(u->scache[i].victim < u->scache_ways);
       if (e->ip == 0)
          continue;
-      tl_assert(e->slots == u->scache_words + 2 * i * u->scache_max_frames);
-      tl_assert(e->ras == e->slots + u->scache_max_frames);
       tl_assert(e->n <= u->scache_max_frames);
    }
 }
@@ -528,7 +541,11 @@ Unwinder* new_Unwinder(const UnwindRules* r)
    tl_assert(r->depth >= 1 && r->depth <= MAX_DEPTH);
    tl_assert(r->site_of_stack != NULL && r->named_frame != NULL);
    tl_assert(r->need_deeper != NULL && r->no_stack != r->need_deeper);
+   tl_assert(r->scache_ways == 2 || r->scache_ways == 4);
+   tl_assert(sizeof(StackEntry) == 32);
    u->rules = *r;
+   u->scache_ways = r->scache_ways;
+   u->scache_sets = SCACHE_ENTRIES / r->scache_ways;
    if (u->rules.depth + FAST_SLACK > SHALLOW_IPS)
       init_unwind_cache(u, u->rules.depth + FAST_SLACK);
    init_stack_cache(u, u->rules.depth + FAST_SLACK);

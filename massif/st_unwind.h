@@ -31,6 +31,10 @@ typedef struct {
    Site* no_stack;        // the site of a stack with no frame
    Site* need_deeper;     // what site_of_stack says when too few frames
                           // were unwound to tell
+   UInt  scache_ways;     // ways per set of the stack cache, 2 or 4: more
+                          // for stacks that call from several places of
+                          // one frame (inlined code), fewer compares for
+                          // the rest
    /* The site that the raw stack ips[0 .. n_ips-1] (allocator frames
       included) makes, NULL if the allocation is ignored, need_deeper if
       'truncated' (the unwind stopped at its limit) and that is not enough
