@@ -82,15 +82,15 @@ void add_freed_by(const Model& model, std::span<const SiteId> sites, const OwnCo
   out.freed_words = freed_words(model, freed, names);
 }
 
-ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak) {
-  std::vector<Frame> frames = frames_of(model, contexts.contexts[leak.context].frames);
-  double end = static_cast<double>(model.end_time);
+// What a suspect and a finding say alike: its frames, kind, measures; its
+// words, parts and evidence are the caller's.
+ReportLeak common_leak(std::vector<Frame> frames, const Leak& leak) {
   return {.context_rank = leak.context + 1,
-          .frames = frames,
+          .frames = std::move(frames),
           .headline = leak.headline,
-          .why = leak_why(leak, model.header.time_unit, end),
-          .words = leak.kind == LeakKind::steady_growth ? growth_words(leak) : "",
-          .parts = report_parts(model, leak),
+          .why = {},
+          .words = {},
+          .parts = {},
           .kind = leak.kind,
           .growth_bytes = leak.growth_bytes,
           .cycles = leak.cycles,
@@ -104,42 +104,37 @@ ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak&
           .finding = std::nullopt};
 }
 
+ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak) {
+  ReportLeak out = common_leak(frames_of(model, contexts.contexts[leak.context].frames), leak);
+  out.why = leak_why(leak, model.header.time_unit, static_cast<double>(model.end_time));
+  if (leak.kind == LeakKind::steady_growth) out.words = growth_words(leak);
+  out.parts = report_parts(model, leak);
+  return out;
+}
+
 // A finding as the report says it: its main part's stack, its parts, its evidence.
 ReportLeak report_finding(const Model& model, const Contexts* contexts, const Leak& leak,
                           const Cycles& cycles, const FindingHeadlines& headlines) {
   const Finding& f = *leak.finding;
   // Its context's frames; a small finding (no context) its main part's main site's.
-  std::vector<Frame> frames =
-      frames_of(model, contexts ? contexts->contexts[leak.context].frames
-                                : model.site(f.parts.front().main_site).frames);
+  ReportLeak out =
+      common_leak(frames_of(model, contexts ? contexts->contexts[leak.context].frames
+                                            : model.site(f.parts.front().main_site).frames),
+                  leak);
   std::optional<Frame> holder;
   if (f.holder != 0 && f.holder <= model.lifetimes.free_stacks_frames.size()) {
     const std::vector<FrameId>& stack = model.lifetimes.free_stacks_frames[f.holder - 1];
     if (!stack.empty()) holder = model.frame(stack[headlines.holder(stack)]);
   }
-  ReportLeak out{.context_rank = leak.context + 1,
-                 .frames = frames,
-                 .headline = leak.headline,
-                 .why = finding_why(model, leak, cycles),
-                 .words = finding_words(model, leak, holder ? frame_text(*holder) : ""),
-                 .parts = {},
-                 .kind = leak.kind,
-                 .growth_bytes = leak.growth_bytes,
-                 .cycles = leak.cycles,
-                 .peak_bytes = leak.peak_bytes,
-                 .end_bytes = leak.end_bytes,
-                 .freed_before_exit = leak.freed_before_exit,
-                 .confidence = leak.confidence,
-                 .troughs = {},
-                 .freed_by = std::nullopt,
-                 .freed_words = {},
-                 .finding = ReportLeak::FindingFacts{.kept_bytes = f.kept_bytes,
-                                                     .kept_blocks = f.kept_blocks,
-                                                     .freed_at_exit = f.freed_at_exit(),
-                                                     .holder = holder,
-                                                     .retention = f.retention,
-                                                     .cycles_left = leak.cycles_left,
-                                                     .sites = f.sites.size()}};
+  out.why = finding_why(model, leak, cycles);
+  out.words = finding_words(model, leak, holder ? frame_text(*holder) : "");
+  out.finding = ReportLeak::FindingFacts{.kept_bytes = f.kept_bytes,
+                                         .kept_blocks = f.kept_blocks,
+                                         .freed_at_exit = f.freed_at_exit(),
+                                         .holder = holder,
+                                         .retention = f.retention,
+                                         .cycles_left = leak.cycles_left,
+                                         .sites = f.sites.size()};
   for (const FindingPart& part : f.parts) {
     double share = f.kept_bytes > 0 ? 100.0 * static_cast<double>(part.kept_bytes) /
                                           static_cast<double>(f.kept_bytes)
