@@ -14,15 +14,19 @@
 //      can be fixed, FindingHeadlines): the sites with the same frames from
 //      the allocation out to the headline are one node.
 //   3. Steady retention.  A node's span, from its first birth to H, is cut
-//      into kParts equal parts; r_q is the share of the bytes born in part q
-//      that are kept.  A node leaks when every part keeps some (r_q > 0) and
-//      the least-keeping part keeps at least kSteady of the most-keeping
-//      one's share.  A start-up table keeps only its first part, a cache and
-//      a random walk keep mostly the newest, temporaries, batches and a
-//      working set keep nothing.
-//   4. Turnover.  A steady node is no leak when another node's older bytes
-//      die as its kept bytes are born (at least kReplaced of them, part by
-//      part): the entries of a bounded structure moving from the line that
+//      into kParts parts of equal work (the program's births), and of whole
+//      cycles when the cycles are known; r_q is the share of the bytes born
+//      in part q that are kept.  A node leaks when every part keeps some
+//      (r_q > 0) and the least-keeping part keeps at least kSteady of the
+//      most-keeping one's share, in either cut.  A start-up table keeps only
+//      its first part, a cache and a random walk keep mostly the newest,
+//      temporaries, batches and a working set keep nothing.  A node that
+//      churned before it started to keep is judged from its first kept
+//      birth (a late start, kKeptSpan of its span at least, new blocks).
+//   4. Turnover.  A steady node is no leak when a node's older bytes (its
+//      own too) die, from the first of those deaths on, as its kept bytes
+//      are born (at least kReplaced of them, part by part): the entries of a
+//      bounded structure replaced, in one line or moving from the line that
 //      filled it to the line that replaces them.
 //   5. One leak, one finding.  Leaking nodes are joined when they have the
 //      same headline function, when the same program frame frees them in the
