@@ -457,7 +457,8 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   // the same distribution of kept blocks over the epochs.
   std::vector<std::string> functions, holders;
   for (std::size_t i : leaking) {
-    functions.push_back(model.frame(nodes[i].key.back()).function);
+    // (a site without a stack has no headline function)
+    functions.push_back(nodes[i].key.empty() ? "" : model.frame(nodes[i].key.back()).function);
     holders.push_back(holder_key(model, headlines, holder_stack(nodes[i])));
   }
   Joins joins(leaking.size());
