@@ -49,7 +49,8 @@ namespace strata {
 // The parameters (docs/design.md says why each is what it is).
 inline constexpr std::uint32_t kExitEpochs = 2;  // the release at exit: the work's last 2 epochs
 inline constexpr double kActiveShare = 0.01;     // the work ends with 1% of a mean epoch's births
-inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts, 1 epoch each at least
+inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts
+inline constexpr std::uint32_t kMinSpan = 2 * kParts;  // 2 epochs a part: an empty part shows
 inline constexpr double kSteady = 0.6;           // least-keeping part / most-keeping part
 inline constexpr double kKeptSpan = 0.5;         // a late start keeps from half its span at least
 inline constexpr double kReplaced = 0.75;        // a turnover replaces 3/4 of the kept bytes
