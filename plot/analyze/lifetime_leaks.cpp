@@ -95,6 +95,7 @@ struct Node {
   std::vector<std::uint64_t> born, kept, born_blocks, kept_blocks;  // by birth epoch, [0, H)
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> deaths;  // (birth, death) < H
   std::map<std::uint32_t, std::uint64_t> exit_free;  // free stack -> kept bytes it frees
+  std::uint64_t exit_freed = 0;  // kept bytes freed at or after H, by any stack or none known
   std::uint64_t alive_end = 0;
   std::uint64_t kept_total = 0;
   // Judged:
@@ -153,6 +154,7 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
         n.kept[c.birth] += c.bytes;
         n.kept_blocks[c.birth] += c.blocks;
         kept += c.bytes;
+        if (!c.alive()) n.exit_freed += c.bytes;
         if (!c.alive() && c.freed_by != 0) n.exit_free[c.freed_by] += c.bytes;
       } else if (c.death > c.birth) {
         n.deaths[{c.birth, c.death}] += c.bytes;
@@ -390,10 +392,8 @@ Finding finding_of(std::vector<const Node*> members, std::uint32_t h) {
       f.kept_by_epoch[e] += n->kept[e];
       f.kept_blocks += n->kept_blocks[e];
     }
-    for (const auto& [stack, bytes] : n->exit_free) {
-      exit_free[stack] += bytes;
-      f.exit_freed_bytes += bytes;
-    }
+    for (const auto& [stack, bytes] : n->exit_free) exit_free[stack] += bytes;
+    f.exit_freed_bytes += n->exit_freed;
   }
   std::sort(f.sites.begin(), f.sites.end());
   f.retention = members.front()->ratios;

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Leak findings from the lifetime table (analyze/lifetime_leaks.hpp), on
+// models built here with known lifetimes: a leak among decoys, a cache, a
+// turnover between two lines, one structure from two lines of a function,
+// and the headline past a wrapper of the program's own.
+#include "analyze/lifetime_leaks.hpp"
+
+#include <gtest/gtest.h>
+
+namespace strata::test {
+namespace {
+
+constexpr std::uint32_t kEpochs = 40;
+
+// A model of kEpochs epochs of length 1 from time 0, its frames named by
+// `functions` (in the program /tmp/prog, file prog.c), no site yet.
+Model model_of(const std::vector<std::string>& functions) {
+  Model model;
+  model.has_lifetimes = true;
+  model.lifetimes.t0 = 0;
+  model.lifetimes.epoch_length = 1;
+  model.lifetimes.epochs = kEpochs;
+  for (std::size_t i = 0; i < functions.size(); ++i) {
+    model.frames.push_back({.address = 0x1000 + 16 * i,
+                            .inlined = false,
+                            .function = functions[i],
+                            .file = "prog.c",
+                            .line = static_cast<std::uint32_t>(10 + i),
+                            .object = "/tmp/prog",
+                            .offset = std::nullopt});
+  }
+  return model;
+}
+
+// A site of the frames `ids` (indices into the model's frames, innermost first).
+Site& add_site(Model& model, const std::vector<std::uint32_t>& ids) {
+  Site site;
+  for (std::uint32_t id : ids) site.frames.push_back(FrameId{id});
+  model.sites.push_back(std::move(site));
+  return model.sites.back();
+}
+
+void cell(Site& site, std::uint32_t birth, std::uint32_t death, std::uint64_t bytes) {
+  site.cells.push_back({.birth = static_cast<std::uint8_t>(birth),
+                        .death = death == kAlive ? kAlive : static_cast<std::uint8_t>(death),
+                        .freed_by = 0,
+                        .bytes = bytes,
+                        .blocks = 1});
+}
+
+// The headline function of each finding, the most kept first.
+std::vector<std::string> headlines(const Model& model, const LifetimeLeaks& found) {
+  std::vector<std::string> out;
+  for (const Finding& f : found.findings) {
+    out.push_back(model.frame(f.parts.front().frames.back()).function);
+  }
+  return out;
+}
+
+// Temporaries in every epoch, so that the program works all through the run.
+void temporaries(Model& model, std::uint32_t frame) {
+  Site& temp = add_site(model, {frame, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(temp, e, e, 4096);
+}
+
+TEST(LifetimeLeaks, ALeakAmongDecoys) {
+  // 0 main, 1 history_add (leaks 100 of 1,000 bytes an epoch), 2 load_table
+  // (a start-up table, kept), 3 scratch (temporaries), 4 window (a working
+  // set released half-way).
+  Model model = model_of({"main", "history_add", "load_table", "scratch", "window"});
+  Site& leak = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+    cell(leak, e, kAlive, 100);
+    cell(leak, e, e, 900);
+  }
+  Site& table = add_site(model, {2, 0});
+  cell(table, 0, kAlive, 50000);
+  temporaries(model, 3);
+  Site& window = add_site(model, {4, 0});
+  for (std::uint32_t e = 0; e < 20; ++e) cell(window, e, 20, 2000);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(found.horizon, kEpochs - kExitEpochs);
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"history_add"});
+  const Finding& f = found.findings.front();
+  EXPECT_EQ(f.kept_bytes, 100u * found.horizon);
+  EXPECT_EQ(f.alive_bytes, 100u * kEpochs);
+  EXPECT_FALSE(f.freed_at_exit());
+  for (double r : f.retention) EXPECT_DOUBLE_EQ(r, 0.1);
+}
+
+TEST(LifetimeLeaks, FreedAtExitIsStillKept) {
+  // The same leak, freed in the last epoch (the release at exit).
+  Model model = model_of({"main", "history_add", "scratch"});
+  Site& leak = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < kEpochs - 1; ++e) cell(leak, e, kEpochs - 1, 100);
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"history_add"});
+  EXPECT_TRUE(found.findings.front().freed_at_exit());
+  EXPECT_EQ(found.findings.front().alive_bytes, 0u);
+}
+
+TEST(LifetimeLeaks, ACacheAndATurnoverAreNoLeak) {
+  // 1 cache_insert: a FIFO of 5 epochs' entries (each dies 5 epochs after its
+  // birth); 2 fill_cache fills a cache in epochs 0-4, whose entries 3
+  // refresh_entry replaces one for one from epoch 5 on (they die then).
+  Model model = model_of({"main", "cache_insert", "fill_cache", "refresh_entry", "scratch"});
+  Site& fifo = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+    cell(fifo, e, e + 5 < kEpochs ? e + 5 : kAlive, 500);
+  }
+  Site& fill = add_site(model, {2, 0});  // (add_site invalidates the references before it)
+  for (std::uint32_t e = 0; e < 5; ++e) {
+    for (std::uint32_t k = 0; k < 7; ++k) cell(fill, e, 5 + 7 * e + k, 300);
+  }
+  Site& refresh = add_site(model, {3, 0});
+  for (std::uint32_t e = 5; e < kEpochs; ++e) cell(refresh, e, kAlive, 300);
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
+}
+
+TEST(LifetimeLeaks, TwoLinesOfOneFunctionAreOneFinding) {
+  // record_new's two allocation lines (two frames of one function) leak
+  // alike: one finding of two parts.
+  Model model = model_of({"main", "record_new", "record_new", "scratch"});
+  model.frames[2].line = 40;
+  for (std::uint32_t line : {1u, 2u}) {
+    Site& site = add_site(model, {line, 0});
+    for (std::uint32_t e = 0; e < kEpochs; ++e) cell(site, e, kAlive, 64 * line);
+  }
+  temporaries(model, 3);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(found.findings.size(), 1u);
+  EXPECT_EQ(found.findings.front().parts.size(), 2u);
+  EXPECT_EQ(found.findings.front().sites.size(), 2u);
+}
+
+TEST(LifetimeLeaks, TheHeadlineIsTheCallerOfAWrapper) {
+  // xalloc is called by three functions: a wrapper, so the leak through it
+  // is headed by its caller, fault_report.
+  Model model = model_of({"main", "xalloc", "fault_report", "read_request", "answer", "scratch"});
+  Site& leak = add_site(model, {1, 2, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(leak, e, kAlive, 200);
+  for (std::uint32_t caller : {3u, 4u}) {
+    Site& site = add_site(model, {1, caller, 0});
+    for (std::uint32_t e = 0; e < kEpochs; ++e) cell(site, e, e, 1000);
+  }
+  temporaries(model, 5);
+  OwnCode own(model, {});
+  FindingHeadlines names(model, own);
+  EXPECT_EQ(names.headline(model.sites[0].frames), 1u);
+  LifetimeLeaks found = find_lifetime_leaks(model, own);
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{"fault_report"});
+}
+
+}  // namespace
+}  // namespace strata::test
