@@ -3,8 +3,6 @@
 #include "analyze/lifetime_leaks.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
@@ -350,28 +348,41 @@ double total_variation(const std::vector<std::uint64_t>& a, const std::vector<st
   return tv / 2;
 }
 
-// The free stack that frees most of a node's kept bytes at exit, when it
-// frees at least what is still alive at the end; else 0.
-std::uint32_t holder_stack(const Node& n) {
+// Of kept bytes freed at exit by free stack (`exit_free`), the stack that
+// frees the most, when it frees at least what is still alive at the end
+// (`alive`); else 0.
+std::uint32_t holder_stack(const std::map<std::uint32_t, std::uint64_t>& exit_free,
+                           std::uint64_t alive) {
   std::uint32_t best = 0;
   std::uint64_t bytes = 0;
-  for (const auto& [stack, b] : n.exit_free) {
+  for (const auto& [stack, b] : exit_free) {
     if (b > bytes) best = stack, bytes = b;
   }
-  return bytes > 0 && bytes >= n.alive_end ? best : 0;
+  return bytes > 0 && bytes >= alive ? best : 0;
 }
 
-// The program frame that holds what a free stack frees: its function name (or
-// the stack's id when it has no name).
-std::string holder_key(const Model& model, const FindingHeadlines& headlines, std::uint32_t stack) {
-  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return {};
+// The frame of free stack `stack` (from 1) that holds what it frees; none
+// for 0, an unknown id or an empty stack.
+std::optional<FrameId> holder_frame(const Model& model, const FindingHeadlines& headlines,
+                                    std::uint32_t stack) {
+  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return std::nullopt;
   const std::vector<FrameId>& frames = model.lifetimes.free_stacks_frames[stack - 1];
-  if (frames.empty()) return "#" + std::to_string(stack);
-  const Frame& f = model.frame(frames[headlines.holder(frames)]);
-  return f.function.empty() ? "#" + std::to_string(stack) : f.function;
+  if (frames.empty()) return std::nullopt;
+  return frames[headlines.holder(frames)];
 }
 
-Finding finding_of(std::vector<const Node*> members, std::uint32_t h) {
+// The program frame that holds what a node's holder stack frees: its
+// function name (or the stack's id when it has no name); empty without one.
+std::string holder_key(const Model& model, const FindingHeadlines& headlines, const Node& n) {
+  std::uint32_t stack = holder_stack(n.exit_free, n.alive_end);
+  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return {};
+  std::optional<FrameId> frame = holder_frame(model, headlines, stack);
+  if (!frame || model.frame(*frame).function.empty()) return "#" + std::to_string(stack);
+  return model.frame(*frame).function;
+}
+
+Finding finding_of(const Model& model, const FindingHeadlines& headlines,
+                   std::vector<const Node*> members, std::uint32_t h) {
   std::sort(members.begin(), members.end(), [](const Node* a, const Node* b) {
     if (a->kept_total != b->kept_total) return a->kept_total > b->kept_total;
     return a->key < b->key;
@@ -398,11 +409,8 @@ Finding finding_of(std::vector<const Node*> members, std::uint32_t h) {
   std::sort(f.sites.begin(), f.sites.end());
   f.retention = members.front()->ratios;
   f.first_epoch = members.front()->first;
-  std::uint64_t most = 0;
-  for (const auto& [stack, bytes] : exit_free) {
-    if (bytes > most) f.holder = stack, most = bytes;
-  }
-  if (most < f.alive_bytes) f.holder = 0;
+  f.holder = holder_stack(exit_free, f.alive_bytes);
+  f.holder_frame = holder_frame(model, headlines, f.holder);
   return f;
 }
 
@@ -456,7 +464,7 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   for (std::size_t i : leaking) {
     // (a site without a stack has no headline function)
     functions.push_back(nodes[i].key.empty() ? "" : model.frame(nodes[i].key.back()).function);
-    holders.push_back(holder_key(model, headlines, holder_stack(nodes[i])));
+    holders.push_back(holder_key(model, headlines, nodes[i]));
   }
   Joins joins(leaking.size());
   for (std::size_t a = 0; a < leaking.size(); ++a) {
@@ -473,7 +481,9 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   for (std::size_t a = 0; a < leaking.size(); ++a) {
     groups[joins.find(a)].push_back(&nodes[leaking[a]]);
   }
-  for (auto& [root, members] : groups) out.findings.push_back(finding_of(members, h));
+  for (auto& [root, members] : groups) {
+    out.findings.push_back(finding_of(model, headlines, members, h));
+  }
   std::sort(out.findings.begin(), out.findings.end(), [](const Finding& a, const Finding& b) {
     if (a.kept_bytes != b.kept_bytes) return a.kept_bytes > b.kept_bytes;
     return a.sites < b.sites;

@@ -51,10 +51,10 @@ inline constexpr std::uint32_t kExitEpochs = 2;  // the release at exit: the wor
 inline constexpr double kActiveShare = 0.01;     // the work ends with 1% of a mean epoch's births
 inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts
 inline constexpr std::uint32_t kMinSpan = 2 * kParts;  // 2 epochs a part: an empty part shows
-inline constexpr double kSteady = 0.6;           // least-keeping part / most-keeping part
-inline constexpr double kKeptSpan = 0.5;         // a late start keeps from half its span at least
-inline constexpr double kReplaced = 0.75;        // a turnover replaces 3/4 of the kept bytes
-inline constexpr double kSame = 0.35;            // total variation of one structure's births
+inline constexpr double kSteady = 0.6;                 // least-keeping part / most-keeping part
+inline constexpr double kKeptSpan = 0.5;    // a late start keeps from half its span at least
+inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
+inline constexpr double kSame = 0.35;       // total variation of one structure's births
 inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller findings listed apart
 inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 callers: a wrapper
 
@@ -80,6 +80,8 @@ struct Finding {
   // The free stack (id, from 1) that frees most of the kept bytes in the
   // release at exit, when it frees at least what is still alive at the end; else 0.
   std::uint32_t holder = 0;
+  // The frame of that stack that holds the memory (FindingHeadlines::holder); none without one.
+  std::optional<FrameId> holder_frame;
   bool freed_at_exit() const { return 2 * exit_freed_bytes >= kept_bytes && kept_bytes > 0; }
 };
 

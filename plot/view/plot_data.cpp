@@ -5,8 +5,6 @@
 #include <cmath>
 
 #include "analyze/heap_analysis.hpp"
-#include "analyze/lifetime_leaks.hpp"
-#include "analyze/own_code.hpp"
 #include "model/frame_names.hpp"
 #include "util/error.hpp"
 #include "util/units.hpp"
@@ -347,18 +345,11 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
 // A finding's band says what the report says of it: its sentence and its evidence.
 void add_finding_details(const Model& model, const HeapAnalysis& analysis,
                          const std::vector<Source>& sources, PlotData& data) {
-  std::optional<FindingHeadlines> headlines;
-  OwnCode own(model, analysis.options.libraries);
   for (std::size_t b = 0; b < sources.size(); ++b) {
     const Leak* leak = sources[b].leak;
     if (!leak || !leak->finding) continue;
-    if (!headlines) headlines.emplace(model, own);
-    std::string holder;
-    std::uint32_t stack = leak->finding->holder;
-    if (stack != 0 && stack <= model.lifetimes.free_stacks_frames.size()) {
-      const std::vector<FrameId>& frames = model.lifetimes.free_stacks_frames[stack - 1];
-      if (!frames.empty()) holder = frame_text(model.frame(frames[headlines->holder(frames)]));
-    }
+    std::optional<FrameId> frame = leak->finding->holder_frame;
+    std::string holder = frame ? frame_text(model.frame(*frame)) : "";
     std::string word = leak->kind == LeakKind::left_behind ? "leak" : "growth";
     data.bands[b].detail += "; " + word + ": " + finding_words(model, *leak, holder) + "; " +
                             finding_why(model, *leak, analysis.leaks.cycles);

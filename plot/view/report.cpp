@@ -3,7 +3,6 @@
 #include "view/report.hpp"
 
 #include "analyze/heap_analysis.hpp"
-#include "analyze/lifetime_leaks.hpp"
 #include "analyze/own_code.hpp"
 #include "model/frame_names.hpp"
 #include "util/units.hpp"
@@ -114,7 +113,7 @@ ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak&
 
 // A finding as the report says it: its main part's stack, its parts, its evidence.
 ReportLeak report_finding(const Model& model, const Contexts* contexts, const Leak& leak,
-                          const Cycles& cycles, const FindingHeadlines& headlines) {
+                          const Cycles& cycles) {
   const Finding& f = *leak.finding;
   // Its context's frames; a small finding (no context) its main part's main site's.
   ReportLeak out =
@@ -122,10 +121,7 @@ ReportLeak report_finding(const Model& model, const Contexts* contexts, const Le
                                             : model.site(f.parts.front().main_site).frames),
                   leak);
   std::optional<Frame> holder;
-  if (f.holder != 0 && f.holder <= model.lifetimes.free_stacks_frames.size()) {
-    const std::vector<FrameId>& stack = model.lifetimes.free_stacks_frames[f.holder - 1];
-    if (!stack.empty()) holder = model.frame(stack[headlines.holder(stack)]);
-  }
+  if (f.holder_frame) holder = model.frame(*f.holder_frame);
   out.why = finding_why(model, leak, cycles);
   out.words = finding_words(model, leak, holder ? frame_text(*holder) : "");
   out.finding = ReportLeak::FindingFacts{.kept_bytes = f.kept_bytes,
@@ -220,20 +216,17 @@ Report make_report(const Model& model, const ContextOptions& options, bool tree,
   }
   OwnCode own(model, options.libraries);
   report.leaks_from_lifetimes = analysis.leaks.from_lifetimes;
-  std::optional<FindingHeadlines> headlines;
-  if (analysis.leaks.from_lifetimes) headlines.emplace(model, own);
   for (const Leak& leak : analysis.leaks.suspects) {
-    report.leaks.push_back(leak.finding ? report_finding(model, &analysis.contexts, leak,
-                                                         analysis.leaks.cycles, *headlines)
-                                        : report_leak(model, analysis.contexts, leak));
+    report.leaks.push_back(
+        leak.finding ? report_finding(model, &analysis.contexts, leak, analysis.leaks.cycles)
+                     : report_leak(model, analysis.contexts, leak));
     add_freed_by(model,
                  leak.finding ? std::span<const SiteId>(leak.finding->sites)
                               : std::span<const SiteId>(contexts[leak.context].sites),
                  own, report.leaks.back());
   }
   for (const Leak& leak : analysis.leaks.small) {
-    report.small_leaks.push_back(
-        report_finding(model, nullptr, leak, analysis.leaks.cycles, *headlines));
+    report.small_leaks.push_back(report_finding(model, nullptr, leak, analysis.leaks.cycles));
     report.small_leaks.back().context_rank = 0;
     add_freed_by(model, leak.finding->sites, own, report.small_leaks.back());
   }
