@@ -151,14 +151,8 @@ Conversion conversion(const po::variables_map& values) {
   }
   c.massif = massif_options(values);
   c.leaks = values.count("leaks") > 0;
-  if (values.count("leaks-from")) {
-    std::string from = values["leaks-from"].as<std::string>();
-    if (from != "curves" && from != "lifetimes") {
-      throw Error("--leaks-from=" + from + ": judge the leaks from lifetimes or curves");
-    }
-    if (!c.leaks) throw Error("--leaks-from is for --leaks");
-    c.leaks_from_curves = from == "curves";
-  }
+  c.leaks_from_curves = leaks_from_curves(values);
+  if (values.count("leaks-from") && !c.leaks) throw Error("--leaks-from is for --leaks");
   if (values.count("at")) {
     c.at_text = values["at"].as<std::string>();
     c.at = parse_number(c.at_text);

@@ -104,15 +104,17 @@ ContextOptions read_context_options(const po::variables_map& values) {
   options.top = count_value(values, "top");
   if (values.count("alloc-fn")) options.alloc_fns = values["alloc-fn"].as<Values>();
   if (values.count("library")) options.libraries = values["library"].as<Values>();
-  if (values.count("leaks-from")) {
-    std::string from = values["leaks-from"].as<std::string>();
-    if (from == "curves") {
-      options.leaks_from_curves = true;
-    } else if (from != "lifetimes") {
-      throw Error("--leaks-from=" + from + ": judge the leaks from lifetimes or curves");
-    }
-  }
+  options.leaks_from_curves = leaks_from_curves(values);
   return options;
+}
+
+bool leaks_from_curves(const po::variables_map& values) {
+  if (!values.count("leaks-from")) return false;
+  std::string from = values["leaks-from"].as<std::string>();
+  if (from != "curves" && from != "lifetimes") {
+    throw Error("--leaks-from=" + from + ": judge the leaks from lifetimes or curves");
+  }
+  return from == "curves";
 }
 
 ContextOptions for_profile(ContextOptions options, const po::variables_map& values,

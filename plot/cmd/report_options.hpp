@@ -12,15 +12,18 @@
 
 namespace strata {
 
-// Adds --depth, --threshold, --alloc-fn, --top and --library to `options`, with the help
-// texts of docs/manual.md.
-// `default_top` is what --top is when not given: "all", or a number.
+// Adds --depth, --threshold, --alloc-fn, --top, --library and --leaks-from to `options`, with the
+// help texts of docs/manual.md. `default_top` is what --top is when not given: "all", or a number.
 void add_context_options(boost::program_options::options_description& options,
                          const char* default_top = "all");
 
 // The values of those options (defaults for those not given); a value out of
 // range is an Error.
 ContextOptions read_context_options(const boost::program_options::variables_map& values);
+
+// Whether --leaks-from (in `values`, if given) says curves: true for
+// "curves", false for "lifetimes" or when not given; anything else is an Error.
+bool leaks_from_curves(const boost::program_options::variables_map& values);
 
 // `options` for `model`: when --threshold was not given, the threshold a
 // strata profile was recorded with (strata record --threshold) takes the
