@@ -69,21 +69,22 @@ void carve_sites(const Model& model, const std::vector<Finding>& findings,
 
 // The tree's contexts with the findings carved out (carve_sites) and added,
 // each a context of its own; a context carved under the threshold (of the
-// spacetime and of the useful heap at the peak) joins "N other places".
+// spacetime and of the useful heap at the peak, `peak_heap`) joins "N other
+// places".
 Contexts tree_with_findings(const Model& model, Contexts grouped,
                             const std::vector<Finding>& findings, const ContextOptions& options,
-                            const SeriesBuilder& builder, const SeriesMeasure& measure) {
+                            double peak_heap, const SeriesBuilder& builder,
+                            const SeriesMeasure& measure) {
+  auto pct = [](double part, double whole) { return whole > 0 ? 100 * part / whole : 0; };
   std::vector<bool> kept, carved;
   carve_sites(model, findings, grouped.contexts, kept, builder, measure, &carved);
-  std::optional<std::size_t> peak = peak_snapshot(model);
-  double peak_heap = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
   Context other;
   std::vector<Context> listed;
   for (std::size_t i = 0; i < grouped.contexts.size(); ++i) {
     Context& c = grouped.contexts[i];
-    double pct = grouped.spacetime > 0 ? 100 * c.spacetime / grouped.spacetime : 0;
-    double peak_pct = peak_heap > 0 ? 100 * static_cast<double>(c.peak_bytes) / peak_heap : 0;
-    if (c.other() || (carved[i] && std::max(pct, peak_pct) < options.threshold)) {
+    double share = std::max(pct(c.spacetime, grouped.spacetime),
+                            pct(static_cast<double>(c.peak_bytes), peak_heap));
+    if (c.other() || (carved[i] && share < options.threshold)) {
       other.folded += c.other() ? c.folded : 1;
       other.sites.insert(other.sites.end(), c.sites.begin(), c.sites.end());
     } else {
@@ -96,7 +97,7 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
     listed_kept.push_back(true);
   }
   for (Context& c : listed) {
-    c.spacetime_pct = grouped.spacetime > 0 ? 100 * c.spacetime / grouped.spacetime : 0;
+    c.spacetime_pct = pct(c.spacetime, grouped.spacetime);
     c.share_pct = c.spacetime_pct;
   }
   rank(listed, listed_kept);
@@ -104,7 +105,7 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
     std::sort(other.sites.begin(), other.sites.end());
     other.series = builder.of(other.sites);
     apply_measures(other, measure);
-    other.spacetime_pct = grouped.spacetime > 0 ? 100 * other.spacetime / grouped.spacetime : 0;
+    other.spacetime_pct = pct(other.spacetime, grouped.spacetime);
     other.share_pct = other.spacetime_pct;
     listed.push_back(std::move(other));
   }
@@ -228,6 +229,8 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   Verdicts verdicts;
   // With lifetimes, the findings are judged from them, each a context of its own.
   std::vector<Finding> findings;
+  std::optional<std::size_t> peak = peak_snapshot(model);
+  double peak_heap = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
   if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves) {
     analysis.leaks.from_lifetimes = true;
     // --alloc-fn's functions are allocators to the headlines too.
@@ -235,12 +238,10 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     libraries.insert(libraries.end(), options.alloc_fns.begin(), options.alloc_fns.end());
     LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, libraries), cycles->starts);
     analysis.leaks.horizon = found.horizon;
-    std::optional<std::size_t> peak = peak_snapshot(model);
-    double peak_bytes = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
     for (Finding& f : found.findings) {
       Leak leak = finding_leak(model, f, *cycles, found.horizon);
       // Small: under the threshold's share of the peak, and never over kSmallShare.
-      double small = std::min(options.threshold, kSmallShare) / 100 * peak_bytes;
+      double small = std::min(options.threshold, kSmallShare) / 100 * peak_heap;
       if (static_cast<double>(f.kept_bytes) >= small) {
         verdicts[f.sites.front()] = std::move(leak);
         findings.push_back(std::move(f));
@@ -257,7 +258,7 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     count(model, analysis.contexts.contexts);
     if (!findings.empty()) {
       analysis.contexts = tree_with_findings(model, std::move(analysis.contexts), findings, options,
-                                             builder, measure);
+                                             peak_heap, builder, measure);
       count(model, analysis.contexts.contexts);
     }
   } else {

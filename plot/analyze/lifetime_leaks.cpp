@@ -148,7 +148,7 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
       if (c.birth >= h) continue;
       n.born[c.birth] += c.bytes;
       n.born_blocks[c.birth] += c.blocks;
-      if (c.alive() || c.death >= h) {
+      if (kept_at(c, h)) {
         n.kept[c.birth] += c.bytes;
         n.kept_blocks[c.birth] += c.blocks;
         kept += c.bytes;

@@ -58,6 +58,12 @@ inline constexpr double kSame = 0.35;       // total variation of one structure'
 inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller findings listed apart
 inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 callers: a wrapper
 
+// Whether `cell`'s bytes are kept at horizon `h`: born before it and alive
+// across it (never freed, or freed at or after it, in the release at exit).
+inline bool kept_at(const LifetimeCell& cell, std::uint32_t h) {
+  return cell.birth < h && (cell.alive() || cell.death >= h);
+}
+
 // One node of a finding: sites with the same frames out to the headline.
 struct FindingPart {
   std::vector<FrameId> frames;  // from the allocation out to the headline frame

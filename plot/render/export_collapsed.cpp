@@ -9,6 +9,7 @@
 #include <map>
 
 #include "analyze/heap_analysis.hpp"
+#include "analyze/lifetime_leaks.hpp"
 #include "analyze/summary.hpp"
 #include "model/frame_names.hpp"
 #include "render/export.hpp"
@@ -71,7 +72,7 @@ std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnaly
       for (SiteId site : leak.finding->sites) {
         std::uint64_t kept = 0;
         for (const LifetimeCell& c : model.site(site).cells) {
-          if (c.birth < h && (c.alive() || c.death >= h)) kept += c.bytes;
+          if (kept_at(c, h)) kept += c.bytes;
         }
         if (kept > 0) stacks.push_back({outermost_first(model.site(site).frames), kept});
       }
