@@ -10,12 +10,15 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "analyze/ages.hpp"
 #include "analyze/heap_analysis.hpp"
 #include "analyze/leaks.hpp"
+#include "analyze/lifetimes.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 #include "view/lifetime_words.hpp"
 #include "view/plot_data.hpp"
 
@@ -51,6 +54,13 @@ po::options_description visible_options() {
       ("height", po::value<int>()->value_name("PX")->default_value(800),
        "the graph's height in pixels, 200 to 20000; with -o -, in lines, 20 to 1000 (the "
        "terminal's)")  //
+      ("by", po::value<std::string>()->value_name("WHAT")->default_value("sites"),
+       "what a band is: sites (the heap by call site) or age (the heap by when its bytes were "
+       "born: a band per cycle when the program has cycles, else per tenth of the run, the "
+       "oldest at the bottom; needs lifetimes)")  //
+      ("focus", po::value<std::string>()->value_name("FUNCTION"),
+       "with --by=age, only the bytes of the call sites with FUNCTION on their stack, or of a "
+       "leak the report lists (leak:N for its Nth)")  //
       ("keep-script",
        "leave the gnuplot script and its data beside OUT (OUT's name with .gp and .dat), to "
        "restyle the graph");
@@ -133,6 +143,47 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
   return options;
 }
 
+// The sites of --focus: a leak of the report (leak:N), else a function.
+std::vector<SiteId> focus_sites(const Model& model, const std::string& focus,
+                                const ContextOptions& contexts, Cycles& cycles) {
+  std::string what = "--focus=" + focus;
+  if (focus.starts_with("leak:")) {
+    std::optional<std::uint64_t> n = parse_number(std::string_view(focus).substr(5));
+    HeapAnalysis analysis = analyze_heap(model, contexts);
+    cycles = analysis.leaks.cycles;
+    const std::vector<Leak>& leaks = analysis.leaks.suspects;
+    if (!n || *n == 0 || *n > leaks.size()) {
+      throw Error(what + ": the report lists " + std::to_string(leaks.size()) + " leak" +
+                  (leaks.size() == 1 ? "" : "s") + (leaks.empty() ? "" : ", from leak:1"));
+    }
+    return analysis.contexts.contexts.at(leaks[*n - 1].context).sites;
+  }
+  std::vector<SiteId> sites = sites_of_function(model, focus);
+  if (sites.empty()) throw Error(what + ": no call site has this function on its stack");
+  return sites;
+}
+
+// --by=age: the layers of every site's bytes, or of those of --focus.
+PlotData age_plot_data(const Model& model, const po::variables_map& values,
+                       const ContextOptions& contexts, PlotOptions plot) {
+  if (!model.has_lifetimes || model.lifetimes.epochs == 0) {
+    throw Error(
+        model.file, 0,
+        "--by=age needs lifetimes, which this file has not (" + why_no_lifetimes(model) + ")");
+  }
+  Cycles cycles = find_cycles(model);
+  std::vector<SiteId> sites;
+  if (values.count("focus")) {
+    std::string focus = values["focus"].as<std::string>();
+    sites = focus_sites(model, focus, contexts, cycles);
+    plot.note += (plot.note.empty() ? "" : ", ") + focus;
+  } else {
+    for (std::size_t i = 0; i < model.sites.size(); ++i) sites.push_back(static_cast<SiteId>(i));
+  }
+  plot.note += (plot.note.empty() ? "" : ", ") + std::string("by age");
+  return make_age_plot_data(model, age_layers(model, sites, cycles), plot);
+}
+
 }  // namespace
 
 int cmd_plot(const Args& args) {
@@ -149,7 +200,13 @@ int cmd_plot(const Args& args) {
   std::optional<Selection> selection = ask(model, read_time_question(values));
   if (selection) plot.note = selection_title(model, *selection);
   ContextOptions contexts = for_profile(options, values, model);
-  PlotData data = make_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}), plot);
+  std::string by = values["by"].as<std::string>();
+  if (by != "sites" && by != "age") throw Error("--by=" + by + ": draw by sites or by age");
+  if (values.count("focus") && by != "age") throw Error("--focus: give --by=age too");
+  PlotData data =
+      by == "age"
+          ? age_plot_data(model, values, contexts, plot)
+          : make_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}), plot);
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {
     std::cout << "strata plot: the gnuplot script is " << kept->script << ", its data "
               << kept->data << "\n";

@@ -56,6 +56,9 @@ constexpr std::array kLeakColours = {"#d7301f", "#fc8d59", "#990000", "#f4a582",
 constexpr std::array kContextColours = {"#2c7fb8", "#7fcdbb", "#41b6c4", "#a1dab4",
                                         "#225ea8", "#6baed6", "#238b45", "#9ecae1",
                                         "#756bb1", "#74c476", "#bcbddc", "#08589e"};
+// The heap by age: the oldest layer darkest, as strata of rock.
+constexpr std::array kAgeColours = {"#4d2a0f", "#6b3d14", "#8c5319", "#a86b22", "#c0853a",
+                                    "#d19f57", "#ddb678", "#e7cb99", "#efdcb8", "#f6ecd6"};
 constexpr const char* kOtherColour = "#cccccc";
 constexpr const char* kExtraColour = "#a6a6a6";
 constexpr const char* kStacksColour = "#e3dccb";
@@ -81,6 +84,8 @@ std::string band_colour(const std::vector<PlotBand>& bands, std::size_t band, bo
       return terminal ? kTerminalExtraColour : kExtraColour;
     case BandKind::stacks:
       return kStacksColour;
+    case BandKind::age:
+      return kAgeColours[same_kind % kAgeColours.size()];
   }
   return kOtherColour;
 }

@@ -73,6 +73,8 @@ const char* kind_name(BandKind kind) {
       return "extra";
     case BandKind::stacks:
       return "stacks";
+    case BandKind::age:
+      return "age";
   }
   return "other";
 }

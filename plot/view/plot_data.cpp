@@ -490,8 +490,10 @@ void thin_markers(PlotData& data, std::size_t max_markers) {
   data.markers = std::move(kept);
 }
 
-PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
-                        const PlotOptions& options) {
+namespace {
+
+// A graph of `model` without its bands: its title, time axis and markers.
+PlotData graph_frame(const Model& model, const PlotOptions& options) {
   if (model.snapshots.empty()) throw Error(model.file, 0, "holds no complete snapshot to plot");
   PlotData data;
   data.title =
@@ -501,6 +503,57 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   data.time_origin = time_origin(model);
   data.end_time = axis_time(end_time(model), data.time_origin);
   data.start_time = start_time(model, data.time_origin);
+  for (const Marker& marker : model.markers) {
+    data.markers.push_back({axis_time(marker.time, data.time_origin), plain_text(marker.label)});
+  }
+  data.marker_count = data.markers.size();
+  thin_markers(data, kMaxMarkersDrawn);
+  return data;
+}
+
+// "born in 20-30% of the run", "born in cycle 3", "born in cycles 3-4",
+// "born before the first cycle".
+std::string layer_legend(const AgeLayers& ages, const AgeLayer& layer, std::uint32_t epochs) {
+  if (!ages.by_cycles) {
+    auto pct = [&](std::uint32_t k) {
+      return std::to_string((100 * std::size_t{k} + epochs / 2) / epochs);
+    };
+    return "born in " + pct(layer.from) + "-" + pct(layer.to) + "% of the run";
+  }
+  if (layer.last_cycle == 0) return "born before the first cycle";
+  std::string first = layer.first_cycle == 0 ? "the start" : std::to_string(layer.first_cycle);
+  if (layer.first_cycle == layer.last_cycle) return "born in cycle " + first;
+  return "born in cycles " + first + "-" + std::to_string(layer.last_cycle);
+}
+
+}  // namespace
+
+PlotData make_age_plot_data(const Model& model, const AgeLayers& ages, const PlotOptions& options) {
+  PlotData data = graph_frame(model, options);
+  std::uint32_t epochs = model.lifetimes.epochs;
+  for (std::uint64_t time : ages.times) {
+    data.times.push_back(axis_time(time, data.time_origin));
+    data.between.push_back(false);
+  }
+  for (const AgeLayer& layer : ages.layers) {
+    PlotBand band;
+    band.kind = BandKind::age;
+    band.legend = layer_legend(ages, layer, epochs);
+    std::uint64_t left = layer.bytes.empty() ? 0 : layer.bytes.back();
+    band.detail =
+        grouped(layer.born) + " bytes born, " + grouped(left) + " of them alive at the end (" +
+        percent(layer.born ? 100.0 * static_cast<double>(left) / static_cast<double>(layer.born)
+                           : 0.0) +
+        ")";
+    band.bytes = layer.bytes;
+    data.bands.push_back(std::move(band));
+  }
+  return data;
+}
+
+PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
+                        const PlotOptions& options) {
+  PlotData data = graph_frame(model, options);
 
   std::vector<Source> sources = context_sources(analysis);
   Context folded;  // the other places, when bands beyond the budget join them
@@ -519,11 +572,6 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   add_finding_details(model, analysis, sources, data);
   thin_samples(data, options.max_samples);
 
-  for (const Marker& marker : model.markers) {
-    data.markers.push_back({axis_time(marker.time, data.time_origin), plain_text(marker.label)});
-  }
-  data.marker_count = data.markers.size();
-  thin_markers(data, kMaxMarkersDrawn);
   if (std::optional<std::size_t> peak = peak_snapshot(model)) {
     const Snapshot& snapshot = model.snapshots[*peak];
     data.peak = PlotPoint{axis_time(snapshot.time, data.time_origin),
