@@ -336,7 +336,16 @@ std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions&
   if (options.format == GraphFormat::terminal) {
     std::string text = read_file(work.directory / work.picture);
     if (text.starts_with('\f')) text.erase(0, 1);  // the dumb terminal's form feed
-    std::cout << text;                             // written and checked in main (util/output.hpp)
+    // Written and checked in main (util/output.hpp); the legend below.
+    // (gnuplot's last line is its reset of the colours alone: the legend's
+    // first line goes on it.)
+    std::string plot = terminal_output(text, options);
+    std::string last =
+        plot.substr(plot.rfind('\n') == std::string::npos ? 0 : plot.rfind('\n') + 1);
+    bool escapes_only = last.empty() || (last.starts_with('\x1b') && last.ends_with('m') &&
+                                         last.find_first_of(" \t") == std::string::npos);
+    std::cout << plot << (escapes_only ? "" : "\n");
+    for (const std::string& line : job.key) std::cout << line << '\n';
   } else if (options.format == GraphFormat::html) {
     std::string svg = read_file(work.directory / work.picture);
     write_file(options.output, html_page(data, svg, axis_map(messages, data, options)));
