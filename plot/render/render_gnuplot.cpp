@@ -446,6 +446,14 @@ void add_totals(PlotList& plot, const PlotData& data, Blocks& blocks, bool termi
            {legend, -1, '-'});
 }
 
+constexpr const char* kPrintLayout = R"(
+# Where the legend and the plot are, in pixels (points in a PDF) from the
+# bottom: the key's top and bottom, the plot's bottom and top.
+PICTURE = 1.0 * GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE
+print sprintf("strata-layout %g %g %g %g", KEYTOP * PICTURE, \
+    (KEYTOP - KEYROWS * 1.1 * LINE) * PICTURE, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX)
+)";
+
 constexpr const char* kPrintAxes = R"(
 # For the HTML page: where the axes are in the picture.
 print sprintf("strata-axes %g %g %g %g %g %g %g %g", GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, \
@@ -594,6 +602,7 @@ GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
   if (plot.keys().size() != rows) throw std::logic_error("gnuplot_job: legend_rows miscounted");
   if (plot.empty()) plot.add("NaN");
   plot.write(body);
+  if (!terminal) body << kPrintLayout;
   if (options.format == GraphFormat::html) body << kPrintAxes;
 
   std::ostringstream script, file;
