@@ -302,15 +302,23 @@ void write_key_room(std::ostream& out, std::size_t rows) {
 }
 
 // The peak: a dashed line and a labelled point.
-// In a terminal, its label is cut to `width` columns (0: not cut), so that
-// it stays inside the plot's border.
-void write_peak(std::ostream& out, const PlotData& data, Texts& texts, std::size_t width) {
+// In a terminal of `columns` (0: a picture), its label is cut to the
+// columns between the peak and the plot's border on its side (the y axis'
+// numbers take 14 or so), or left out when fewer than 8: it was drawn over
+// the border.
+void write_peak(std::ostream& out, const PlotData& data, Texts& texts, std::size_t columns) {
   if (!data.peak) return;
   const PlotPoint& peak = *data.peak;
   std::string text = "peak: " + format_bytes(peak.bytes) + " at " +
                      format_time(data.time_unit, peak.time) + data.origin_text();
-  std::size_t label = texts.add(width > 0 ? middle_cut(text, width) : text);
-  bool right_half = peak.time - data.start_time > 0.6 * (data.end_time - data.start_time);
+  double at = (peak.time - data.start_time) / std::max(data.end_time - data.start_time, 1.0);
+  bool right_half = at > 0.6;
+  if (columns > 0) {
+    double plot = static_cast<double>(columns) - 14;
+    double room = (right_half ? at : 1 - at) * plot - 3;
+    text = room < 8 ? "" : middle_cut(text, static_cast<std::size_t>(room));
+  }
+  std::size_t label = texts.add(text);
   out << "PEAKX = " << number(peak.time) << "\nPEAKY = " << number(peak.bytes) << "\n"
       << "set arrow 1 from PEAKX/XSCALE, graph 0 to PEAKX/XSCALE, PEAKY/YSCALE nohead "
          "dt 2 lw 1.5 lc rgb \"black\" front\n"
@@ -583,7 +591,7 @@ GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
     std::string xlabel = "time (" + frame.scales.time.unit + ")";
     if (text_width(xlabel) > width - 2) body << "unset xlabel\n";
   }
-  write_peak(body, data, texts, terminal ? width * 2 / 5 : 0);
+  write_peak(body, data, texts, terminal ? width : 0);
 
   PlotList plot(texts, terminal);
   if (!data.times.empty()) {
