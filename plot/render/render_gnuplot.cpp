@@ -52,25 +52,56 @@ namespace {
 
 // ---- colours ----------------------------------------------------------------------
 
-// Leak suspects in reds, the other call sites in blues and greens, the rest grey.
-constexpr std::array kLeakColours = {"#d7301f", "#fc8d59", "#990000", "#f4a582", "#ef6548"};
-constexpr std::array kContextColours = {"#2c7fb8", "#7fcdbb", "#41b6c4", "#a1dab4",
-                                        "#225ea8", "#6baed6", "#238b45", "#9ecae1",
-                                        "#756bb1", "#74c476", "#bcbddc", "#08589e"};
-constexpr const char* kOtherColour = "#cccccc";
-constexpr const char* kExtraColour = "#a6a6a6";
-constexpr const char* kStacksColour = "#e3dccb";
-constexpr const char* kTroughColour = "#67000d";
+// A palette: the colours of each kind of band, the leaks' and the other
+// call sites' taken in turn.
+template <typename Colour, std::size_t Leaks, std::size_t Contexts>
+struct Palette {
+  std::array<Colour, Leaks> leaks;
+  std::array<Colour, Contexts> contexts;
+  Colour other, extra, stacks, trough;
+
+  Colour of(const std::vector<PlotBand>& bands, std::size_t band) const {
+    std::size_t same_kind = 0;
+    for (std::size_t b = 0; b < band; ++b) same_kind += bands[b].kind == bands[band].kind;
+    switch (bands[band].kind) {
+      case BandKind::leak:
+        return leaks[same_kind % Leaks];
+      case BandKind::context:
+        return contexts[same_kind % Contexts];
+      case BandKind::extra:
+        return extra;
+      case BandKind::stacks:
+        return stacks;
+      case BandKind::other:
+        break;
+    }
+    return other;
+  }
+};
+
+// Leak suspects in reds, the other call sites in blues and greens, the rest
+// grey; the troughs dark red.
+constexpr Palette<const char*, 5, 12> kColours = {
+    {"#d7301f", "#fc8d59", "#990000", "#f4a582", "#ef6548"},
+    {"#2c7fb8", "#7fcdbb", "#41b6c4", "#a1dab4", "#225ea8", "#6baed6", "#238b45", "#9ecae1",
+     "#756bb1", "#74c476", "#bcbddc", "#08589e"},
+    "#cccccc",
+    "#a6a6a6",
+    "#e3dccb",
+    "#67000d"};
 
 // In a terminal, colours of the 256-colour palette's cube (16 + 36 r + 6 g
 // + b): the same hues, and no grey of the palette's ramp (gnuplot 5.4 maps
 // a light grey past its last colour, to 256 or 259).  The troughs are
 // magenta (201), seen on dark and light backgrounds alike, where the dark
 // red of the pictures was lost on a dark one.
-constexpr std::array kTerminalLeaks = {160, 209, 124, 217, 203};
-constexpr std::array kTerminalContexts = {32, 116, 37, 151, 25, 74, 28, 153, 97, 114, 183, 24};
-constexpr int kTerminalOther = 188, kTerminalExtra = 145, kTerminalStacks = 187;
-constexpr int kTerminalTrough = 201;
+constexpr Palette<int, 5, 12> kTerminalColours = {
+    {160, 209, 124, 217, 203},
+    {32, 116, 37, 151, 25, 74, 28, 153, 97, 114, 183, 24},
+    188,
+    145,
+    187,
+    201};
 
 // The colour gnuplot's ansi256 maps to cube colour `index`: it takes a
 // channel's level as value * 6 / 256, so each channel is the middle of its
@@ -85,46 +116,6 @@ std::string terminal_rgb(int index) {
   char text[8];
   std::snprintf(text, sizeof text, "#%02x%02x%02x", values[0], values[1], values[2]);
   return text;
-}
-
-std::size_t same_kind_before(const std::vector<PlotBand>& bands, std::size_t band) {
-  std::size_t same_kind = 0;
-  for (std::size_t b = 0; b < band; ++b) same_kind += bands[b].kind == bands[band].kind;
-  return same_kind;
-}
-
-std::string band_colour(const std::vector<PlotBand>& bands, std::size_t band) {
-  std::size_t same_kind = same_kind_before(bands, band);
-  switch (bands[band].kind) {
-    case BandKind::leak:
-      return kLeakColours[same_kind % kLeakColours.size()];
-    case BandKind::context:
-      return kContextColours[same_kind % kContextColours.size()];
-    case BandKind::other:
-      return kOtherColour;
-    case BandKind::extra:
-      return kExtraColour;
-    case BandKind::stacks:
-      return kStacksColour;
-  }
-  return kOtherColour;
-}
-
-int terminal_colour(const std::vector<PlotBand>& bands, std::size_t band) {
-  std::size_t same_kind = same_kind_before(bands, band);
-  switch (bands[band].kind) {
-    case BandKind::leak:
-      return kTerminalLeaks[same_kind % kTerminalLeaks.size()];
-    case BandKind::context:
-      return kTerminalContexts[same_kind % kTerminalContexts.size()];
-    case BandKind::other:
-      return kTerminalOther;
-    case BandKind::extra:
-      return kTerminalExtra;
-    case BandKind::stacks:
-      return kTerminalStacks;
-  }
-  return kTerminalOther;
 }
 
 // ---- the data file ------------------------------------------------------------------
@@ -389,10 +380,11 @@ void add_bands(PlotList& plot, const PlotData& data, std::size_t block, bool ter
     std::string lower = "($" + std::to_string(b + 2) + "/YSCALE)";
     std::string upper = "($" + std::to_string(b + 3) + "/YSCALE)";
     bool leak = data.bands[b].kind == BandKind::leak;
-    std::string style = leak ? "fs solid 0.95 border lc rgb \"" + std::string(kTroughColour) + "\""
-                             : "fs solid 0.9 noborder";
-    int colour = terminal_colour(data.bands, b);
-    std::string fill = terminal ? terminal_rgb(colour) : band_colour(data.bands, b);
+    std::string style = leak
+                            ? "fs solid 0.95 border lc rgb \"" + std::string(kColours.trough) + "\""
+                            : "fs solid 0.9 noborder";
+    int colour = kTerminalColours.of(data.bands, b);
+    std::string fill = terminal ? terminal_rgb(colour) : kColours.of(data.bands, b);
     plot.add(source + " using ($1/XSCALE):" + lower + ":" + upper + " with filledcurves " + style +
                  " fc rgb \"" + fill + "\"",
              {data.bands[b].legend, colour, 'X'});
@@ -407,11 +399,11 @@ void add_troughs(PlotList& plot, const PlotData& data, Blocks& blocks, bool term
         "the troughs of band " + std::to_string(troughs.band + 1) + ": time, bytes";
     std::size_t block = blocks.add(comment, points_block(troughs.points));
     std::string style =
-        terminal ? "with points pt \"o\" lc rgb \"" + terminal_rgb(kTerminalTrough) + "\""
+        terminal ? "with points pt \"o\" lc rgb \"" + terminal_rgb(kTerminalColours.trough) + "\""
                  : "with linespoints lw 2.5 dt 1 pt 9 ps 1.6 lc rgb \"" +
-                       std::string(kTroughColour) + "\"";
+                       std::string(kColours.trough) + "\"";
     plot.add("DATA index " + std::to_string(block) + " using ($1/XSCALE):($2/YSCALE) " + style,
-             {troughs.legend, kTerminalTrough, 'o'});
+             {troughs.legend, kTerminalColours.trough, 'o'});
   }
 }
 
