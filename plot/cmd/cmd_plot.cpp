@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 
 #include "analyze/ages.hpp"
@@ -37,8 +39,17 @@ constexpr Subcommand kPlot = {
 // A graph shows at most this many call sites unless --top says otherwise.
 constexpr const char* kPlotTop = "10";
 
-// The bands of contexts a graph draws, whatever --top says (PlotOptions::max_bands).
-constexpr std::size_t kMinBands = 4, kMaxBands = 60;
+// The bands of contexts a graph draws at least, whatever its size
+// (PlotOptions::max_bands).
+constexpr std::size_t kMinBands = 4;
+
+// The legend's rows: at most kMaxLegendRows (render_gnuplot.hpp says why),
+// and at most kLegendShare of the picture's height, at kRowPixels a row
+// (gnuplot's line of text with the key's spacing: 17 pixels in a PNG, 18
+// in an SVG, less in a PDF) or a line of the terminal.  The plot keeps the
+// rest; docs/design.md, "The graph".
+constexpr double kLegendShare = 0.4;
+constexpr double kRowPixels = 19;
 
 po::options_description visible_options() {
   po::options_description options;
@@ -79,6 +90,33 @@ int pixels(const po::variables_map& values, const char* name) {
   return value;
 }
 
+// The value of the first of `names` set and not empty, else "".
+std::string first_set(std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const char* value = std::getenv(name);
+    if (value && *value) return value;
+  }
+  return "";
+}
+
+// Whether the locale's characters are UTF-8 ($LC_ALL, else $LC_CTYPE, else
+// $LANG: "C.UTF-8", "en_US.utf8"); without any, the C locale: ASCII.
+bool utf8_locale() {
+  std::string locale = first_set({"LC_ALL", "LC_CTYPE", "LANG"});
+  for (char& c : locale) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return locale.find("utf-8") != std::string::npos || locale.find("utf8") != std::string::npos;
+}
+
+// The colours of the terminal: 256 for an xterm and the terminals that say
+// so ($TERM ending in -256color, $COLORTERM set), else 16 (the Linux
+// console, vt100, screen).
+int terminal_colours() {
+  std::string term = first_set({"TERM"});
+  bool many = !first_set({"COLORTERM"}).empty() || term.find("256") != std::string::npos ||
+              term.find("direct") != std::string::npos || term == "xterm";
+  return many ? 256 : 16;
+}
+
 // -o -: the size of --width and --height in characters, else the
 // terminal's ($COLUMNS and $LINES, else the terminal's own, else 100 by 30),
 // in colour when the output is a terminal and $NO_COLOR is not set.
@@ -104,6 +142,8 @@ GraphOptions terminal_options(GraphOptions options, const po::variables_map& val
   options.height = dimension("height", "lines", "LINES", tty ? size.ws_row : 0, 30);
   const char* no_colour = std::getenv("NO_COLOR");
   options.colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+  options.colours = terminal_colours();
+  options.utf8 = utf8_locale();
   return options;
 }
 
@@ -124,6 +164,13 @@ GraphOptions graph_options(const po::variables_map& values) {
   return options;
 }
 
+// The rows the legend of `graph` may take.
+std::size_t legend_room(const GraphOptions& graph) {
+  double row = graph.format == GraphFormat::terminal ? 1 : kRowPixels;
+  double room = kLegendShare * graph.height / row;
+  return std::min(static_cast<std::size_t>(room), kMaxLegendRows);
+}
+
 PlotOptions plot_options(const po::variables_map& values, const GraphOptions& graph) {
   PlotOptions options;
   if (values.count("title")) options.title = values["title"].as<std::string>();
@@ -132,14 +179,13 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
   // In a terminal, the key starts under the plot's left border (the y axis'
   // labels, 10 columns or so), after a sample of 5: a longer legend was
   // shifted left, its first characters lost.
+  // In a terminal, strata writes the legend's lines: two spaces, a key of
+  // four characters and one.
   options.legend_width =
-      static_cast<std::size_t>(terminal ? std::max(graph.width - 20, 8) : (graph.width - 100) / 7);
+      static_cast<std::size_t>(terminal ? std::max(graph.width - 7, 8) : (graph.width - 100) / 7);
   // Three samples a pixel column: more would not show.
   options.max_samples = 3 * static_cast<std::size_t>(graph.width);
-  // The bands a legend has room for: a line per 32 pixels (half the
-  // picture), half the lines of a terminal.
-  std::size_t room = static_cast<std::size_t>(terminal ? graph.height / 2 : graph.height / 32);
-  options.max_bands = std::clamp<std::size_t>(room, kMinBands, kMaxBands);
+  options.max_bands = std::clamp<std::size_t>(legend_room(graph), kMinBands, kMaxLegendRows);
   return options;
 }
 
@@ -184,6 +230,21 @@ PlotData age_plot_data(const Model& model, const po::variables_map& values,
   return make_age_plot_data(model, age_layers(model, sites, cycles), plot);
 }
 
+// The graph of `analysis`, its bands folded until its legend fits its room:
+// the bands of call sites take what the other rows (the extra heap, the
+// stacks, the troughs, the totals) leave.
+PlotData fitted_plot_data(const Model& model, const HeapAnalysis& analysis, PlotOptions plot,
+                          const GraphOptions& graph) {
+  std::size_t room = legend_room(graph);
+  PlotData data = make_plot_data(model, analysis, plot);
+  for (;;) {
+    std::size_t rows = legend_rows(data, graph.format);
+    if (rows <= room || plot.max_bands <= kMinBands) return data;
+    plot.max_bands = std::max(kMinBands, plot.max_bands - std::min(plot.max_bands, rows - room));
+    data = make_plot_data(model, analysis, plot);
+  }
+}
+
 }  // namespace
 
 int cmd_plot(const Args& args) {
@@ -203,10 +264,12 @@ int cmd_plot(const Args& args) {
   std::string by = values["by"].as<std::string>();
   if (by != "sites" && by != "age") throw Error("--by=" + by + ": draw by sites or by age");
   if (values.count("focus") && by != "age") throw Error("--focus: give --by=age too");
-  PlotData data =
-      by == "age"
-          ? age_plot_data(model, values, contexts, plot)
-          : make_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}), plot);
+  plot.top = contexts.top;
+  PlotData data = by == "age" ? age_plot_data(model, values, contexts, plot)
+                              : fitted_plot_data(model,
+                                                 analyze_heap(model, contexts,
+                                                              {.leaks = !selection}),
+                                                 plot, graph);
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {
     std::cout << "strata plot: the gnuplot script is " << kept->script << ", its data "
               << kept->data << "\n";

@@ -106,18 +106,27 @@ std::size_t legend_lines(const Source& source) {
   return source.leak && !source.leak->troughs.empty() ? 2 : 1;
 }
 
-// Keeps the first bands of contexts (the leak suspects first, then by rank)
-// while their legends take at most `max_bands` - 1 lines, and folds the
+// Keeps the first bands of contexts (the leak suspects first, then by rank),
+// at most `top` of them (0: any), while their legends take at most
+// `max_bands` - 1 lines, and folds the
 // others, with the "other places", into one band of other places, held by
 // `folded`.  gnuplot reads the data once per band, each line holding every
 // band: the cost of a graph grows with the square of its bands, and a
 // legend has room for a few dozen.
-void fold_bands(std::vector<Source>& sources, std::size_t max_bands, Context& folded) {
-  std::size_t lines = 0;
-  for (const Source& source : sources) lines += legend_lines(source);
-  if (max_bands == 0 || lines <= max_bands) return;
+void fold_bands(std::vector<Source>& sources, std::size_t max_bands, std::size_t top,
+                Context& folded) {
+  std::size_t lines = 0, named = 0;
+  for (const Source& source : sources) {
+    lines += legend_lines(source);
+    named += source.band.kind != BandKind::other;
+  }
+  bool over_top = top > 0 && named > top;
+  if ((max_bands == 0 || lines <= max_bands) && !over_top) return;
   std::size_t kept = 0, used = 0;  // room for the other places' line
-  while (used + legend_lines(sources[kept]) < max_bands) used += legend_lines(sources[kept++]);
+  while (kept < sources.size() && (top == 0 || kept < top) &&
+         (max_bands == 0 || used + legend_lines(sources[kept]) < max_bands)) {
+    used += legend_lines(sources[kept++]);
+  }
   kept = std::max<std::size_t>(kept, 1);
   Source other;
   other.band.kind = BandKind::other;
@@ -557,7 +566,7 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
 
   std::vector<Source> sources = context_sources(analysis);
   Context folded;  // the other places, when bands beyond the budget join them
-  fold_bands(sources, options.max_bands, folded);
+  fold_bands(sources, options.max_bands, options.top, folded);
   name_context_bands(model, sources, options.legend_width);
   for (BandKind kind : {BandKind::extra, BandKind::stacks}) {
     if (std::optional<Source> source = totals_source(model, analysis.contexts, kind)) {

@@ -91,6 +91,10 @@ struct PlotOptions {
   // many leak suspects went there.  gnuplot reads the data once per band,
   // each line holding every band, so a graph costs the square of its bands.
   std::size_t max_bands = 0;
+  // The most bands of call sites before the other places (0: no limit):
+  // --top.  The analysis gives each leak finding a context of its own
+  // beyond --top; the graph folds those after the first `top` too.
+  std::size_t top = 0;
 };
 
 // Keeps at most about `max_samples` samples (and always the first and the
