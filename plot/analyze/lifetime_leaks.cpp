@@ -259,6 +259,18 @@ Parts judge_parts(const std::vector<std::uint64_t>& born, const std::vector<std:
   return *least >= kSteady * *most ? Parts::steady : Parts::unsteady;
 }
 
+// The epochs of [s, h) in which the program works: it makes at least
+// kActiveShare of a mean epoch's births (as for the horizon).  An epoch in
+// which it makes nothing is no evidence, in a span as in a part.
+std::uint32_t working_epochs(std::uint32_t s, std::uint32_t h, const std::vector<double>& work) {
+  double mean = work.empty() ? 0 : std::accumulate(work.begin(), work.end(), 0.0) / work.size();
+  std::uint32_t n = 0;
+  for (std::uint32_t e = s; e < h && e < work.size(); ++e) {
+    n += work[e] > 0 && work[e] >= kActiveShare * mean;
+  }
+  return n;
+}
+
 // The parts test over [s, h), in parts of equal work; when the program's
 // cycles are known, in parts of whole cycles too (a leak left at each
 // cycle's end is lumpy in time), steady in either.
@@ -266,7 +278,7 @@ Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::
                  std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
                  std::span<const std::uint32_t> cycles, std::vector<std::uint32_t>& bounds,
                  std::vector<double>& ratios) {
-  if (h <= s || h - s < kMinSpan) return Parts::unsteady;
+  if (h <= s || working_epochs(s, h, work) < kMinSpan) return Parts::unsteady;
   bounds = work_bounds(s, h, work);
   Parts parts = judge_parts(born, kept, bounds, ratios);
   if (parts == Parts::steady) return parts;

@@ -13,7 +13,8 @@
 //   2. Nodes.  The sites are cut at their headline (the frame where the code
 //      can be fixed, FindingHeadlines): the sites with the same frames from
 //      the allocation out to the headline are one node.
-//   3. Steady retention.  A node's span, from its first birth to H, is cut
+//   3. Steady retention.  A node's span, from its first birth to H (at
+//      least kMinSpan epochs in which the program works), is cut
 //      into kParts parts of equal work (the program's births), and of whole
 //      cycles when the cycles are known; r_q is the share of the bytes born
 //      in part q that are kept.  A node leaks when every part keeps some
