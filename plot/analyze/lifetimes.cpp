@@ -97,8 +97,11 @@ std::uint64_t resolve_time(const Model& model, const std::string& text, const st
     if (!pct || *pct < 0 || *pct > 100) {
       throw Error(what + ": " + quote(text) + " is not a percentage of the run, 0% to 100%");
     }
-    return static_cast<std::uint64_t>(
-        std::llround(*pct / 100 * static_cast<double>(model.end_time)));
+    // From the program's first heap operation, the lifetimes' time zero
+    // (Valgrind's start-up is not the run: in ms it can be most of it).
+    std::uint64_t t0 = model.has_lifetimes ? std::min(model.lifetimes.t0, model.end_time) : 0;
+    return t0 + static_cast<std::uint64_t>(
+                    std::llround(*pct / 100 * static_cast<double>(model.end_time - t0)));
   }
   if (std::optional<std::uint64_t> n = parse_number(text)) return *n;
   throw Error(what + ": " + quote(text) +

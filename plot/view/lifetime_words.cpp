@@ -17,9 +17,13 @@ std::string unit_name(const Model& model) {
   return unit.empty() ? "time units" : unit;
 }
 
+// Of the run from the program's first heap operation (the lifetimes' time
+// zero) to its end, as --born's percentages.
 double percent_of_run(const Model& model, std::uint32_t k) {
-  double end = static_cast<double>(std::max<std::uint64_t>(model.end_time, 1));
-  return std::min(100.0, 100.0 * static_cast<double>(boundary_time(model, k)) / end);
+  std::uint64_t t0 = std::min(model.lifetimes.t0, model.end_time);
+  double span = static_cast<double>(std::max<std::uint64_t>(model.end_time - t0, 1));
+  std::uint64_t at = boundary_time(model, k);
+  return std::min(100.0, 100.0 * static_cast<double>(at > t0 ? at - t0 : 0) / span);
 }
 
 }  // namespace

@@ -169,7 +169,8 @@ void expect_message(Run run, const std::string& part) {
 
 TEST(Lifetimes, TimesAndSelections) {
   Model model = read_text(three_epochs());
-  EXPECT_EQ(resolve_time(model, "50%", "--x"), 52u);  // of 103
+  // From the lifetimes' time zero, 100, to the end, 103: 101.5, rounded.
+  EXPECT_EQ(resolve_time(model, "50%", "--x"), 102u);
   EXPECT_EQ(resolve_time(model, "101", "--x"), 101u);
   expect_message([&] { resolve_time(model, "x", "--born=..x"); }, "--born=..x: 'x' is not a time");
   expect_message([&] { resolve_time(model, "marker:go", "--at"); },
@@ -258,14 +259,15 @@ TEST(LifetimeWords, SaidExactly) {
   EXPECT_EQ(selection_words(model, select_lifetimes(model, std::nullopt, std::nullopt)),
             "bytes born in [100, the end) and alive at the end of the run (never freed, or freed "
             "in the last epoch: at exit), to the lifetimes' epochs of 1 B");
-  // Boundaries 1 and 2 are at 101 and 102 of a run of 103: 98.06% and 99.03%, outwards.
-  EXPECT_EQ(run_range(model, 1, 2), "98-100%");
+  // Boundaries 1 and 2 are at 101 and 102 of a run from 100 (the first heap
+  // operation) to 103: 33.3% and 66.7%, outwards.
+  EXPECT_EQ(run_range(model, 1, 2), "33-67%");
   EXPECT_EQ(born_words(model, {{0, 1, 25}, {1, 2, 75}}),
-            "25% in 97-99% of the run, 75% in 98-100%");
+            "25% in 0-34% of the run, 75% in 33-67%");
   std::vector<Frame> frames = frames_of(model, model.lifetimes.free_stacks_frames[0]);
   std::vector<FreedBy> freed = {{1, 64, 100, 1, 1, false}};
   EXPECT_EQ(freed_words(model, freed, {{frames, 0}}),
-            "freed by player_free (player.c:141) in 98-100% of the run (100% of its bytes freed "
+            "freed by player_free (player.c:141) in 33-67% of the run (100% of its bytes freed "
             "after living across an epoch's end)");
   freed[0].at_exit = true;
   EXPECT_EQ(freed_words(model, freed, {{frames, 1}}),
@@ -276,7 +278,7 @@ TEST(LifetimeWords, SaidExactly) {
   std::vector<Frame> at_exit = {frames[0], model.frames[0]};
   freed = {{1, 75, 75, 0, 1, false}, {2, 25, 25, 2, 2, true}};
   EXPECT_EQ(freed_words(model, freed, {{frames, 0}, {at_exit, 0}}),
-            "freed by player_free (player.c:141) <- main (player.c:20) in 97-100% of the run (75% "
+            "freed by player_free (player.c:141) <- main (player.c:20) in 0-67% of the run (75% "
             "of its bytes freed after living across an epoch's end); at exit by player_free "
             "(player.c:141) <- make_frame (player.c:10) (25%)");
   EXPECT_EQ(freed_words(model, {}, {}), "");
