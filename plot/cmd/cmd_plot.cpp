@@ -14,6 +14,7 @@
 #include "analyze/leaks.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
+#include "render/page.hpp"
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
 #include "view/lifetime_words.hpp"
@@ -149,6 +150,13 @@ int cmd_plot(const Args& args) {
   std::optional<Selection> selection = ask(model, read_time_question(values));
   if (selection) plot.note = selection_title(model, *selection);
   ContextOptions contexts = for_profile(options, values, model);
+  if (graph.format == GraphFormat::html) {
+    if (graph.keep_script) {
+      throw Error("--keep-script: a page draws its graph with its own script, not gnuplot");
+    }
+    write_page(make_page_data(model, contexts, plot, selection), graph.output, file);
+    return 0;
+  }
   PlotData data = make_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}), plot);
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {
     std::cout << "strata plot: the gnuplot script is " << kept->script << ", its data "

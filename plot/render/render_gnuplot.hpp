@@ -71,20 +71,6 @@ struct GraphScales {
 
 GraphScales graph_scales(const PlotData& data);
 
-// How the axes of an SVG graph map to its picture: gnuplot's GPVAL_TERM_*
-// (picture units, y upwards) and GPVAL_[XY]_{MIN,MAX} (axis units).
-struct AxisMap {
-  double term_xmin = 0, term_xmax = 1, term_ymin = 0, term_ymax = 1;
-  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
-  double x_scale = 1, y_scale = 1;  // axis unit = value / scale
-  std::string x_unit;               // the time axis' unit ("Mi instructions")
-  double height = 0;                // picture height (y downwards in SVG)
-};
-
-// The HTML page: `svg` (gnuplot's output) and the bands' data, with a script
-// that shows the band under the pointer, its frames and its bytes.
-std::string html_page(const PlotData& data, const std::string& svg, const AxisMap& axes);
-
 // Runs `gnuplot SCRIPT` in `directory` (no shell); returns what it printed on
 // stderr.  Throws Error when gnuplot is missing or fails.
 std::string run_gnuplot(const std::string& directory, const std::string& script);

@@ -436,12 +436,15 @@ std::string shares(double spacetime_pct, double peak_pct) {
   return fixed(spacetime_pct, 2) + "% (" + fixed(peak_pct, 2) + "% at the peak)";
 }
 
-// A frame in the tree: "function (file:line)", without its object.
+}  // namespace
+
 std::string tree_frame_text(const Frame& f) {
   std::string text = frame_name(f);
   if (!f.file.empty()) text += " (" + f.file + ":" + std::to_string(f.line) + ")";
   return shown(text) + (f.inlined ? " [inlined]" : "");
 }
+
+namespace {
 
 // A node's frames on one line: "f (a.c:3) [inlined] <- g (a.c:9)".
 std::string node_text(const std::vector<Frame>& frames) {
