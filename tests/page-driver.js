@@ -5,6 +5,7 @@
 //   errors     console errors, page errors, dialogs and requests beyond the file
 //   range      the time range shown: at first, after a drag, after the reset
 //   tree_at    the tree's moment ("at" of the snapshot) before and after a pin
+//   pinned     what the box of the pinned moment says
 //   tree       the pinned tree's rows, as `strata report --tree --at` prints them
 //   search     what searching SEARCH marks
 //   finding    the band highlighted by a click on the first finding
@@ -101,7 +102,8 @@ async function main() {
 
     // Pin a moment at 80% of the run.
     await page.mouse.click(at(0.8), box.y + box.height - 60);
-    facts.pinned_tip = await page.$eval("#tip", (t) => t.classList.contains("pinned"));
+    facts.pinned = await page.$eval("#pinned", (p) => (p.hidden ? null : p.innerText));
+    facts.tip_after_pin = await page.$eval("#tip", (t) => getComputedStyle(t).display);
     facts.tree_at.push(await page.$eval("#tree-when", (e) => e.getAttribute("data-at")));
     await page.click("#expand");
     facts.tree = await page.$$eval("#tree .row", (rows) => rows.map((r) => ({

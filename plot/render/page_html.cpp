@@ -177,8 +177,9 @@ Json page_json(const PageData& page) {
 
 constexpr const char* kBody = R"HTML(
 <header><h1 id="title"></h1>
-<p class="hint">Point at a band to see its call site; click to pin a moment (the tip can then be
-selected and copied); drag across the graph to zoom into a time range.</p></header>
+<p class="hint">Point at a band to see its call site; click to pin a moment (what the tip says
+stays under the graph, to be selected and copied); drag across the graph to zoom into a time
+range.</p></header>
 <main>
 <section id="graph-section">
  <div class="bar"><button id="reset" type="button" disabled>Reset zoom</button>
@@ -186,6 +187,7 @@ selected and copied); drag across the graph to zoom into a time range.</p></head
   <span id="age-toggle" hidden><label><input type="checkbox" id="by-age"> by age</label></span>
   <span id="range"></span></div>
  <div id="plot-row"><div id="graph"></div><ol id="legend"></ol></div>
+ <div id="pinned" hidden></div>
 </section>
 <section id="tree-section"><h2>The calling-context tree <span id="tree-when"></span></h2>
  <p class="hint" id="tree-command"></p>

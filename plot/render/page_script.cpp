@@ -265,16 +265,19 @@ const char* const kPageScript = R"JS(
     }
     return -1;
   }
-  function tipLine(text, className) { tip.appendChild(el("div", className, text)); }
-  function fillTip(b, s) {
-    clear(tip);
+  function tipLine(text, className, into) { (into || tip).appendChild(el("div", className, text)); }
+  // The band's lines into the tip, or into `into` (the pinned moment's box).
+  function fillTip(b, s, into) {
+    var box = into || tip;
+    clear(box);
+    var line = function (text, className) { tipLine(text, className, box); };
     var band = bands[b], total = stacked(s, bands.length);
-    tipLine(band.legend, band.kind === "leak" ? "legend leak" : "legend");
+    line(band.legend, band.kind === "leak" ? "legend leak" : "legend");
     var when = data.between[s] ? " (its low or high between two snapshots)" : "";
-    tipLine(bytes(band.bytes[s]) + " at time " + timeText(data.times[s]) + when + ", " +
-            pctOf(band.bytes[s], total).toFixed(1) + "% of the heap then");
-    if (band.detail) tipLine(band.detail);
-    if (band.frames && band.frames.length) tipLine(band.frames.join("\n"), "frames");
+    line(bytes(band.bytes[s]) + " at time " + timeText(data.times[s]) + when + ", " +
+         pctOf(band.bytes[s], total).toFixed(1) + "% of the heap then");
+    if (band.detail) line(band.detail);
+    if (band.frames && band.frames.length) line(band.frames.join("\n"), "frames");
   }
   function placeTip(event) {
     tip.style.display = "block";
@@ -316,7 +319,7 @@ const char* const kPageScript = R"JS(
       return;
     }
     var at = pointed(event);
-    if (at) pin(at, event);
+    if (at) pin(at);
   });
   function zoom(from, to) {
     state.from = from;
@@ -326,24 +329,26 @@ const char* const kPageScript = R"JS(
     draw();
     if (state.pinned === null) showTree();
   }
-  function pin(at, event) {
-    var s = nearest(at.time), b = bandAt(s, at.bytes);
+  // A pinned moment: the tip's lines stay in a box under the graph (to be
+  // selected and copied), where they cover nothing.
+  function pin(at) {
+    var s = nearest(at.time), b = bandAt(s, at.bytes), box = byId("pinned");
     state.pinned = data.times[s];
-    tip.classList.add("pinned");
+    tip.style.display = "none";
     if (b >= 0) {
-      fillTip(b, s);
-      placeTip(event);
+      fillTip(b, s, box);
     } else {
-      tip.style.display = "none";
+      clear(box);
+      tipLine("time " + timeText(data.times[s]) + data.origin, "legend", box);
     }
+    box.hidden = false;
     byId("unpin").disabled = false;
     draw();
     showTree();
   }
   function unpin() {
     state.pinned = null;
-    tip.classList.remove("pinned");
-    tip.style.display = "none";
+    byId("pinned").hidden = true;
     byId("unpin").disabled = true;
     draw();
     showTree();

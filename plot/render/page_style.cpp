@@ -41,11 +41,12 @@ rect.selection { fill: rgba(30, 100, 200, 0.2); stroke: #1e64c8; }
        background: #fffff4; border: 1px solid #999; border-radius: 4px;
        box-shadow: 2px 2px 6px rgba(0, 0, 0, 0.25); padding: 6px 9px;
        font-size: 12px; max-width: 48em; }
-#tip.pinned { pointer-events: auto; user-select: text; border-color: #000; }
-#tip div { white-space: pre-wrap; overflow-wrap: anywhere; }
-#tip .legend { font-weight: bold; }
-#tip .leak { color: #a50f15; }
-#tip .frames { font-family: monospace; color: #444; margin-top: 4px; }
+#pinned { background: #fffff4; border: 1px solid #000; border-radius: 4px; padding: 6px 9px;
+          font-size: 12px; margin: 0.5em 0; user-select: text; }
+#tip div, #pinned div { white-space: pre-wrap; overflow-wrap: anywhere; }
+#tip .legend, #pinned .legend { font-weight: bold; }
+#tip .leak, #pinned .leak { color: #a50f15; }
+#tip .frames, #pinned .frames { font-family: monospace; color: #444; margin-top: 4px; }
 #tree { font-size: 12px; font-family: monospace; }
 #tree .children { margin-left: 1.2em; }
 #tree .node.collapsed > .children { display: none; }
