@@ -58,6 +58,13 @@ expect_le "it opens in about a second ($load ms)" "$load" 3000
 expect_eq "a band drawn for each band of the data" "$(fact leaky 'f["bands"]')" \
    "$("$PYTHON" "$top_srcdir/tests/plot-check" html "$WORK/leaky.html" | grep -c '^band ')"
 
+fact leaky '"\n".join("\n".join(t) for t in f["texts"]["tips"])' >"$WORK/tips.txt"
+leak_line=$(line_of "$top_srcdir/examples/leaky-player.c" 'struct frame \*f = malloc')
+expect_in "pointing at the leak's band: the tip names it" "$WORK/tips.txt" \
+   "^LEAK: frame_alloc \\(leaky-player.c:$leak_line\\) ← decoder_decode ← player_play"
+expect_in "... gives its bytes, time and share" "$WORK/tips.txt" \
+   '^[0-9.]+ [KM]iB at time [0-9.]+ Mi instructions, [0-9.]+% of the heap then$'
+expect_in "... and its stack" "$WORK/tips.txt" '^player_play \(leaky-player.c:[0-9]+\)$'
 expect_in "at first the whole run" <(fact leaky 'f["range"][0]') '^time 0\.00 Mi instructions to [0-9.]+ Mi'
 expect_eq "a drag zooms: another range" "$(fact leaky 'f["range"][1] != f["range"][0]')" true
 expect_in "... 30% to 60% of the run" <(fact leaky 'f["range"][1]') '^time 1[0-9.]+ Mi instructions to 2[0-9.]+ Mi'
