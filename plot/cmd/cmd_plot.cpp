@@ -42,8 +42,9 @@ po::options_description visible_options() {
   po::options_description options;
   options.add_options()  //
       ("output,o", po::value<std::string>()->value_name("OUT"),
-       "write the graph to OUT; its extension picks the format: .svg, .png, .pdf, or .html (a "
-       "page that names the band under the pointer); - draws it in the terminal")  //
+       "write the graph to OUT; its extension picks the format: .svg, .png, .pdf, or .html (one "
+       "self-contained page to explore the heap: zoom, the calling-context tree at a moment, the "
+       "findings, the contexts' table; no gnuplot); - draws it in the terminal")  //
       ("title", po::value<std::string>()->value_name("TEXT"),
        "the graph's title (the command and the file)")  //
       ("width", po::value<int>()->value_name("PX")->default_value(1200),
