@@ -79,6 +79,19 @@ expect_eq "a pin changes the tree's moment (to $at)" "$(fact leaky 'f["tree_at"]
 "$STRATA" report --tree --at="$at" "$p" >"$WORK/at.txt" 2>"$WORK/at.err"
 expect_eq "strata report --tree --at=$at" "$?" 0
 tree_lines "$WORK/at.txt" >"$WORK/report.tree"
+expect_in "report --tree --at: says the snapshot's time" "$WORK/at.txt" "^The snapshot at time $at; "
+# at_fails NAME PATTERN ARGS...: strata report ARGS exits 1 with one line matching PATTERN.
+at_fails() {
+   local name=$1 pattern=$2
+   shift 2
+   "$STRATA" report "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+   expect_eq "$name: exit status 1, one line" "$?:$(wc -l <"$WORK/$name.err")" 1:1
+   expect_in "$name: the message" "$WORK/$name.err" "$pattern"
+}
+at_fails at-alone '^strata report: --at=5: is for --tree$' --at=5 "$p"
+at_fails at-word "^strata report: --at=x: must be a time, a whole number in the profile's unit$" \
+   --tree --at=x "$p"
+at_fails at-early 'no snapshot at or before time 0 \(the first is at 1\)$' --tree --at=0 "$p"
 fact leaky '"\n".join(f["tree"])' >"$WORK/page.tree"
 expect_le "the report's tree has nodes" 5 "$(wc -l <"$WORK/report.tree")"
 expect "the pinned tree is the report's, line for line" diff -u "$WORK/report.tree" "$WORK/page.tree"
