@@ -7,7 +7,7 @@
 //               "bytes": [...]}, ...],                       one value a time
 //    "troughs": [{"band": 0, "legend": ..., "points": [[time, bytes], ...]}],
 //    "markers": [[time, label], ...], "marker_count": 4, "peak": [time, bytes],
-//    "totals": [[time, bytes], ...], "by_age": null or {"bands": [...]},
+//    "totals": [[time, bytes], ...], "by_age": null or the same of the heap by age,
 //    "threshold": 1.0, "frames": ["f (a.c:3)", ...],         by FrameId
 //    "parent": [0, 0, 1, ...], "node_frames": [[], [4], ...], by NodeId
 //    "site_node": [...],                                      by SiteId
@@ -168,7 +168,7 @@ Json report_json(const Report& report) {
 
 Json page_json(const PageData& page) {
   Json json = graph_json(page.graph);
-  json["by_age"] = page.by_age ? Json{{"bands", bands_json(*page.by_age)}} : Json();
+  json["by_age"] = page.by_age ? graph_json(*page.by_age) : Json();
   json["threshold"] = page.threshold;
   tree_json(page, json);
   json["report"] = report_json(page.report);

@@ -24,7 +24,9 @@ const char* const kPageScript = R"JS(
   var SVG = "http://www.w3.org/2000/svg";
   var units = ["B", "KiB", "MiB", "GiB", "TiB"];
   var tip = byId("tip");
-  var bands = data.bands;
+  // The bands drawn, and their samples: the heap by call site (the data
+  // itself), or by age (data.by_age, when the page has it).
+  var series = data, bands = data.bands;
   var state = { from: data.start_time, to: data.end_time, pinned: null, highlight: -1,
                 drag: null, zoomed: false };
   var MARGIN = { left: 72, right: 12, top: 12, bottom: 44 }, HEIGHT = 440;
@@ -101,9 +103,9 @@ const char* const kPageScript = R"JS(
   }
   // The samples shown: those in the range, and one on each side.
   function shownSamples() {
-    var lo = 0, hi = data.times.length - 1;
-    while (lo < hi && data.times[lo + 1] <= state.from) lo++;
-    while (hi > lo && data.times[hi - 1] >= state.to) hi--;
+    var lo = 0, hi = series.times.length - 1;
+    while (lo < hi && series.times[lo + 1] <= state.from) lo++;
+    while (hi > lo && series.times[hi - 1] >= state.to) hi--;
     return { lo: lo, hi: hi };
   }
   function niceStep(span, count) {
@@ -151,7 +153,7 @@ const char* const kPageScript = R"JS(
     for (var b = 0; b < bands.length; b++) {
       var upper = "", lower = "";
       for (s = range.lo; s <= range.hi; s++) {
-        var k = s - range.lo, x = g.x(data.times[s]).toFixed(1);
+        var k = s - range.lo, x = g.x(series.times[s]).toFixed(1);
         var low = below[k], high = low + bands[b].bytes[s];
         upper += (k ? "L" : "M") + x + "," + g.y(high).toFixed(1);
         lower = "L" + x + "," + g.y(low).toFixed(1) + lower;
@@ -162,7 +164,7 @@ const char* const kPageScript = R"JS(
                                                     state.highlight >= 0 ? " dimmed" : "") });
       area.appendChild(path);
     }
-    if (bands === data.bands) drawTroughs(area, g);
+    if (series === data) drawTroughs(area, g);
     if (data.totals.length) {
       var line = "";
       data.totals.forEach(function (p, i) {
@@ -248,13 +250,13 @@ const char* const kPageScript = R"JS(
     return { x: x, time: g.time(x), bytes: g.value(y) };
   }
   function nearest(time) {
-    var low = 0, high = data.times.length - 1;
+    var low = 0, high = series.times.length - 1;
     if (high < 0) return -1;
     while (high - low > 1) {
       var middle = (low + high) >> 1;
-      if (data.times[middle] <= time) low = middle; else high = middle;
+      if (series.times[middle] <= time) low = middle; else high = middle;
     }
-    return time - data.times[low] <= data.times[high] - time ? low : high;
+    return time - series.times[low] <= series.times[high] - time ? low : high;
   }
   function bandAt(s, value) {
     var top = 0;
@@ -273,8 +275,8 @@ const char* const kPageScript = R"JS(
     var line = function (text, className) { tipLine(text, className, box); };
     var band = bands[b], total = stacked(s, bands.length);
     line(band.legend, band.kind === "leak" ? "legend leak" : "legend");
-    var when = data.between[s] ? " (its low or high between two snapshots)" : "";
-    line(bytes(band.bytes[s]) + " at time " + timeText(data.times[s]) + when + ", " +
+    var when = series.between[s] ? " (its low or high between two snapshots)" : "";
+    line(bytes(band.bytes[s]) + " at time " + timeText(series.times[s]) + when + ", " +
          pctOf(band.bytes[s], total).toFixed(1) + "% of the heap then");
     if (band.detail) line(band.detail);
     if (band.frames && band.frames.length) line(band.frames.join("\n"), "frames");
@@ -333,13 +335,13 @@ const char* const kPageScript = R"JS(
   // selected and copied), where they cover nothing.
   function pin(at) {
     var s = nearest(at.time), b = bandAt(s, at.bytes), box = byId("pinned");
-    state.pinned = data.times[s];
+    state.pinned = series.times[s];
     tip.style.display = "none";
     if (b >= 0) {
       fillTip(b, s, box);
     } else {
       clear(box);
-      tipLine("time " + timeText(data.times[s]) + data.origin, "legend", box);
+      tipLine("time " + timeText(series.times[s]) + data.origin, "legend", box);
     }
     box.hidden = false;
     byId("unpin").disabled = false;
@@ -445,10 +447,11 @@ const char* const kPageScript = R"JS(
       return best;
     }
     if (state.pinned !== null) return closest(state.pinned);
-    var range = shownSamples(), top = -1, at = state.from;
-    for (var s = range.lo; s <= range.hi; s++) {
+    var top = -1, at = state.from;
+    for (var s = 0; s < data.times.length; s++) {
       if (data.times[s] < state.from || data.times[s] > state.to || data.between[s]) continue;
-      var total = stacked(s, data.bands.length);
+      var total = 0;
+      for (var b = 0; b < data.bands.length; b++) total += data.bands[b].bytes[s];
       if (total > top) { top = total; at = data.times[s]; }
     }
     return closest(at);
@@ -669,7 +672,7 @@ const char* const kPageScript = R"JS(
         for (var c = 0; c < cards.length; c++) cards[c].classList.toggle("chosen", cards[c] === card);
         details.open = true;
         if (i < data.bands.length && data.bands[i].kind === "leak") {
-          if (bands !== data.bands) setBands(data.bands);
+          if (series !== data) setSeries(data);
           state.highlight = -1;
           highlight(i);
         }
@@ -731,17 +734,18 @@ const char* const kPageScript = R"JS(
   }
 
   // ---- by age ------------------------------------------------------------------------------
-  function setBands(set) {
-    bands = set;
+  function setSeries(set) {
+    series = set;
+    bands = set.bands;
     state.highlight = -1;
-    byId("by-age").checked = set !== data.bands;
+    byId("by-age").checked = set !== data;
     drawLegend();
     draw();
   }
   if (data.by_age && data.by_age.bands && data.by_age.bands.length) {
     byId("age-toggle").hidden = false;
     byId("by-age").addEventListener("change", function (event) {
-      setBands(event.target.checked ? data.by_age.bands : data.bands);
+      setSeries(event.target.checked ? data.by_age : data);
     });
   }
 

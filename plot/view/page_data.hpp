@@ -33,8 +33,9 @@ struct PageMoment {
 
 struct PageData {
   PlotData graph;
-  // The heap by age (`--by=age`): a second set of bands over the same
-  // samples, which the page offers as a toggle; none yet.
+  // The heap by age (`--by=age`): a second graph (its own samples and
+  // bands, kind "age" or any), which the page offers as a toggle; none yet:
+  // make_page_data is where it is to be made.
   std::optional<PlotData> by_age;
   Report report;
   double threshold = 1.0;                         // the tree's, as --threshold
