@@ -10,6 +10,7 @@
 //   search     what searching SEARCH marks
 //   finding    the band highlighted by a click on the first finding
 //   sorted     the values of the table's columns after a click on each header
+//   age        the bands and legend of the heap by age (its toggle), and back
 //   texts      the legend's labels and whole names, the tips' lines, the tree's names
 //   elements   the page's script, b, img and iframe elements at the end
 "use strict";
@@ -150,6 +151,20 @@ async function main() {
       facts.sorted[key] = await page.$$eval("#contexts tbody tr", (rows, column) =>
         rows.map((r) => r.children[column].getAttribute("data-value")), column);
     }
+
+    // The heap by age, when the page has it: the toggle draws its layers.
+    facts.age = await page.evaluate(() => {
+      if (document.getElementById("age-toggle").hidden) return null;
+      const toggle = document.getElementById("by-age");
+      toggle.click();
+      const seen = {
+        bands: document.querySelectorAll("#graph path.band").length,
+        legend: Array.from(document.querySelectorAll("#legend li")).map((i) => i.title),
+      };
+      toggle.click();
+      seen.back = document.querySelectorAll("#graph path.band").length;
+      return seen;
+    });
 
     // The legend: a click highlights its band.
     await page.click("#legend li:nth-child(2)");

@@ -51,7 +51,7 @@ expect_eq "... still one line a suspect" "$(wc -l <"$WORK/gate.err")" 1
 # strata diff: the leak vanished with the fix.
 "$STRATA" diff "$leaky" "$fixed" >"$WORK/diff.txt" 2>"$WORK/diff.err"
 expect_eq "diff: exit status" "$?" 0
-expect_in "diff: the leak vanished" "$WORK/diff.txt" '^vanished: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), \+[0-9.]+ KiB per Mi instructions before$'
+expect_in "diff: the leak vanished" "$WORK/diff.txt" '^vanished: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), \+[0-9.]+ KiB per cycle before$'
 "$STRATA" diff --json "$leaky" "$fixed" >"$WORK/diff.json"
 "$STRATA" report --json "$leaky" >"$WORK/leaky.json"
 "$STRATA" report --json "$fixed" >"$WORK/fixed.json"
@@ -76,7 +76,7 @@ expect_eq "diff --json: frame_alloc's bytes at the peak, before and after, fell"
 expect_eq "diff --json: the largest change first" "$(sed -n 3p "$WORK/diff.facts")" "first True"
 expect_eq "diff --json: the leak vanished" "$(sed -n 4p "$WORK/diff.facts")" "leaks [('vanished', 'leak', None)]"
 "$STRATA" diff "$fixed" "$leaky" >"$WORK/back.txt"
-expect_in "diff the other way: the leak appeared" "$WORK/back.txt" '^appeared: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), \+[0-9.]+ KiB per Mi instructions$'
+expect_in "diff the other way: the leak appeared" "$WORK/back.txt" '^appeared: Leak at frame_alloc \(leaky-player\.c:[0-9]+\), \+[0-9.]+ KiB per cycle$'
 "$STRATA" diff "$leaky" "$leaky" >"$WORK/same.txt"
 expect_in "diff with itself: the leak is the same" "$WORK/same.txt" '^same: Leak at frame_alloc'
 expect_not "diff with itself: no change" grep -Eq '^[-+][0-9]' "$WORK/same.txt"

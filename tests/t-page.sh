@@ -117,6 +117,17 @@ expect_in "... who frees it" <(fact leaky '"\n".join(f["finding"]["stack"])') 'f
 expect_eq "a click on the legend's second line highlights the second band" \
    "$(fact leaky 'f["legend_click"]')" 1
 
+expect_eq "the heap by age: its toggle draws its layers" \
+   "$(fact leaky 'f["age"]["bands"] > 1 and all(l.startswith("born in") for l in f["age"]["legend"])')" true
+expect_eq "... and back to the call sites" "$(fact leaky 'f["age"]["back"] == f["bands"]')" true
+"$STRATA" plot "$p" --by=age -o "$WORK/age.html" >"$WORK/age.out" 2>&1
+expect_eq "--by=age -o age.html: the page starts by age" "$("$PYTHON" - "$WORK/age.html" <<'PY'
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'id="strata-data">([\s\S]*?)</script>', page).group(1))
+print(data["by_age_first"] and len(data["by_age"]["bands"]) > 1)
+PY
+)" True
 "$STRATA" report --json "$p" --top=10 >"$WORK/report.json"
 for key in peak spacetime allocations temporary allocated end; do
    expect_eq "the table sorts by $key, the most first" \

@@ -6,6 +6,9 @@
 # it is in colour, colours of the palette.  Hostile names are drawn as
 # text, nothing runs.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+# A UTF-8 locale and a 256-colour terminal unless a check says otherwise.
+export LC_ALL=C.UTF-8 TERM=xterm-256color
+unset COLORTERM
 
 # fits FILE COLUMNS LINES: the output has LINES lines, none wider than COLUMNS
 # columns of a terminal once the colour escapes are taken out (East Asian
@@ -26,12 +29,77 @@ print("fits" if ok else "%d lines, %d wide" % (len(lines), widest))
 PYEOF
 }
 
+# sound FILE COLUMNS LINES utf8|ascii [REFERENCE]: the terminal's picture is
+# sound: valid UTF-8 (ascii: every byte ASCII), every 256-colour index
+# under 256, COLUMNS by LINES; the legend's lines after the plot, each a key
+# of four characters and a label that is whole (the start of one of
+# REFERENCE's labels, drawn at 1000 columns) or cut with an ellipsis; the
+# plot's left and bottom border unbroken.  Prints "sound" or what is wrong.
+sound() {
+   "$PYTHON" - "$@" <<'PYEOF'
+import re, sys, unicodedata
+path, columns, lines_wanted, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+raw = open(path, "rb").read().replace(b"\r", b"")
+problems = []
+if mode == "ascii" and any(b >= 0x80 for b in raw):
+    problems.append("a byte outside ASCII")
+try:
+    text = raw.decode("utf-8")
+except UnicodeDecodeError as error:
+    problems.append("invalid UTF-8: %s" % error)
+    text = raw.decode("utf-8", "replace")
+for index in re.findall(r"\x1b\[38;5;([0-9]+)m", text):
+    if int(index) > 255:
+        problems.append("colour %s" % index)
+def width(line):
+    return sum(0 if unicodedata.combining(c) or c in "\u200b\u200d" else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+lines = [re.sub(r"\x1b\[[0-9;]*m", "", l) for l in text.split("\n")]
+if lines[-1] == "":
+    lines.pop()
+if len(lines) != lines_wanted or max(width(l) for l in lines) > columns:
+    problems.append("%d lines, %d wide" % (len(lines), max(width(l) for l in lines)))
+key = re.compile(r"^  ([^ ])\1{3} (.+)$")
+first_key = len(lines)
+while first_key > 0 and key.match(lines[first_key - 1]):
+    first_key -= 1
+legend = [key.match(l).group(2) for l in lines[first_key:]]
+if len(legend) < 3:
+    problems.append("%d legend lines at the end" % len(legend))
+reference = []
+if len(sys.argv) > 5:
+    reference = [key.match(l).group(2) for l in
+                 re.sub(r"\x1b\[[0-9;]*m", "", open(sys.argv[5], encoding="utf-8").read()).split("\n")
+                 if key.match(l)]
+for label in legend:
+    cut = "\u2026" if mode == "utf8" else "..."
+    head = re.sub(r"[0-9]+", "#", label.split(cut)[0])
+    if reference and not any(re.sub(r"[0-9]+", "#", r).startswith(head) for r in reference):
+        problems.append("a label neither whole nor cut: %r" % label)
+# The border: the bottom line "+---...---+", the left one above it, up to
+# the top tic, "|" or "+" all the way.
+bottom = max((i for i, l in enumerate(lines[:first_key]) if re.search(r"\+-{3,}\+", l)), default=None)
+if bottom is None:
+    problems.append("no bottom border")
+else:
+    column = re.search(r"\+-{3,}\+", lines[bottom]).start()
+    top = bottom
+    while top > 0 and len(lines[top - 1]) > column and lines[top - 1][column] in "|+":
+        top -= 1
+    if bottom - top < 2 or lines[top][column] != "+":
+        problems.append("the left border broken above line %d" % top)
+    if not re.match(r"\+-+\+", lines[bottom][column:]):
+        problems.append("the bottom border broken")
+print("sound" if not problems else "; ".join(problems[:4]))
+PYEOF
+}
+
 record_ok leaky "$EXAMPLES/leaky-player" || finish
 COLUMNS=100 LINES=30 "$STRATA" plot "$profile" -o - >"$WORK/mono.txt" 2>"$WORK/mono.err"
 expect_eq "-o -, not a terminal: exit status" "$?" 0
 expect_eq "... 100 by 30" "$(fits "$WORK/mono.txt" 100 30)" fits
 expect_not "... no colour" grep -q $'\e' "$WORK/mono.txt"
-expect_in "... the leak's legend" "$WORK/mono.txt" '^ +\*+LEAK: frame_alloc \(leaky-player\.c:[0-9]+\) ← decoder_decode'
+expect_in "... the leak's legend" "$WORK/mono.txt" '^  \*{4} LEAK: frame_alloc \(leaky-player\.c:[0-9]+\) ← decoder_decode'
 COLUMNS=100 LINES=30 "$STRATA" plot --leaks-from=curves "$profile" -o - >"$WORK/curves.txt" 2>&1
 expect_in "... its troughs, judged from the curves" "$WORK/curves.txt" 'LEAK: its troughs, \+600 KiB per cycle'
 expect_in "... the peak" "$WORK/mono.txt" 'peak: 5\.0[0-9] MiB at 1[0-9]+ Mi instructions'
@@ -44,11 +112,11 @@ if script -qec true /dev/null >/dev/null 2>&1; then
    expect_eq "in a 90x28 terminal: exit status" "$?" 0
    expect_eq "... fits it" "$(fits "$WORK/tty.txt" 90 28)" fits
    expect_in "... in colour, the leak's legend in its red" "$WORK/tty.txt" \
-      $'\e\\[38;5;[0-9]+m\\+-+\\+\e\\[0;39mLEAK: frame_alloc'
+      $'^  \e\\[38;5;160mXXXX\e\\[0m LEAK: frame_alloc'
    # gnuplot 5.4 sent colours 256 and 259 for the greys of the other places
    # and the extra heap, which no 256-colour palette has.
    expect_in "... the other places and the extra heap in colours of the palette" "$WORK/tty.txt" \
-      $'\e\\[38;5;188m.*\e\\[0;39m[0-9]+ other places'
+      $'^  \e\\[38;5;188mXXXX\e\\[0m [0-9]+ other places'
    expect_eq "... every colour from 0 to 255" \
       "$(grep -o $'\e\\[38;5;[0-9]*m' "$WORK/tty.txt" | tr -dc '0-9\n' | sed 's/^385//' |
          awk '$1 > 255' | head -3)" ""
@@ -60,6 +128,59 @@ if script -qec true /dev/null >/dev/null 2>&1; then
    expect_eq "--width=70 --height=24 in a 90x28 terminal: 70 by 24" "$(fits "$WORK/sized.txt" 70 24)" fits
 else
    echo "script(1) cannot make a terminal here: the terminal's own size is not tested"
+fi
+
+# 24 leak findings (tests/programs/many_leaks): at any size, the legend below
+# the plot, never over it (gnuplot's key overwrote the plot and the axis),
+# its labels whole or cut in the middle on a character, in UTF-8 or in
+# ASCII as the locale says, colours of the palette.
+many=$WORK/many.strata
+"$STRATA" record -o "$many" "$PROGS/many_leaks" >"$WORK/many.stdout" 2>"$WORK/many.stderr"
+expect_eq "many_leaks recorded" "$?" 0
+COLUMNS=1000 LINES=1000 "$STRATA" plot "$many" -o - >"$WORK/many-reference.txt"
+for size in 20x20 80x24 200x60 1000x1000; do
+   c=${size%x*} l=${size#*x}
+   COLUMNS=$c LINES=$l "$STRATA" plot "$many" -o - >"$WORK/many-$size.txt" 2>&1
+   expect_eq "24 findings, $size, no colour: sound" \
+      "$(sound "$WORK/many-$size.txt" "$c" "$l" utf8 "$WORK/many-reference.txt")" sound
+   LC_ALL=C COLUMNS=$c LINES=$l "$STRATA" plot "$many" -o - >"$WORK/many-$size-C.txt" 2>&1
+   expect_eq "24 findings, $size, LC_ALL=C: sound, in ASCII" \
+      "$(sound "$WORK/many-$size-C.txt" "$c" "$l" ascii)" sound
+done
+expect_in "LC_ALL=C: the arrows as <-" "$WORK/many-200x60-C.txt" '^  \*{4} LEAK 1: leak_[0-9]+ \(many_leaks\.c:[0-9]+\) <- main$'
+LC_ALL= LC_CTYPE= LANG=de_DE.utf8 COLUMNS=80 LINES=24 "$STRATA" plot "$many" -o - >"$WORK/many-lang.txt"
+expect_in "LANG=de_DE.utf8: UTF-8" "$WORK/many-lang.txt" '← main$'
+COLUMNS=80 LINES=24 "$STRATA" plot "$many" -o - --top=3 >"$WORK/many-top3.txt"
+expect_eq "--top=3: three findings and the other places" \
+   "$(grep -cE '^  .{4} (LEAK [0-9]+:|[0-9]+ other places)' "$WORK/many-top3.txt")" 4
+if script -qec true /dev/null >/dev/null 2>&1; then
+   for size in 20x20 80x24 200x60 1000x1000; do
+      c=${size%x*} l=${size#*x}
+      NO_COLOR= script -qec "stty cols $c rows $l; exec '$STRATA' plot '$many' -o -" /dev/null \
+         >"$WORK/many-tty-$size.txt" 2>&1
+      expect_eq "24 findings in a ${size} terminal, in colour: sound" \
+         "$(sound "$WORK/many-tty-$size.txt" "$c" "$l" utf8 "$WORK/many-reference.txt")" sound
+      NO_COLOR= LC_ALL=C script -qec "stty cols $c rows $l; exec '$STRATA' plot '$many' -o -" \
+         /dev/null >"$WORK/many-tty-$size-C.txt" 2>&1
+      expect_eq "... LC_ALL=C: sound, in ASCII" "$(sound "$WORK/many-tty-$size-C.txt" "$c" "$l" ascii)" sound
+   done
+   expect_in "... the first finding's key in its red" "$WORK/many-tty-80x24.txt" \
+      $'^  \e\\[38;5;160mXXXX\e\\[0m LEAK 1: leak_'
+   # A terminal of 16 colours (the Linux console): the nearest of the 16.
+   NO_COLOR= TERM=linux script -qec "stty cols 80 rows 24; exec '$STRATA' plot '$many' -o -" \
+      /dev/null >"$WORK/many-16.txt" 2>&1
+   expect_not "TERM=linux: no 256-colour escape" grep -q $'\e\\[38;5' "$WORK/many-16.txt"
+   expect_eq "TERM=linux: every colour one of the 16" \
+      "$(grep -o $'\e\\[[0-9;]*m' "$WORK/many-16.txt" | tr -d '\033[m' | tr ';' '\n' | sort -u |
+         grep -vxE '0|1|22|3[0-7]|39|49' | head -3)" ""
+   expect_in "TERM=linux: the first finding's key in red" "$WORK/many-16.txt" \
+      $'^  \e\\[(1;)?31mXXXX\e\\[0m LEAK 1: leak_'
+   # The troughs, judged from the curves: magenta (201) o's, seen on dark and
+   # light backgrounds (the dark red line was lost on a dark one).
+   NO_COLOR= script -qec "stty cols 100 rows 30; exec '$STRATA' plot --leaks-from=curves '$profile' -o -" \
+      /dev/null >"$WORK/troughs.txt" 2>&1
+   expect_in "the troughs in magenta in the plot" "$WORK/troughs.txt" $'\e\\[38;5;201mo'
+   expect_in "... and their key" "$WORK/troughs.txt" $'^  \e\\[38;5;201moooo\e\\[0m LEAK: its troughs'
 fi
 
 "$STRATA" plot "$profile" -o - --keep-script >/dev/null 2>"$WORK/keep.err"
@@ -96,9 +217,9 @@ PYEOF
 COLUMNS=80 LINES=30 "$STRATA" plot "$WORK/wide.strata" -o - >"$WORK/wide.txt" 2>"$WORK/wide.err"
 expect_eq "wide characters: exit status" "$?" 0
 expect_eq "wide characters: 80 by 30 columns" "$(fits "$WORK/wide.txt" 80 30)" fits
-expect_in "wide characters: the CJK legend, cut" "$WORK/wide.txt" \
-   $'^ +\\*+\xe6\xbc\xa2\xe2\x80\x8b\xe5\xad\x97\xe2\x80\x8b.*\xe2\x80\xa6 *$'
-expect_in "wide characters: the emoji legend from its start" "$WORK/wide.txt" '^ +#+call_'
+expect_in "wide characters: the CJK legend, cut in its middle" "$WORK/wide.txt" \
+   $'^  \\*{4} \xe6\xbc\xa2\xe5\xad\x97.*\xe2\x80\xa6.*\\(wide\\.c:1\\)'
+expect_in "wide characters: the emoji legend from its start" "$WORK/wide.txt" '^  #### call_'
 expect_in "wide characters: a combining mark" "$WORK/wide.txt" $'mix_e\xcc\x81_'
 
 rm -f /tmp/strata-PWNED-*

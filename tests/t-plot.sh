@@ -120,6 +120,64 @@ expect_in "--alloc-fn=frame_alloc --depth=1: its caller is the leak" "$WORK/dept
 plot upper "$p" -o "$WORK/UPPER.SVG"
 expect "the extension in capitals" opens svg "$WORK/UPPER.SVG"
 
+# ---- many findings: the legend below the plot, never over it ------------------
+# tests/programs/many_leaks: 24 sites that leak, each a finding of its own.
+# gnuplot's key took a row per band and pushed the plot off the picture (47
+# rows with 22 findings), and --top did not bound it.  The kept script says
+# where gnuplot put the key and the plot (strata-layout: pixels from the
+# bottom); the SVG's key entries and the PNG's red keys are measured.
+record_ok many "$PROGS/many_leaks" || finish
+many=$profile
+"$STRATA" report --json "$many" >"$WORK/many.json"
+findings=$("$PYTHON" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["leaks"]))' "$WORK/many.json")
+expect_le "many_leaks: 20 findings or more" 20 "$findings"
+# layout NAME: the key's top and bottom, the plot's bottom and top.
+layout() {
+   (cd "$WORK/many" && gnuplot "$1.gp" 2>&1 >/dev/null) | sed -n 's/^strata-layout //p'
+}
+mkdir -p "$WORK/many"
+for format in svg png; do
+   plot "many-$format" "$many" -o "$WORK/many/graph.$format" --keep-script
+   read -r key_top key_bottom plot_bottom plot_top <<<"$(layout graph)"
+   expect "$format: the key below the plot ($key_top < $plot_bottom) and in the picture ($key_bottom)" \
+      awk -v t="$key_top" -v b="$key_bottom" -v p="$plot_bottom" 'BEGIN { exit !(t + 0 < p + 0 && b + 0 >= 0) }'
+   expect "$format: the plot keeps half the picture ($plot_bottom to $plot_top of 800)" \
+      awk -v b="$plot_bottom" -v t="$plot_top" 'BEGIN { exit !(t - b >= 400) }'
+   [ $format = svg ] && svg_plot_bottom=$plot_bottom
+   [ $format = png ] && png_plot=("$plot_bottom" "$plot_top")
+done
+pc svg "$WORK/many/graph.svg" >"$WORK/many.texts"
+pc svg-key "$WORK/many/graph.svg" >"$WORK/many.key"
+read -r _ svg_key_top svg_key_bottom svg_rows <"$WORK/many.key"
+expect "SVG, 24 findings: the key's texts below the plot ($svg_key_top < $svg_plot_bottom)" \
+   awk -v t="$svg_key_top" -v p="$svg_plot_bottom" -v b="$svg_key_bottom" 'BEGIN { exit !(t + 0 < p + 0 && b + 0 >= 0) }'
+expect_le "SVG, 24 findings: the key has at most 20 rows" "$svg_rows" 20
+expect_in "SVG, 24 findings: the first finding named" "$WORK/many.texts" '^LEAK 1: leak_[0-9]+ \(many_leaks\.c:[0-9]+\)'
+expect_in "SVG, 24 findings: the others folded" "$WORK/many.texts" '^[0-9]+ other places \([0-9]+ leak suspects among them'
+# One band per finding: the graph's first bands are the report's first findings.
+expect_eq "one band per finding: the first five, in the report's order" \
+   "$(grep -o '^LEAK [1-5]: leak_[0-9]*' "$WORK/many.texts" | sed 's/.*: //' | tr '\n' ' ')" \
+   "$("$PYTHON" -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["leaks"][:5]: print(s["headline"]["function"], end=" ")' "$WORK/many.json")"
+# The PNG: the keys' red (x 5 to 50, left of the y axis' numbers) is below
+# the plot, the leaks' red bands in it.
+pc png-red "$WORK/many/graph.png" 5 50 >"$WORK/many.keyred"
+pc png-red "$WORK/many/graph.png" 100 1100 >"$WORK/many.plotred"
+expect "PNG: red keys, all below the plot's bottom (${png_plot[0]})" \
+   awk -v p="${png_plot[0]}" 'BEGIN { n = 0 } { n++; if ($3 >= p) bad = 1 } END { exit !(n >= 5 && !bad) }' \
+   "$WORK/many.keyred"
+expect "PNG: the leaks' bands drawn red in the plot" \
+   awk -v p="${png_plot[0]}" '$2 > p && $3 - $2 > 20 { found = 1 } END { exit !found }' "$WORK/many.plotred"
+plot many-top3 "$many" -o "$WORK/many/top3.svg" --top=3
+pc svg "$WORK/many/top3.svg" >"$WORK/many-top3.texts"
+expect_eq "--top=3: three findings drawn" "$(grep -c '^LEAK [0-9]*:' "$WORK/many-top3.texts")" 3
+expect_in "--top=3: the others folded" "$WORK/many-top3.texts" '^2[0-9] other places \(2[0-9] leak suspects among them'
+expect_le "--top=3: a shorter legend" "$(pc svg-key "$WORK/many/top3.svg" | cut -d' ' -f4)" 6
+plot many-small "$many" -o "$WORK/many/small.svg" --height=300 --keep-script
+read -r key_top key_bottom plot_bottom plot_top <<<"$(layout small)"
+expect "--height=300: the key below the plot ($key_top < $plot_bottom)" \
+   awk -v t="$key_top" -v p="$plot_bottom" -v b="$key_bottom" 'BEGIN { exit !(t + 0 < p + 0 && b + 0 >= 0) }'
+
 # ---- --keep-script: the script draws the same graph again ---------------------
 mkdir -p "$WORK/keep"
 plot keep "$p" -o "$WORK/keep/graph.svg" --keep-script

@@ -127,8 +127,13 @@ Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
   leak.kind = leak_by_cycles ? LeakKind::left_behind : LeakKind::steady_growth;
   double span = static_cast<double>(model.lifetimes.boundary(horizon) -
                                     model.lifetimes.boundary(f.first_epoch));
-  // Kept bytes per time unit of its span (the words give them per cycle too).
-  leak.growth_bytes = span > 0 ? static_cast<double>(f.kept_bytes) / span : 0;
+  // A leak's kept bytes per cycle that left some behind, as the words give
+  // them; growth's per time unit of its span.
+  if (leak_by_cycles) {
+    leak.growth_bytes = static_cast<double>(f.kept_bytes) / static_cast<double>(left.left);
+  } else {
+    leak.growth_bytes = span > 0 ? static_cast<double>(f.kept_bytes) / span : 0;
+  }
   auto [least, most] = std::minmax_element(f.retention.begin(), f.retention.end());
   leak.confidence = f.retention.empty() || *most <= 0 ? 0 : *least / *most;
   leak.headline = f.parts.front().frames.empty() ? 0 : f.parts.front().frames.size() - 1;

@@ -11,24 +11,39 @@ namespace strata {
 
 // ---- headlines -----------------------------------------------------------------------
 
-FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : model_(model) {
-  library_.reserve(model.frames.size());
-  for (const Frame& frame : model.frames) library_.push_back(own.library(frame));
-  // Each named function and the distinct functions that call it (the unnamed counting once).
+namespace {
+
+// Each frame's function's distinct callers over `stacks` (the unnamed counting once).
+template <typename Stacks>
+std::vector<std::size_t> fan_in(const Model& model, const Stacks& stacks) {
   std::map<std::string_view, std::set<std::string_view>> callers;
-  for (const Site& site : model.sites) {
-    for (std::size_t i = 0; i + 1 < site.frames.size(); ++i) {
-      const Frame& inner = model.frame(site.frames[i]);
-      const Frame& outer = model.frame(site.frames[i + 1]);
+  for (const std::vector<FrameId>& frames : stacks) {
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+      const Frame& inner = model.frame(frames[i]);
+      const Frame& outer = model.frame(frames[i + 1]);
       if (inner.function.empty()) continue;
       callers[inner.function].insert(outer.function.empty() ? std::string_view() : outer.function);
     }
   }
-  fan_in_.reserve(model.frames.size());
+  std::vector<std::size_t> out;
+  out.reserve(model.frames.size());
   for (const Frame& frame : model.frames) {
     auto at = frame.function.empty() ? callers.end() : callers.find(frame.function);
-    fan_in_.push_back(at == callers.end() ? 0 : at->second.size());
+    out.push_back(at == callers.end() ? 0 : at->second.size());
   }
+  return out;
+}
+
+}  // namespace
+
+FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : model_(model) {
+  library_.reserve(model.frames.size());
+  for (const Frame& frame : model.frames) library_.push_back(own.library(frame));
+  std::vector<std::vector<FrameId>> site_stacks;
+  site_stacks.reserve(model.sites.size());
+  for (const Site& site : model.sites) site_stacks.push_back(site.frames);
+  fan_in_ = fan_in(model, site_stacks);
+  free_fan_in_ = fan_in(model, model.lifetimes.free_stacks_frames);
 }
 
 bool FindingHeadlines::library(std::span<const FrameId> frames, std::size_t i) const {
@@ -78,6 +93,18 @@ std::size_t FindingHeadlines::holder(std::span<const FrameId> frames) const {
   if (outermost) return *outermost;
   if (first) return *first;
   return headline(frames);
+}
+
+std::optional<std::size_t> FindingHeadlines::freer(std::span<const FrameId> frames) const {
+  std::optional<std::size_t> first;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    bool known = !frame.function.empty() || !frame.object.empty();
+    if (!known || library(frames, i)) continue;
+    if (free_fan_in_[index(frames[i])] < kWrapperFanIn) return i;
+    if (!first) first = i;
+  }
+  return first;
 }
 
 namespace {
@@ -371,14 +398,34 @@ std::optional<FrameId> holder_frame(const Model& model, const FindingHeadlines& 
   return frames[headlines.holder(frames)];
 }
 
-// The program frame that holds what a node's holder stack frees: its
-// function name (or the stack's id when it has no name); empty without one.
-std::string holder_key(const Model& model, const FindingHeadlines& headlines, const Node& n) {
+// What frees a node's kept bytes at exit: its holder stack's frames and the
+// function of their freer (FindingHeadlines::freer); none when the node has
+// no holder stack or the stack no own frame.
+struct ExitFreer {
+  std::span<const FrameId> frames;
+  std::string_view function;
+};
+
+std::optional<ExitFreer> exit_freer(const Model& model, const FindingHeadlines& headlines,
+                                    const Node& n) {
   std::uint32_t stack = holder_stack(n.exit_free, n.alive_end);
-  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return {};
-  std::optional<FrameId> frame = holder_frame(model, headlines, stack);
-  if (!frame || model.frame(*frame).function.empty()) return "#" + std::to_string(stack);
-  return model.frame(*frame).function;
+  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return std::nullopt;
+  const std::vector<FrameId>& frames = model.lifetimes.free_stacks_frames[stack - 1];
+  std::optional<std::size_t> at = headlines.freer(frames);
+  if (!at) return std::nullopt;
+  return ExitFreer{frames, model.frame(frames[*at]).function};
+}
+
+// Whether two nodes' bytes are freed at exit by one piece of code: the same
+// freer, or one's freer calling the other's (a destructor and the one it
+// calls for a member), as far as their stacks show.
+bool freed_together(const Model& model, const ExitFreer& a, const ExitFreer& b) {
+  auto calls = [&](const ExitFreer& stack, std::string_view function) {
+    return std::any_of(stack.frames.begin(), stack.frames.end(),
+                       [&](FrameId f) { return model.frame(f).function == function; });
+  };
+  if (a.function.empty() || b.function.empty()) return false;
+  return a.function == b.function || calls(a, b.function) || calls(b, a.function);
 }
 
 Finding finding_of(const Model& model, const FindingHeadlines& headlines,
@@ -458,21 +505,26 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
     if (steady(nodes[i], h, work, cycles)) leaking.push_back(i);
   }
   std::erase_if(leaking, [&](std::size_t i) { return turnover(nodes[i], nodes, h); });
-  // One structure: the same headline function, the same holder at exit, or
-  // the same distribution of kept blocks over the epochs.
-  std::vector<std::string> functions, holders;
+  // One structure: the same headline function, freed together at exit, or
+  // the same distribution of kept blocks over the epochs, unless the code
+  // that frees them at exit says they are two (two leaks of one request,
+  // freed by two release functions).
+  std::vector<std::string> functions;
+  std::vector<std::optional<ExitFreer>> freers;
   for (std::size_t i : leaking) {
     // (a site without a stack has no headline function)
     functions.push_back(nodes[i].key.empty() ? "" : model.frame(nodes[i].key.back()).function);
-    holders.push_back(holder_key(model, headlines, nodes[i]));
+    freers.push_back(exit_freer(model, headlines, nodes[i]));
   }
   Joins joins(leaking.size());
   for (std::size_t a = 0; a < leaking.size(); ++a) {
     for (std::size_t b = a + 1; b < leaking.size(); ++b) {
       bool same_function = !functions[a].empty() && functions[a] == functions[b];
-      bool same_holder = !holders[a].empty() && holders[a] == holders[b];
-      if (same_function || same_holder ||
-          total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) <= kSame) {
+      bool both_freed = freers[a] && freers[b];
+      bool together = both_freed && freed_together(model, *freers[a], *freers[b]);
+      bool same_births =
+          total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) <= kSame;
+      if (same_function || together || (same_births && (!both_freed || together))) {
         joins.join(a, b);
       }
     }

@@ -29,9 +29,11 @@
 //      bounded structure replaced, in one line or moving from the line that
 //      filled it to the line that replaces them.
 //   5. One leak, one finding.  Leaking nodes are joined when they have the
-//      same headline function, when the same program frame frees them in the
-//      release at exit, or when their kept blocks come from the same epochs
-//      in the same proportions (total variation at most kSame).
+//      same headline function, when the same code frees them in the release
+//      at exit (one freer, or one's freer on the other's free stack), or when
+//      their kept blocks come from the same epochs in the same proportions
+//      (total variation at most kSame) and the code that frees them at exit
+//      does not say they are two.
 #pragma once
 
 #include <cstddef>
@@ -117,6 +119,11 @@ class FindingHeadlines {
   // own frame below main (the code that holds it, not its helper), else its
   // first own frame, else its headline as an allocation stack's.
   std::size_t holder(std::span<const FrameId> frames) const;
+  // The frame of a free stack that does the freeing: its innermost own
+  // frame that is not a wrapper of the program's frees (a function through
+  // which kWrapperFanIn or more functions free, over all the free stacks,
+  // such as xfree), else its first own frame; none without an own frame.
+  std::optional<std::size_t> freer(std::span<const FrameId> frames) const;
 
  private:
   // Whether frames[i] is in a library (OwnCode::library, with each frame's own verdict cached).
@@ -124,8 +131,9 @@ class FindingHeadlines {
   bool generic(FrameId frame) const;
 
   const Model& model_;
-  std::vector<bool> library_;        // FrameId -> in a library by itself
-  std::vector<std::size_t> fan_in_;  // FrameId -> the distinct callers of its function
+  std::vector<bool> library_;             // FrameId -> in a library by itself
+  std::vector<std::size_t> fan_in_;       // FrameId -> the distinct callers of its function
+  std::vector<std::size_t> free_fan_in_;  // FrameId -> the same over the free stacks
 };
 
 // The cycles (of `starts`, times increasing, the last running to the end)

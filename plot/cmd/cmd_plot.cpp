@@ -7,16 +7,21 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 
+#include "analyze/ages.hpp"
 #include "analyze/heap_analysis.hpp"
 #include "analyze/leaks.hpp"
+#include "analyze/lifetimes.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
 #include "render/page.hpp"
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 #include "view/lifetime_words.hpp"
 #include "view/plot_data.hpp"
 
@@ -35,8 +40,17 @@ constexpr Subcommand kPlot = {
 // A graph shows at most this many call sites unless --top says otherwise.
 constexpr const char* kPlotTop = "10";
 
-// The bands of contexts a graph draws, whatever --top says (PlotOptions::max_bands).
-constexpr std::size_t kMinBands = 4, kMaxBands = 60;
+// The bands of contexts a graph draws at least, whatever its size
+// (PlotOptions::max_bands).
+constexpr std::size_t kMinBands = 4;
+
+// The legend's rows: at most kMaxLegendRows (render_gnuplot.hpp says why),
+// and at most kLegendShare of the picture's height, at kRowPixels a row
+// (gnuplot's line of text with the key's spacing: 17 pixels in a PNG, 18
+// in an SVG, less in a PDF) or a line of the terminal.  The plot keeps the
+// rest; docs/design.md, "The graph".
+constexpr double kLegendShare = 0.4;
+constexpr double kRowPixels = 19;
 
 po::options_description visible_options() {
   po::options_description options;
@@ -53,6 +67,13 @@ po::options_description visible_options() {
       ("height", po::value<int>()->value_name("PX")->default_value(800),
        "the graph's height in pixels, 200 to 20000; with -o -, in lines, 20 to 1000 (the "
        "terminal's)")  //
+      ("by", po::value<std::string>()->value_name("WHAT")->default_value("sites"),
+       "what a band is: sites (the heap by call site) or age (the heap by when its bytes were "
+       "born: a band per cycle when the program has cycles, else per tenth of the run, the "
+       "oldest at the bottom; needs lifetimes)")  //
+      ("focus", po::value<std::string>()->value_name("FUNCTION"),
+       "with --by=age, only the bytes of the call sites with FUNCTION on their stack, or of a "
+       "leak the report lists (leak:N for its Nth)")  //
       ("keep-script",
        "leave the gnuplot script and its data beside OUT (OUT's name with .gp and .dat), to "
        "restyle the graph");
@@ -69,6 +90,33 @@ int pixels(const po::variables_map& values, const char* name) {
                 ": must be 200 to 20000 pixels");
   }
   return value;
+}
+
+// The value of the first of `names` set and not empty, else "".
+std::string first_set(std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const char* value = std::getenv(name);
+    if (value && *value) return value;
+  }
+  return "";
+}
+
+// Whether the locale's characters are UTF-8 ($LC_ALL, else $LC_CTYPE, else
+// $LANG: "C.UTF-8", "en_US.utf8"); without any, the C locale: ASCII.
+bool utf8_locale() {
+  std::string locale = first_set({"LC_ALL", "LC_CTYPE", "LANG"});
+  for (char& c : locale) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return locale.find("utf-8") != std::string::npos || locale.find("utf8") != std::string::npos;
+}
+
+// The colours of the terminal: 256 for an xterm and the terminals that say
+// so ($TERM ending in -256color, $COLORTERM set), else 16 (the Linux
+// console, vt100, screen).
+int terminal_colours() {
+  std::string term = first_set({"TERM"});
+  bool many = !first_set({"COLORTERM"}).empty() || term.find("256") != std::string::npos ||
+              term.find("direct") != std::string::npos || term == "xterm";
+  return many ? 256 : 16;
 }
 
 // -o -: the size of --width and --height in characters, else the
@@ -96,6 +144,8 @@ GraphOptions terminal_options(GraphOptions options, const po::variables_map& val
   options.height = dimension("height", "lines", "LINES", tty ? size.ws_row : 0, 30);
   const char* no_colour = std::getenv("NO_COLOR");
   options.colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+  options.colours = terminal_colours();
+  options.utf8 = utf8_locale();
   return options;
 }
 
@@ -116,6 +166,13 @@ GraphOptions graph_options(const po::variables_map& values) {
   return options;
 }
 
+// The rows the legend of `graph` may take.
+std::size_t legend_room(const GraphOptions& graph) {
+  double row = graph.format == GraphFormat::terminal ? 1 : kRowPixels;
+  double room = kLegendShare * graph.height / row;
+  return std::min(static_cast<std::size_t>(room), kMaxLegendRows);
+}
+
 PlotOptions plot_options(const po::variables_map& values, const GraphOptions& graph) {
   PlotOptions options;
   if (values.count("title")) options.title = values["title"].as<std::string>();
@@ -124,15 +181,86 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
   // In a terminal, the key starts under the plot's left border (the y axis'
   // labels, 10 columns or so), after a sample of 5: a longer legend was
   // shifted left, its first characters lost.
+  // In a terminal, strata writes the legend's lines: two spaces, a key of
+  // four characters and one.
   options.legend_width =
-      static_cast<std::size_t>(terminal ? std::max(graph.width - 20, 8) : (graph.width - 100) / 7);
+      static_cast<std::size_t>(terminal ? std::max(graph.width - 7, 8) : (graph.width - 100) / 7);
   // Three samples a pixel column: more would not show.
   options.max_samples = 3 * static_cast<std::size_t>(graph.width);
-  // The bands a legend has room for: a line per 32 pixels (half the
-  // picture), half the lines of a terminal.
-  std::size_t room = static_cast<std::size_t>(terminal ? graph.height / 2 : graph.height / 32);
-  options.max_bands = std::clamp<std::size_t>(room, kMinBands, kMaxBands);
+  options.max_bands = std::clamp<std::size_t>(legend_room(graph), kMinBands, kMaxLegendRows);
   return options;
+}
+
+// The sites of --focus: a leak of the report (leak:N), else a function.
+std::vector<SiteId> focus_sites(const Model& model, const std::string& focus,
+                                const ContextOptions& contexts, Cycles& cycles) {
+  std::string what = "--focus=" + focus;
+  if (focus.starts_with("leak:")) {
+    std::optional<std::uint64_t> n = parse_number(std::string_view(focus).substr(5));
+    HeapAnalysis analysis = analyze_heap(model, contexts);
+    cycles = analysis.leaks.cycles;
+    const std::vector<Leak>& leaks = analysis.leaks.suspects;
+    if (!n || *n == 0 || *n > leaks.size()) {
+      throw Error(what + ": the report lists " + std::to_string(leaks.size()) + " leak" +
+                  (leaks.size() == 1 ? "" : "s") + (leaks.empty() ? "" : ", from leak:1"));
+    }
+    return analysis.contexts.contexts.at(leaks[*n - 1].context).sites;
+  }
+  std::vector<SiteId> sites = sites_of_function(model, focus);
+  if (sites.empty()) throw Error(what + ": no call site has this function on its stack");
+  return sites;
+}
+
+// --by=age: the layers of every site's bytes, or of those of --focus.
+PlotData age_plot_data(const Model& model, const po::variables_map& values,
+                       const ContextOptions& contexts, PlotOptions plot) {
+  if (!model.has_lifetimes || model.lifetimes.epochs == 0) {
+    throw Error(
+        model.file, 0,
+        "--by=age needs lifetimes, which this file has not (" + why_no_lifetimes(model) + ")");
+  }
+  Cycles cycles = find_cycles(model);
+  std::vector<SiteId> sites;
+  if (values.count("focus")) {
+    std::string focus = values["focus"].as<std::string>();
+    sites = focus_sites(model, focus, contexts, cycles);
+    plot.note += (plot.note.empty() ? "" : ", ") + focus;
+  } else {
+    for (std::size_t i = 0; i < model.sites.size(); ++i) sites.push_back(static_cast<SiteId>(i));
+  }
+  plot.note += (plot.note.empty() ? "" : ", ") + std::string("by age");
+  return make_age_plot_data(model, age_layers(model, sites, cycles), plot);
+}
+
+// The graph of `analysis`, its bands folded until its legend fits its room:
+// the bands of call sites take what the other rows (the extra heap, the
+// stacks, the troughs, the totals) leave.
+PlotData fitted_plot_data(const Model& model, const HeapAnalysis& analysis, PlotOptions plot,
+                          const GraphOptions& graph) {
+  std::size_t room = legend_room(graph);
+  PlotData data = make_plot_data(model, analysis, plot);
+  for (;;) {
+    std::size_t rows = legend_rows(data, graph.format);
+    if (rows <= room || plot.max_bands <= kMinBands) return data;
+    plot.max_bands = std::max(kMinBands, plot.max_bands - std::min(plot.max_bands, rows - room));
+    data = make_plot_data(model, analysis, plot);
+  }
+}
+
+// The page: the graph by call site, with the heap by age as its toggle
+// when the profile has lifetimes (shown first with --by=age).
+PageData page_data(const Model& model, const po::variables_map& values,
+                   const ContextOptions& contexts, const PlotOptions& plot,
+                   const std::optional<Selection>& selection, bool by_age) {
+  if (values.count("keep-script")) {
+    throw Error("--keep-script: a page draws its graph with its own script, not gnuplot");
+  }
+  PageData page = make_page_data(model, contexts, plot, selection);
+  if (by_age || (model.has_lifetimes && model.lifetimes.epochs > 0)) {
+    page.by_age = age_plot_data(model, values, contexts, plot);
+  }
+  page.by_age_first = by_age;
+  return page;
 }
 
 }  // namespace
@@ -151,14 +279,19 @@ int cmd_plot(const Args& args) {
   std::optional<Selection> selection = ask(model, read_time_question(values));
   if (selection) plot.note = selection_title(model, *selection);
   ContextOptions contexts = for_profile(options, values, model);
+  std::string by = values["by"].as<std::string>();
+  if (by != "sites" && by != "age") throw Error("--by=" + by + ": draw by sites or by age");
+  if (values.count("focus") && by != "age") throw Error("--focus: give --by=age too");
+  plot.top = contexts.top;
   if (graph.format == GraphFormat::html) {
-    if (graph.keep_script) {
-      throw Error("--keep-script: a page draws its graph with its own script, not gnuplot");
-    }
-    write_page(make_page_data(model, contexts, plot, selection), graph.output, file);
+    write_page(page_data(model, values, contexts, plot, selection, by == "age"), graph.output,
+               file);
     return 0;
   }
-  PlotData data = make_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}), plot);
+  PlotData data =
+      by == "age" ? age_plot_data(model, values, contexts, plot)
+                  : fitted_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}),
+                                     plot, graph);
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {
     std::cout << "strata plot: the gnuplot script is " << kept->script << ", its data "
               << kept->data << "\n";

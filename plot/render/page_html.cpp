@@ -8,6 +8,7 @@
 //    "troughs": [{"band": 0, "legend": ..., "points": [[time, bytes], ...]}],
 //    "markers": [[time, label], ...], "marker_count": 4, "peak": [time, bytes],
 //    "totals": [[time, bytes], ...], "by_age": null or the same of the heap by age,
+//    "by_age_first": false,                                   --by=age
 //    "threshold": 1.0, "frames": ["f (a.c:3)", ...],         by FrameId
 //    "parent": [0, 0, 1, ...], "node_frames": [[], [4], ...], by NodeId
 //    "site_node": [...],                                      by SiteId
@@ -86,6 +87,8 @@ const char* kind_name(BandKind kind) {
       return "extra";
     case BandKind::stacks:
       return "stacks";
+    case BandKind::age:
+      return "age";
   }
   return "other";
 }
@@ -169,6 +172,7 @@ Json report_json(const Report& report) {
 Json page_json(const PageData& page) {
   Json json = graph_json(page.graph);
   json["by_age"] = page.by_age ? graph_json(*page.by_age) : Json();
+  json["by_age_first"] = page.by_age && page.by_age_first;
   json["threshold"] = page.threshold;
   tree_json(page, json);
   json["report"] = report_json(page.report);

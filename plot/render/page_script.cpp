@@ -747,9 +747,14 @@ const char* const kPageScript = R"JS(
     byId("by-age").addEventListener("change", function (event) {
       setSeries(event.target.checked ? data.by_age : data);
     });
+    if (data.by_age_first) {
+      series = data.by_age;
+      bands = data.by_age.bands;
+    }
   }
 
   byId("title").textContent = data.title;
+  byId("by-age").checked = series !== data;
   drawLegend();
   draw();
   showTree();

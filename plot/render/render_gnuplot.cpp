@@ -28,6 +28,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "util/shown.hpp"
 #include "util/units.hpp"
 #include "view/plot_legend.hpp"
 
@@ -51,38 +52,77 @@ namespace {
 
 // ---- colours ----------------------------------------------------------------------
 
-// Leak suspects in reds, the other call sites in blues and greens, the rest grey.
-constexpr std::array kLeakColours = {"#d7301f", "#fc8d59", "#990000", "#f4a582", "#ef6548"};
-constexpr std::array kContextColours = {"#2c7fb8", "#7fcdbb", "#41b6c4", "#a1dab4",
-                                        "#225ea8", "#6baed6", "#238b45", "#9ecae1",
-                                        "#756bb1", "#74c476", "#bcbddc", "#08589e"};
-constexpr const char* kOtherColour = "#cccccc";
-constexpr const char* kExtraColour = "#a6a6a6";
-constexpr const char* kStacksColour = "#e3dccb";
-constexpr const char* kTroughColour = "#67000d";
-// In a terminal (ansi256), gnuplot 5.4 maps a grey to 232 + its level / 6.5,
-// past the palette's last colour (255) for light greys: #cccccc became
-// colour 259, #a6a6a6 256, which no palette has.  These two, a little blue,
-// go to the colour cube instead, to 188 (#d7d7d7) and 145 (#afafaf).
-constexpr const char* kTerminalOtherColour = "#c0c0d0";
-constexpr const char* kTerminalExtraColour = "#9999aa";
+// A palette: the colours of each kind of band, the leaks' and the other
+// call sites' taken in turn.
+template <typename Colour, std::size_t Leaks, std::size_t Contexts, std::size_t Ages>
+struct Palette {
+  std::array<Colour, Leaks> leaks;
+  std::array<Colour, Contexts> contexts;
+  Colour other, extra, stacks, trough;
+  std::array<Colour, Ages> ages;  // the heap by age, the oldest first
 
-std::string band_colour(const std::vector<PlotBand>& bands, std::size_t band, bool terminal) {
-  std::size_t same_kind = 0;
-  for (std::size_t b = 0; b < band; ++b) same_kind += bands[b].kind == bands[band].kind;
-  switch (bands[band].kind) {
-    case BandKind::leak:
-      return kLeakColours[same_kind % kLeakColours.size()];
-    case BandKind::context:
-      return kContextColours[same_kind % kContextColours.size()];
-    case BandKind::other:
-      return terminal ? kTerminalOtherColour : kOtherColour;
-    case BandKind::extra:
-      return terminal ? kTerminalExtraColour : kExtraColour;
-    case BandKind::stacks:
-      return kStacksColour;
+  Colour of(const std::vector<PlotBand>& bands, std::size_t band) const {
+    std::size_t same_kind = 0;
+    for (std::size_t b = 0; b < band; ++b) same_kind += bands[b].kind == bands[band].kind;
+    switch (bands[band].kind) {
+      case BandKind::leak:
+        return leaks[same_kind % Leaks];
+      case BandKind::context:
+        return contexts[same_kind % Contexts];
+      case BandKind::extra:
+        return extra;
+      case BandKind::stacks:
+        return stacks;
+      case BandKind::age:
+        return ages[same_kind % Ages];
+      case BandKind::other:
+        break;
+    }
+    return other;
   }
-  return kOtherColour;
+};
+
+// Leak suspects in reds, the other call sites in blues and greens, the rest
+// grey; the troughs dark red; the layers of the heap by age in browns, the
+// oldest darkest, as strata of rock.
+constexpr Palette<const char*, 5, 12, 10> kColours = {
+    {"#d7301f", "#fc8d59", "#990000", "#f4a582", "#ef6548"},
+    {"#2c7fb8", "#7fcdbb", "#41b6c4", "#a1dab4", "#225ea8", "#6baed6", "#238b45", "#9ecae1",
+     "#756bb1", "#74c476", "#bcbddc", "#08589e"},
+    "#cccccc",
+    "#a6a6a6",
+    "#e3dccb",
+    "#67000d",
+    {"#4d2a0f", "#6b3d14", "#8c5319", "#a86b22", "#c0853a", "#d19f57", "#ddb678", "#e7cb99",
+     "#efdcb8", "#f6ecd6"}};
+
+// In a terminal, colours of the 256-colour palette's cube (16 + 36 r + 6 g
+// + b): the same hues, and no grey of the palette's ramp (gnuplot 5.4 maps
+// a light grey past its last colour, to 256 or 259).  The troughs are
+// magenta (201), seen on dark and light backgrounds alike, where the dark
+// red of the pictures was lost on a dark one.
+constexpr Palette<int, 5, 12, 10> kTerminalColours = {
+    {160, 209, 124, 217, 203},
+    {32, 116, 37, 151, 25, 74, 28, 153, 97, 114, 183, 24},
+    188,
+    145,
+    187,
+    201,
+    {94, 130, 136, 137, 173, 179, 180, 186, 223, 230}};
+
+// The colour gnuplot's ansi256 maps to cube colour `index`: it takes a
+// channel's level as value * 6 / 256, so each channel is the middle of its
+// level's range; a grey of the cube gets a little more blue, so that it is
+// not taken for a grey of the ramp.
+std::string terminal_rgb(int index) {
+  int cube = index - 16;
+  int levels[3] = {cube / 36, cube / 6 % 6, cube % 6};
+  int values[3];
+  for (int i = 0; i < 3; ++i) values[i] = (levels[i] * 256 + 128) / 6;
+  if (levels[0] == levels[1] && levels[1] == levels[2]) values[2] += 8;
+  char text[8];
+  std::snprintf(text, sizeof text, "#%02x%02x%02x", values[0], values[1], values[2]);
+  return text;
 }
 
 // ---- the data file ------------------------------------------------------------------
@@ -116,13 +156,20 @@ std::string number(double value) {
   return out;
 }
 
+// A text as a terminal shows it: with the cells of wide characters filled
+// (terminal_cells), or in ASCII without a UTF-8 locale.
+std::string terminal_text(const std::string& text, bool utf8) {
+  return utf8 ? terminal_cells(text) : ascii_text(text);
+}
+
 // The texts, numbered from 1 in the order they are added; for the
-// terminal, with the cells of wide characters filled (terminal_cells).
+// terminal, as it shows them (terminal_text).
 class Texts {
  public:
-  explicit Texts(bool terminal) : terminal_(terminal) {}
+  explicit Texts(const GraphOptions& options)
+      : terminal_(options.format == GraphFormat::terminal), utf8_(options.utf8) {}
   std::size_t add(const std::string& text) {
-    texts_.push_back(terminal_ ? terminal_cells(text) : text);
+    texts_.push_back(terminal_ ? terminal_text(text, utf8_) : text);
     return texts_.size();
   }
   // T[n] in the script.
@@ -137,6 +184,7 @@ class Texts {
 
  private:
   bool terminal_;
+  bool utf8_;
   std::vector<std::string> texts_;
 };
 
@@ -190,8 +238,12 @@ do for [i = 1:|T|] {
 }
 )";
 
-std::string terminal(const GraphOptions& options) {
-  std::string size = std::to_string(options.width) + "," + std::to_string(options.height);
+// `plot_lines`: the terminal's lines left to gnuplot's plot, below which
+// strata prints the legend.
+std::string terminal_line(const GraphOptions& options, int plot_lines) {
+  bool dumb = options.format == GraphFormat::terminal;
+  std::string size =
+      std::to_string(options.width) + "," + std::to_string(dumb ? plot_lines : options.height);
   switch (options.format) {
     case GraphFormat::png:
       return "set terminal pngcairo size " + size + " noenhanced font \"Sans,10\"";
@@ -228,17 +280,43 @@ void write_axes(std::ostream& out, const PlotData& data, const AxesFrame& frame)
       << "set xrange [" << number(data.start_time)
       << "/XSCALE:" << number(std::max(data.end_time, data.start_time + 1)) << "/XSCALE]\n"
       << "set yrange [0:YTOP/YSCALE]\n"
-      << "set border 3\nset tics nomirror out\nset grid ytics lc rgb \"#dddddd\" front\n"
-      << "set key outside below left Left reverse maxcols 1 samplen 2 spacing 1.1\n";
+      << "set border 3\nset tics nomirror out\nset grid ytics lc rgb \"#dddddd\" front\n";
+}
+
+// The legend's room below the plot, computed from its rows: a first plot,
+// of nothing and to no file, measures gnuplot's line of text (it knows
+// its font's size only once it has drawn); the key is set at the bottom
+// left of the picture and the plot's bottom margin above it, with room for
+// the time axis' numbers and label, so that the two never overlap.
+void write_key_room(std::ostream& out, std::size_t rows) {
+  out << "# The legend's room: " << rows << " rows below the plot.\n"
+      << "set output '/dev/null'\nset yrange [0:1]\nplot 0 notitle\n"
+      << "LINE = 1.0 * GPVAL_TERM_VCHAR / GPVAL_TERM_YSIZE    # a line of text, of the picture\n"
+      << "KEYROWS = " << rows << "\n"
+      << "KEYTOP = (KEYROWS * 1.1 + 0.6) * LINE\n"
+      << "set bmargin at screen KEYTOP + 3.4 * LINE\n"
+      << "set key at screen 0.01, screen KEYTOP left top Left reverse maxcols 1 samplen 2 "
+         "spacing 1.1\n";
 }
 
 // The peak: a dashed line and a labelled point.
-void write_peak(std::ostream& out, const PlotData& data, Texts& texts) {
+// In a terminal of `columns` (0: a picture), its label is cut to the
+// columns between the peak and the plot's border on its side (the y axis'
+// numbers take 14 or so), or left out when fewer than 8: it was drawn over
+// the border.
+void write_peak(std::ostream& out, const PlotData& data, Texts& texts, std::size_t columns) {
   if (!data.peak) return;
   const PlotPoint& peak = *data.peak;
-  std::size_t label = texts.add("peak: " + format_bytes(peak.bytes) + " at " +
-                                format_time(data.time_unit, peak.time) + data.origin_text());
-  bool right_half = peak.time - data.start_time > 0.6 * (data.end_time - data.start_time);
+  std::string text = "peak: " + format_bytes(peak.bytes) + " at " +
+                     format_time(data.time_unit, peak.time) + data.origin_text();
+  double at = (peak.time - data.start_time) / std::max(data.end_time - data.start_time, 1.0);
+  bool right_half = at > 0.6;
+  if (columns > 0) {
+    double plot = static_cast<double>(columns) - 14;
+    double room = (right_half ? at : 1 - at) * plot - 3;
+    text = room < 8 ? "" : middle_cut(text, static_cast<std::size_t>(room));
+  }
+  std::size_t label = texts.add(text);
   out << "PEAKX = " << number(peak.time) << "\nPEAKY = " << number(peak.bytes) << "\n"
       << "set arrow 1 from PEAKX/XSCALE, graph 0 to PEAKX/XSCALE, PEAKY/YSCALE nohead "
          "dt 2 lw 1.5 lc rgb \"black\" front\n"
@@ -247,10 +325,30 @@ void write_peak(std::ostream& out, const PlotData& data, Texts& texts) {
       << " point pt 7 ps 1.2 lc rgb \"black\" front\n";
 }
 
-// One plot element per band, then the troughs, the markers and the totals.
+// A line of the legend: its text, and for a terminal the colour (an index
+// of the 256-colour palette, -1: the default) and the character of its key.
+struct KeyEntry {
+  std::string text;
+  int colour = -1;
+  char mark = 'X';
+};
+
+// One plot element per band, then the troughs, the markers and the totals;
+// the legend of each: gnuplot's key, or the terminal's lines (`keys`).
 class PlotList {
  public:
-  void add(const std::string& element) { elements_.push_back(element); }
+  PlotList(Texts& texts, bool terminal) : texts_(texts), terminal_(terminal) {}
+  void add(const std::string& element) { elements_.push_back(element + " notitle"); }
+  void add(const std::string& element, KeyEntry key) {
+    if (terminal_) {
+      add(element);
+      keys_.push_back(std::move(key));
+    } else {
+      elements_.push_back(element + " title " + Texts::ref(texts_.add(key.text)));
+      keys_.push_back(std::move(key));
+    }
+  }
+  const std::vector<KeyEntry>& keys() const { return keys_; }
   void write(std::ostream& out) const {
     out << "plot \\\n";
     for (std::size_t i = 0; i < elements_.size(); ++i) {
@@ -260,44 +358,59 @@ class PlotList {
   bool empty() const { return elements_.empty(); }
 
  private:
+  Texts& texts_;
+  bool terminal_;
   std::vector<std::string> elements_;
+  std::vector<KeyEntry> keys_;
 };
+
+// The characters of gnuplot's dumb terminal for line types 1 to 7, without
+// colours (line type 8 is 1's again).
+constexpr std::string_view kMonoMarks = "*#$%@&=";
 
 // In a terminal without colours every filled band is the same character:
 // each band is drawn as the line of its top instead, in a character of its own.
-void add_band_lines(PlotList& plot, const PlotData& data, std::size_t block, Texts& texts) {
+void add_band_lines(PlotList& plot, const PlotData& data, std::size_t block) {
   std::string source = "DATA index " + std::to_string(block);
   for (std::size_t b = 0; b < data.bands.size(); ++b) {
+    std::size_t type = b % kMonoMarks.size();
     plot.add(source + " using ($1/XSCALE):($" + std::to_string(b + 3) + "/YSCALE) with lines lt " +
-             std::to_string(b + 1) + " title " + Texts::ref(texts.add(data.bands[b].legend)));
+                 std::to_string(type + 1),
+             {data.bands[b].legend, -1, kMonoMarks[type]});
   }
 }
 
-void add_bands(PlotList& plot, const PlotData& data, std::size_t block, Texts& texts,
-               bool terminal) {
+void add_bands(PlotList& plot, const PlotData& data, std::size_t block, bool terminal) {
   if (data.times.empty()) return;
   std::string source = "DATA index " + std::to_string(block);
   for (std::size_t b = 0; b < data.bands.size(); ++b) {
     std::string lower = "($" + std::to_string(b + 2) + "/YSCALE)";
     std::string upper = "($" + std::to_string(b + 3) + "/YSCALE)";
     bool leak = data.bands[b].kind == BandKind::leak;
-    std::string style = leak ? "fs solid 0.95 border lc rgb \"" + std::string(kTroughColour) + "\""
-                             : "fs solid 0.9 noborder";
+    std::string style = leak
+                            ? "fs solid 0.95 border lc rgb \"" + std::string(kColours.trough) + "\""
+                            : "fs solid 0.9 noborder";
+    int colour = kTerminalColours.of(data.bands, b);
+    std::string fill = terminal ? terminal_rgb(colour) : kColours.of(data.bands, b);
     plot.add(source + " using ($1/XSCALE):" + lower + ":" + upper + " with filledcurves " + style +
-             " fc rgb \"" + band_colour(data.bands, b, terminal) + "\" title " +
-             Texts::ref(texts.add(data.bands[b].legend)));
+                 " fc rgb \"" + fill + "\"",
+             {data.bands[b].legend, colour, 'X'});
   }
 }
 
-void add_troughs(PlotList& plot, const PlotData& data, Blocks& blocks, Texts& texts) {
+// The troughs: a dark red line of diamonds; in a terminal, magenta o's.
+void add_troughs(PlotList& plot, const PlotData& data, Blocks& blocks, bool terminal) {
   for (const PlotTroughs& troughs : data.troughs) {
     if (troughs.points.empty()) continue;
     std::string comment =
         "the troughs of band " + std::to_string(troughs.band + 1) + ": time, bytes";
     std::size_t block = blocks.add(comment, points_block(troughs.points));
-    plot.add("DATA index " + std::to_string(block) +
-             " using ($1/XSCALE):($2/YSCALE) with linespoints lw 2.5 dt 1 pt 9 ps 1.6 lc rgb \"" +
-             kTroughColour + "\" title " + Texts::ref(texts.add(troughs.legend)));
+    std::string style =
+        terminal ? "with points pt \"o\" lc rgb \"" + terminal_rgb(kTerminalColours.trough) + "\""
+                 : "with linespoints lw 2.5 dt 1 pt 9 ps 1.6 lc rgb \"" +
+                       std::string(kColours.trough) + "\"";
+    plot.add("DATA index " + std::to_string(block) + " using ($1/XSCALE):($2/YSCALE) " + style,
+             {troughs.legend, kTerminalColours.trough, 'o'});
   }
 }
 
@@ -315,28 +428,38 @@ void add_markers(std::ostream& out, PlotList& plot, const PlotData& data, Blocks
         << "font \",8\" tc rgb \"#333333\"\n";
   }
   std::string source = "DATA index " + std::to_string(blocks.add("markers: time", body.str()));
-  std::string title = "notitle";
+  std::string element =
+      source +
+      " using ($1/XSCALE):(0):(0):(YTOP/YSCALE) with vectors nohead dt 3 lc rgb \"#555555\"";
   if (data.marker_count > data.markers.size()) {
-    title = "title " + Texts::ref(texts.add("markers: " + std::to_string(data.markers.size()) +
-                                            " of " + std::to_string(data.marker_count) +
-                                            " drawn (the first in each slice of the time axis)"));
+    plot.add(element, {"markers: " + std::to_string(data.markers.size()) + " of " +
+                       std::to_string(data.marker_count) +
+                       " drawn (the first in each slice of the time axis)"});
+  } else {
+    plot.add(element);
   }
-  plot.add(source +
-           " using ($1/XSCALE):(0):(0):(YTOP/YSCALE) with vectors nohead dt 3 lc rgb \"#555555\" " +
-           title);
 }
 
-void add_totals(PlotList& plot, const PlotData& data, Blocks& blocks, Texts& texts) {
+// The total at every snapshot: a black line; in a terminal, a line of -'s.
+void add_totals(PlotList& plot, const PlotData& data, Blocks& blocks, bool terminal) {
   if (data.totals.empty()) return;
   std::size_t block =
       blocks.add("the total at every snapshot: time, bytes", points_block(data.totals));
   std::string legend = data.bands.empty()
                            ? "total"
                            : "total at every snapshot (call sites only at the detailed ones)";
-  plot.add("DATA index " + std::to_string(block) +
-           " using ($1/XSCALE):($2/YSCALE) with lines lw 1.5 lc rgb \"black\" title " +
-           Texts::ref(texts.add(legend)));
+  std::string style = terminal ? "with points pt \"-\"" : "with lines lw 1.5 lc rgb \"black\"";
+  plot.add("DATA index " + std::to_string(block) + " using ($1/XSCALE):($2/YSCALE) " + style,
+           {legend, -1, '-'});
 }
+
+constexpr const char* kPrintLayout = R"(
+# Where the legend and the plot are, in pixels (points in a PDF) from the
+# bottom: the key's top and bottom, the plot's bottom and top.
+PICTURE = 1.0 * GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE
+print sprintf("strata-layout %g %g %g %g", KEYTOP * PICTURE, \
+    (KEYTOP - KEYROWS * 1.1 * LINE) * PICTURE, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX)
+)";
 
 constexpr const char* kPrintAxes = R"(
 # For the HTML page: where the axes are in the picture.
@@ -365,43 +488,128 @@ GraphScales graph_scales(const PlotData& data) {
   return {time, byte_scale(data.max_total())};
 }
 
+std::size_t legend_rows(const PlotData& data, GraphFormat format) {
+  std::size_t rows = data.times.empty() ? 0 : data.bands.size();
+  for (const PlotTroughs& troughs : data.troughs) rows += !troughs.points.empty();
+  rows += !data.totals.empty();
+  bool thinned = !data.markers.empty() && data.marker_count > data.markers.size();
+  rows += format != GraphFormat::terminal && thinned;
+  return rows;
+}
+
+std::string sgr_colour(int index, int colours) {
+  index = std::clamp(index, 0, 255);
+  if (colours >= 256) return "38;5;" + std::to_string(index);
+  // The colour of `index` in xterm's palette, then the nearest of the 16
+  // (xterm's values too); the bright ones as bold, which every terminal has.
+  static constexpr int kBasic[16][3] = {
+      {0, 0, 0},     {205, 0, 0},     {0, 205, 0},     {205, 205, 0},  {0, 0, 238}, {205, 0, 205},
+      {0, 205, 205}, {229, 229, 229}, {127, 127, 127}, {255, 0, 0},    {0, 255, 0}, {255, 255, 0},
+      {92, 92, 255}, {255, 0, 255},   {0, 255, 255},   {255, 255, 255}};
+  int rgb[3];
+  if (index < 16) {
+    for (int i = 0; i < 3; ++i) rgb[i] = kBasic[index][i];
+  } else if (index < 232) {
+    static constexpr int kLevel[6] = {0, 95, 135, 175, 215, 255};
+    int cube = index - 16;
+    rgb[0] = kLevel[cube / 36], rgb[1] = kLevel[cube / 6 % 6], rgb[2] = kLevel[cube % 6];
+  } else {
+    rgb[0] = rgb[1] = rgb[2] = 8 + 10 * (index - 232);
+  }
+  int best = 0;
+  long best_distance = -1;
+  for (int c = 0; c < 16; ++c) {
+    long distance = 0;
+    for (int i = 0; i < 3; ++i) distance += long(rgb[i] - kBasic[c][i]) * (rgb[i] - kBasic[c][i]);
+    if (best_distance < 0 || distance < best_distance) best = c, best_distance = distance;
+  }
+  return (best >= 8 ? "1;3" : "3") + std::to_string(best % 8);
+}
+
+namespace {
+
+// The lines of a terminal that gnuplot's plot keeps, whatever its legend.
+constexpr int kMinPlotLines = 10;
+
+// The terminal's legend: a line per key, its key's characters in its band's
+// colour, its text cut in the middle to the line.
+std::vector<std::string> terminal_key(const std::vector<KeyEntry>& keys,
+                                      const GraphOptions& options) {
+  constexpr std::size_t kIndent = 2, kMark = 4;
+  std::size_t room = static_cast<std::size_t>(options.width) - kIndent - kMark - 1;
+  std::vector<std::string> lines;
+  for (const KeyEntry& key : keys) {
+    std::string mark(kMark, key.mark);
+    if (options.colour && key.colour >= 0) {
+      mark = "\x1b[" + sgr_colour(key.colour, options.colours) + "m" + mark + "\x1b[0m";
+    }
+    std::string text = options.utf8 ? key.text : ascii_text(key.text);
+    text = options.utf8 ? middle_cut(text, room) : middle_cut(text, room, "...");
+    lines.push_back(std::string(kIndent, ' ') + mark + " " + text);
+  }
+  return lines;
+}
+
+// A terminal's texts drawn by gnuplot, cut to the columns they have.
+std::string fit_text(const std::string& text, std::size_t width, bool utf8) {
+  std::string shown = utf8 ? text : ascii_text(text);
+  return utf8 ? middle_cut(shown, width) : middle_cut(shown, width, "...");
+}
+
+}  // namespace
+
 GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
                        const std::string& data_name, const std::string& output_name) {
-  Texts texts(options.format == GraphFormat::terminal);
+  bool terminal = options.format == GraphFormat::terminal;
+  std::size_t width = static_cast<std::size_t>(options.width);
+  Texts texts(options);
   texts.add(output_name);
-  texts.add(data.title);
+  texts.add(terminal ? fit_text(data.title, width - 2, options.utf8) : data.title);
   Blocks blocks;
   AxesFrame frame = axes_frame(data);
-  std::ostringstream body;  // everything after reading the texts
-  body << terminal(options) << "\nset output T[1]\nset title T[2]\n";
-  write_axes(body, data, frame);
-  bool terminal = options.format == GraphFormat::terminal;
-  // Characters: no dotted grid, no rotated text (the y label, the markers'
-  // labels): the unit goes with the numbers.
-  // UTF-8: gnuplot then measures the key's texts in characters, not bytes
-  // (a key of CJK names was laid out wider than the terminal, over itself).
-  if (terminal) {
-    body << "set encoding utf8\n"
-         << "unset grid\nunset ylabel\nset format y \"%g " << frame.scales.bytes.unit << "\"\n";
+  std::size_t rows = legend_rows(data, options.format);
+  // A terminal's legend is strata's lines below gnuplot's plot, which
+  // keeps kMinPlotLines at least (the rest of the legend is one line).
+  std::size_t key_lines = rows;
+  if (terminal && options.height - static_cast<int>(rows) < kMinPlotLines) {
+    key_lines = static_cast<std::size_t>(std::max(options.height - kMinPlotLines, 1));
   }
-  write_peak(body, data, texts);
+  int plot_lines = options.height - static_cast<int>(key_lines);
+  std::ostringstream body;  // everything after reading the texts
+  body << terminal_line(options, plot_lines) << "\n";
+  if (!terminal) write_key_room(body, rows);
+  body << "set output T[1]\nset title T[2]\n";
+  write_axes(body, data, frame);
+  // Characters: no dotted grid, no rotated text (the y label, the markers'
+  // labels): the unit goes with the numbers; no key (strata writes it).
+  // UTF-8: gnuplot then measures texts in characters, not bytes.
+  if (terminal) {
+    if (options.utf8) body << "set encoding utf8\n";
+    body << "unset key\nunset grid\nunset ylabel\nset format y \"%g " << frame.scales.bytes.unit
+         << "\"\n";
+    std::string xlabel = "time (" + frame.scales.time.unit + ")";
+    if (text_width(xlabel) > width - 2) body << "unset xlabel\n";
+  }
+  write_peak(body, data, texts, terminal ? width : 0);
 
-  PlotList plot;
+  PlotList plot(texts, terminal);
   if (!data.times.empty()) {
     std::size_t block = blocks.add(
         "the bands: time, 0, then the top of each band (bytes, stacked from the bottom band up)",
         bands_block(data));
     if (terminal && !options.colour) {
-      add_band_lines(plot, data, block, texts);
+      add_band_lines(plot, data, block);
     } else {
-      add_bands(plot, data, block, texts, terminal);
+      add_bands(plot, data, block, terminal);
     }
   }
-  add_troughs(plot, data, blocks, texts);
-  add_totals(plot, data, blocks, texts);
+  add_troughs(plot, data, blocks, terminal);
+  add_totals(plot, data, blocks, terminal);
   if (!terminal) add_markers(body, plot, data, blocks, texts);
-  if (plot.empty()) plot.add("NaN notitle");
+  if (plot.keys().size() != rows) throw std::logic_error("gnuplot_job: legend_rows miscounted");
+  if (plot.empty()) plot.add("NaN");
   plot.write(body);
+  if (!terminal) body << kPrintLayout;
   if (options.format == GraphFormat::html) body << kPrintAxes;
 
   std::ostringstream script, file;
@@ -410,7 +618,44 @@ GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
   script << header(data_name) << read << body.str();
   texts.write(file);
   file << blocks.str();
-  return {script.str(), file.str()};
+  GnuplotJob job{script.str(), file.str(), {}};
+  if (terminal) {
+    std::vector<KeyEntry> keys = plot.keys();
+    if (keys.size() > key_lines) {
+      std::size_t more = keys.size() - key_lines + 1;
+      keys.resize(key_lines - 1);
+      keys.push_back({"and " + std::to_string(more) + " more (strata report lists them)", -1, ' '});
+    }
+    job.key = terminal_key(keys, options);
+  }
+  return job;
+}
+
+std::string terminal_output(const std::string& text, const GraphOptions& options) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[at]);
+    if (text.compare(at, 7, "\x1b[38;5;") == 0) {
+      std::size_t end = text.find('m', at + 7);
+      std::string digits = end == std::string::npos ? "" : text.substr(at + 7, end - at - 7);
+      if (!digits.empty() && digits.size() <= 4 &&
+          digits.find_first_not_of("0123456789") == std::string::npos) {
+        out += "\x1b[" + sgr_colour(std::stoi(digits), options.colours) + "m";
+        at = end + 1;
+        continue;
+      }
+    }
+    std::optional<std::size_t> length =
+        c < 0x80 ? std::optional<std::size_t>(1) : utf8_sequence(text, at);
+    if (!length || (!options.utf8 && c >= 0x80)) {
+      out += '?';
+      at += length.value_or(1);
+    } else {
+      out.append(text, at, *length);
+      at += *length;
+    }
+  }
+  return out;
 }
 
 }  // namespace strata

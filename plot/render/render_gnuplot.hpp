@@ -37,6 +37,8 @@ struct GraphOptions {
   int width = 1200;    // pixels (a PDF page is width/100 by height/100 inches);
   int height = 800;    // characters for the terminal
   bool colour = true;  // the terminal: ANSI colours (else each band a line of its own character)
+  int colours = 256;   // the terminal: its palette, 256 or 16 colours
+  bool utf8 = true;    // the terminal: UTF-8 texts (else ASCII: the locale is not UTF-8)
   bool keep_script = false;  // leave the script and its data beside the output
   std::string input;         // the profile drawn: no file written may be it
 };
@@ -46,7 +48,21 @@ struct GraphOptions {
 struct GnuplotJob {
   std::string script;
   std::string data;
+  // The terminal: the legend's lines, printed by strata below gnuplot's
+  // plot (gnuplot's key overwrote the plot and its own texts in a terminal).
+  std::vector<std::string> key;
 };
+
+// The lines of the legend of `data` drawn in `format`: one for each band,
+// each leak's troughs, the totals and the note on the markers drawn.
+std::size_t legend_rows(const PlotData& data, GraphFormat format);
+
+// The most lines a legend takes, whatever the picture's size: past 20 rows
+// the key is a wall of text no eye matches to bands by colour (the
+// palettes have 5 reds and 12 blues and greens), and each band is a
+// sliver: 20 bands at the default 800 pixels are 25 pixels each on average
+// (docs/design.md, "The graph").
+inline constexpr std::size_t kMaxLegendRows = 20;
 
 GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
                        const std::string& data_name, const std::string& output_name);
@@ -70,6 +86,16 @@ struct GraphScales {
 };
 
 GraphScales graph_scales(const PlotData& data);
+
+// gnuplot's picture in a terminal made safe to print: every 256-colour
+// escape of a colour the palette has (16 colours: the nearest of the 16),
+// each byte that is not UTF-8 a "?" (without UTF-8: every byte outside
+// ASCII).
+std::string terminal_output(const std::string& text, const GraphOptions& options);
+
+// The SGR parameters of colour `index` (0 to 255) in a palette of `colours`
+// (256: "38;5;N"; 16: the nearest of the 16, "31" or "1;31").
+std::string sgr_colour(int index, int colours);
 
 // Runs `gnuplot SCRIPT` in `directory` (no shell); returns what it printed on
 // stderr.  Throws Error when gnuplot is missing or fails.

@@ -314,7 +314,17 @@ std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions&
   if (options.format == GraphFormat::terminal) {
     std::string text = read_file(work.directory / work.picture);
     if (text.starts_with('\f')) text.erase(0, 1);  // the dumb terminal's form feed
-    std::cout << text;                             // written and checked in main (util/output.hpp)
+    // Written and checked in main (util/output.hpp); the legend below.
+    // (gnuplot's last line is its reset of the colours alone: it goes last.)
+    std::string plot = terminal_output(text, options);
+    std::size_t newline = plot.rfind('\n');
+    std::string last = plot.substr(newline == std::string::npos ? 0 : newline + 1);
+    bool escapes_only = last.starts_with('\x1b') && last.ends_with('m') &&
+                        last.find_first_of(" \t") == std::string::npos;
+    if (escapes_only) plot.resize(plot.size() - last.size());
+    std::cout << plot << (plot.empty() || plot.ends_with('\n') ? "" : "\n");
+    for (const std::string& line : job.key) std::cout << line << '\n';
+    if (escapes_only) std::cout << last;
   } else if (!options.keep_script) {
     move_file(work.directory / work.picture, options.output);
   }

@@ -57,7 +57,9 @@ std::string ending(const Leak& leak) {
 
 std::string growth_rate(LeakKind kind, double growth_bytes, const std::string& time_unit,
                         double end_time) {
-  if (kind == LeakKind::rising_trough) return "+" + format_bytes(growth_bytes) + " per cycle";
+  if (kind == LeakKind::rising_trough || kind == LeakKind::left_behind) {
+    return "+" + format_bytes(growth_bytes) + " per cycle";
+  }
   Scale scale = time_scale(time_unit, end_time);
   return "+" + format_bytes(growth_bytes * scale.divisor) + " per " + scale.unit;
 }

@@ -42,6 +42,7 @@ PageData make_page_data(const Model& model, const ContextOptions& options, const
   HeapAnalysis analysis = analyze_heap(model, options, {.leaks = !selection, .tree = true});
   PageData page{.graph = make_plot_data(model, analysis, plot),
                 .by_age = std::nullopt,
+                .by_age_first = false,
                 .report = make_report(model, analysis, options, false, selection),
                 .threshold = analysis.options.threshold,
                 .frames = model.frames,

@@ -33,10 +33,11 @@ struct PageMoment {
 
 struct PageData {
   PlotData graph;
-  // The heap by age (`--by=age`): a second graph (its own samples and
-  // bands, kind "age" or any), which the page offers as a toggle; none yet:
-  // make_page_data is where it is to be made.
+  // The heap by age (make_age_plot_data): a second graph (its own samples
+  // and bands), which the page offers as a toggle; shown first when
+  // `by_age_first` (--by=age).
   std::optional<PlotData> by_age;
+  bool by_age_first = false;
   Report report;
   double threshold = 1.0;                         // the tree's, as --threshold
   std::vector<Frame> frames;                      // FrameId -> frame

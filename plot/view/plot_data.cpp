@@ -106,18 +106,27 @@ std::size_t legend_lines(const Source& source) {
   return source.leak && !source.leak->troughs.empty() ? 2 : 1;
 }
 
-// Keeps the first bands of contexts (the leak suspects first, then by rank)
-// while their legends take at most `max_bands` - 1 lines, and folds the
+// Keeps the first bands of contexts (the leak suspects first, then by rank),
+// at most `top` of them (0: any), while their legends take at most
+// `max_bands` - 1 lines, and folds the
 // others, with the "other places", into one band of other places, held by
 // `folded`.  gnuplot reads the data once per band, each line holding every
 // band: the cost of a graph grows with the square of its bands, and a
 // legend has room for a few dozen.
-void fold_bands(std::vector<Source>& sources, std::size_t max_bands, Context& folded) {
-  std::size_t lines = 0;
-  for (const Source& source : sources) lines += legend_lines(source);
-  if (max_bands == 0 || lines <= max_bands) return;
+void fold_bands(std::vector<Source>& sources, std::size_t max_bands, std::size_t top,
+                Context& folded) {
+  std::size_t lines = 0, named = 0;
+  for (const Source& source : sources) {
+    lines += legend_lines(source);
+    named += source.band.kind != BandKind::other;
+  }
+  bool over_top = top > 0 && named > top;
+  if ((max_bands == 0 || lines <= max_bands) && !over_top) return;
   std::size_t kept = 0, used = 0;  // room for the other places' line
-  while (used + legend_lines(sources[kept]) < max_bands) used += legend_lines(sources[kept++]);
+  while (kept < sources.size() && (top == 0 || kept < top) &&
+         (max_bands == 0 || used + legend_lines(sources[kept]) < max_bands)) {
+    used += legend_lines(sources[kept++]);
+  }
   kept = std::max<std::size_t>(kept, 1);
   Source other;
   other.band.kind = BandKind::other;
@@ -490,8 +499,10 @@ void thin_markers(PlotData& data, std::size_t max_markers) {
   data.markers = std::move(kept);
 }
 
-PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
-                        const PlotOptions& options) {
+namespace {
+
+// A graph of `model` without its bands: its title, time axis and markers.
+PlotData graph_frame(const Model& model, const PlotOptions& options) {
   if (model.snapshots.empty()) throw Error(model.file, 0, "holds no complete snapshot to plot");
   PlotData data;
   data.title =
@@ -501,10 +512,61 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   data.time_origin = time_origin(model);
   data.end_time = axis_time(end_time(model), data.time_origin);
   data.start_time = start_time(model, data.time_origin);
+  for (const Marker& marker : model.markers) {
+    data.markers.push_back({axis_time(marker.time, data.time_origin), plain_text(marker.label)});
+  }
+  data.marker_count = data.markers.size();
+  thin_markers(data, kMaxMarkersDrawn);
+  return data;
+}
+
+// "born in 20-30% of the run", "born in cycle 3", "born in cycles 3-4",
+// "born before the first cycle".
+std::string layer_legend(const AgeLayers& ages, const AgeLayer& layer, std::uint32_t epochs) {
+  if (!ages.by_cycles) {
+    auto pct = [&](std::uint32_t k) {
+      return std::to_string((100 * std::size_t{k} + epochs / 2) / epochs);
+    };
+    return "born in " + pct(layer.from) + "-" + pct(layer.to) + "% of the run";
+  }
+  if (layer.last_cycle == 0) return "born before the first cycle";
+  std::string first = layer.first_cycle == 0 ? "the start" : std::to_string(layer.first_cycle);
+  if (layer.first_cycle == layer.last_cycle) return "born in cycle " + first;
+  return "born in cycles " + first + "-" + std::to_string(layer.last_cycle);
+}
+
+}  // namespace
+
+PlotData make_age_plot_data(const Model& model, const AgeLayers& ages, const PlotOptions& options) {
+  PlotData data = graph_frame(model, options);
+  std::uint32_t epochs = model.lifetimes.epochs;
+  for (std::uint64_t time : ages.times) {
+    data.times.push_back(axis_time(time, data.time_origin));
+    data.between.push_back(false);
+  }
+  for (const AgeLayer& layer : ages.layers) {
+    PlotBand band;
+    band.kind = BandKind::age;
+    band.legend = layer_legend(ages, layer, epochs);
+    std::uint64_t left = layer.bytes.empty() ? 0 : layer.bytes.back();
+    band.detail =
+        grouped(layer.born) + " bytes born, " + grouped(left) + " of them alive at the end (" +
+        percent(layer.born ? 100.0 * static_cast<double>(left) / static_cast<double>(layer.born)
+                           : 0.0) +
+        ")";
+    band.bytes = layer.bytes;
+    data.bands.push_back(std::move(band));
+  }
+  return data;
+}
+
+PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
+                        const PlotOptions& options) {
+  PlotData data = graph_frame(model, options);
 
   std::vector<Source> sources = context_sources(analysis);
   Context folded;  // the other places, when bands beyond the budget join them
-  fold_bands(sources, options.max_bands, folded);
+  fold_bands(sources, options.max_bands, options.top, folded);
   name_context_bands(model, sources, options.legend_width);
   for (BandKind kind : {BandKind::extra, BandKind::stacks}) {
     if (std::optional<Source> source = totals_source(model, analysis.contexts, kind)) {
@@ -519,11 +581,6 @@ PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
   add_finding_details(model, analysis, sources, data);
   thin_samples(data, options.max_samples);
 
-  for (const Marker& marker : model.markers) {
-    data.markers.push_back({axis_time(marker.time, data.time_origin), plain_text(marker.label)});
-  }
-  data.marker_count = data.markers.size();
-  thin_markers(data, kMaxMarkersDrawn);
   if (std::optional<std::size_t> peak = peak_snapshot(model)) {
     const Snapshot& snapshot = model.snapshots[*peak];
     data.peak = PlotPoint{axis_time(snapshot.time, data.time_origin),

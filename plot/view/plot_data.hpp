@@ -19,13 +19,16 @@
 #include <string>
 #include <vector>
 
+#include "analyze/ages.hpp"
 #include "analyze/heap_analysis.hpp"
 #include "analyze/leaks.hpp"
 #include "model/model.hpp"
 
 namespace strata {
 
-enum class BandKind : std::uint8_t { leak, context, other, extra, stacks };
+// age: a layer of the heap by age (make_age_plot_data), the bytes born in
+// one part of the run.
+enum class BandKind : std::uint8_t { leak, context, other, extra, stacks, age };
 
 struct PlotBand {
   BandKind kind = BandKind::context;
@@ -88,6 +91,10 @@ struct PlotOptions {
   // many leak suspects went there.  gnuplot reads the data once per band,
   // each line holding every band, so a graph costs the square of its bands.
   std::size_t max_bands = 0;
+  // The most bands of call sites before the other places (0: no limit):
+  // --top.  The analysis gives each leak finding a context of its own
+  // beyond --top; the graph folds those after the first `top` too.
+  std::size_t top = 0;
 };
 
 // Keeps at most about `max_samples` samples (and always the first and the
@@ -115,5 +122,9 @@ void thin_markers(PlotData& data, std::size_t max_markers);
 // its first record (time_origin).
 PlotData make_plot_data(const Model& model, const HeapAnalysis& analysis,
                         const PlotOptions& options);
+
+// The heap by age: one band per layer of `ages`, the oldest at the bottom,
+// sampled at the epoch boundaries, with the markers of `model`.
+PlotData make_age_plot_data(const Model& model, const AgeLayers& ages, const PlotOptions& options);
 
 }  // namespace strata

@@ -123,6 +123,49 @@ std::string cut_text(std::string_view text, std::size_t width) {
   return std::string(text.substr(0, at)) + std::string(kEllipsis);
 }
 
+std::string middle_cut(std::string_view text, std::size_t width, std::string_view ellipsis) {
+  if (text_width(text) <= width) return std::string(text);
+  if (width < text_width(ellipsis)) ellipsis = "";  // no room for it: the start alone
+  std::size_t room = width - text_width(ellipsis);
+  std::size_t head_room = ellipsis.empty() ? room : (room + 1) / 2, used = 0, head = 0;
+  while (head < text.size()) {
+    auto [c, length] = character(text, head);
+    if (used + char_width(c) > head_room) break;
+    used += char_width(c);
+    head += length;
+  }
+  std::size_t tail_room = ellipsis.empty() ? 0 : room - used, tail = text.size(), tail_used = 0;
+  while (tail > head) {
+    std::size_t start = tail - 1;  // back to the first byte of the character before `tail`
+    while (start > head && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+    auto [c, length] = character(text, start);
+    std::size_t w = char_width(c);
+    if (start + length != tail) start = tail - 1, w = 1;  // not UTF-8: one byte
+    if (tail_used + w > tail_room) break;
+    tail_used += w;
+    tail = start;
+  }
+  return std::string(text.substr(0, head)) + std::string(ellipsis) + std::string(text.substr(tail));
+}
+
+std::string ascii_text(std::string_view text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    auto [c, length] = character(text, at);
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c == 0x2190) {
+      out += "<-";
+    } else if (c == 0x2026) {
+      out += "...";
+    } else if (c != 0x200B) {
+      out += '?';
+    }
+    at += length;
+  }
+  return out;
+}
+
 std::string terminal_cells(std::string_view text) {
   std::string out;
   for (std::size_t at = 0; at < text.size();) {
@@ -257,7 +300,7 @@ std::string telling_text(const Stack& stack, Span span, std::size_t width) {
                          frame_text(stack[span.telling], true);
     if (text_width(elided) <= width) return elided;
   }
-  return cut_text(full, width);
+  return middle_cut(full, width);
 }
 
 // The legend of one stack: the telling frames, then callers while they fit.

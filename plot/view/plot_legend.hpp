@@ -43,6 +43,17 @@ std::size_t text_width(std::string_view text);
 // `text` cut to `width` columns, the last being "…" when cut.
 std::string cut_text(std::string_view text, std::size_t width);
 
+// `text` cut in its middle to `width` columns: its start and its end, with
+// `ellipsis` between them (on character boundaries); whole when it fits.
+// A legend's first frame and its telling frame are at its two ends.
+std::string middle_cut(std::string_view text, std::size_t width,
+                       std::string_view ellipsis = "\xE2\x80\xA6");
+
+// `text` in ASCII, for a terminal whose locale is not UTF-8: "←" is "<-",
+// "…" is "...", a zero-width space goes, any other character outside ASCII
+// (or a byte that is not UTF-8) is "?".
+std::string ascii_text(std::string_view text);
+
 // `text` with a zero-width space after each wide character: gnuplot's dumb
 // terminal gives each character one cell, and a wide one takes two columns
 // of the screen, so a line of the graph with a CJK name was longer than the

@@ -2,7 +2,8 @@
 // Leak findings from the lifetime table (analyze/lifetime_leaks.hpp), on
 // models built here with known lifetimes: a leak among decoys, a cache, a
 // turnover between two lines, one structure from two lines of a function,
-// and the headline past a wrapper of the program's own.
+// the headline past a wrapper of the program's own, and two leaks born
+// together told apart by the code that frees them.
 #include "analyze/lifetime_leaks.hpp"
 
 #include <gtest/gtest.h>
@@ -152,6 +153,46 @@ TEST(LifetimeLeaks, TheHeadlineIsTheCallerOfAWrapper) {
   EXPECT_EQ(names.headline(model.sites[0].frames), 1u);
   LifetimeLeaks found = find_lifetime_leaks(model, own);
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{"fault_report"});
+}
+
+// Two leaks born in the same epochs, both freed at exit by free stack 1
+// and 2 (frames `first`, `second`, innermost first): the findings' headlines.
+std::vector<std::string> freed_by(const std::vector<std::uint32_t>& first,
+                                  const std::vector<std::uint32_t>& second) {
+  // 0 main, 1 audit_append, 2 token_issue, 3 scratch, 4 teardown,
+  // 5 audit_trim, 6 token_revoke, 7 session_free, 8 buffer_free
+  Model model = model_of({"main", "audit_append", "token_issue", "scratch", "teardown",
+                          "audit_trim", "token_revoke", "session_free", "buffer_free"});
+  model.lifetimes.free_stacks = true;
+  for (const auto* stack : {&first, &second}) {
+    std::vector<FrameId> frames;
+    for (std::uint32_t id : *stack) frames.push_back(FrameId{id});
+    model.lifetimes.free_stacks_frames.push_back(frames);
+  }
+  for (std::uint32_t leak : {1u, 2u}) {
+    Site& site = add_site(model, {leak, 0});
+    for (std::uint32_t e = 0; e < kEpochs - 1; ++e) {
+      cell(site, e, kEpochs - 1, 100 * leak);
+      site.cells.back().freed_by = leak;
+    }
+  }
+  temporaries(model, 3);
+  return headlines(model, find_lifetime_leaks(model, OwnCode(model, {})));
+}
+
+TEST(LifetimeLeaks, TwoLeaksBornTogetherFreedByUnrelatedCodeAreTwo) {
+  // The audit trail and the tokens: released at exit by two functions that
+  // the same teardown calls.
+  EXPECT_EQ(freed_by({5, 4, 0}, {6, 4, 0}),
+            (std::vector<std::string>{"token_issue", "audit_append"}));
+}
+
+TEST(LifetimeLeaks, TwoPartsFreedByOneDestructorAreOne) {
+  // A session and its buffer: session_free frees one and calls
+  // buffer_free for the other.
+  EXPECT_EQ(freed_by({8, 7, 4, 0}, {7, 4, 0}), std::vector<std::string>{"token_issue"});
+  // Freed by stacks with no frame of the program's: their births alone join them.
+  EXPECT_EQ(freed_by({}, {}).size(), 1u);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "render/page.hpp"
 #include "render/render_gnuplot.hpp"
 #include "strata_profile.hpp"
+#include "view/plot_legend.hpp"
 
 namespace strata::test {
 namespace {
@@ -100,8 +101,9 @@ TEST(GnuplotJob, OneElementPerBandAndTheLeakInRed) {
 }
 
 // gnuplot's ansi256 maps light greys past colour 255 (#cccccc to 259): the
-// terminal's other places and extra heap are colours of the cube instead;
-// and its texts are UTF-8, wide characters with their second cell filled.
+// terminal's other places and extra heap are colours of the cube instead
+// (188 and 145, a little blue not to be greys of the ramp); its legend is
+// strata's lines, in UTF-8 or in ASCII.
 TEST(GnuplotJob, TerminalColoursAndTexts) {
   PlotData data = hostile_data();
   data.bands[1].kind = BandKind::other;
@@ -115,13 +117,44 @@ TEST(GnuplotJob, TerminalColoursAndTexts) {
   GnuplotJob job = gnuplot_job(data, options, "graph.dat", "graph.txt");
   EXPECT_FALSE(contains(job.script, "#cccccc"));
   EXPECT_FALSE(contains(job.script, "#a6a6a6"));
-  EXPECT_TRUE(contains(job.script, "fc rgb \"#c0c0d0\""));
-  EXPECT_TRUE(contains(job.script, "fc rgb \"#9999aa\""));
+  EXPECT_TRUE(contains(job.script, "fc rgb \"#c0c0c8\""));
+  EXPECT_TRUE(contains(job.script, "fc rgb \"#95959d\""));
   EXPECT_TRUE(contains(job.script, "set encoding utf8\n"));
-  EXPECT_TRUE(contains(job.data, "extra \xE6\xBC\xA2\xE2\x80\x8B\n"));
+  EXPECT_TRUE(contains(job.script, "unset key\n"));
+  ASSERT_EQ(job.key.size(), data.bands.size() + 1);  // and the troughs
+  EXPECT_EQ(job.key.back(), "  \x1b[38;5;201moooo\x1b[0m " + data.troughs[0].legend);
+  EXPECT_EQ(job.key[2], "  \x1b[38;5;145mXXXX\x1b[0m extra \xE6\xBC\xA2");
+  options.utf8 = false;
+  options.colours = 16;
+  job = gnuplot_job(data, options, "graph.dat", "graph.txt");
+  EXPECT_EQ(job.key[2], "  \x1b[1;30mXXXX\x1b[0m extra ?");
+  EXPECT_FALSE(contains(job.script, "set encoding utf8"));
   job = gnuplot_job(data, {}, "graph.dat", "graph.svg");
   EXPECT_TRUE(contains(job.script, "fc rgb \"#cccccc\""));
   EXPECT_FALSE(contains(job.data, "\xE2\x80\x8B"));
+}
+
+// What gnuplot wrote to a terminal, made safe: colours of the palette, UTF-8.
+TEST(TerminalOutput, ColoursOfThePaletteAndValidUtf8) {
+  GraphOptions options;
+  options.format = GraphFormat::terminal;
+  EXPECT_EQ(terminal_output("\x1b[38;5;259mX\x1b[38;5;160m\xE2\x86", options),
+            "\x1b[38;5;255mX\x1b[38;5;160m??");
+  options.colours = 16;
+  EXPECT_EQ(terminal_output("\x1b[38;5;160mX\x1b[38;5;32mY", options), "\x1b[31mX\x1b[36mY");
+  options.utf8 = false;
+  EXPECT_EQ(terminal_output("a \xE2\x86\x90 b", options), "a ? b");
+  EXPECT_EQ(sgr_colour(201, 16), "1;35");
+  EXPECT_EQ(sgr_colour(188, 256), "38;5;188");
+}
+
+TEST(MiddleCut, KeepsBothEndsOnCharacters) {
+  EXPECT_EQ(middle_cut("abcdefghij", 10), "abcdefghij");
+  EXPECT_EQ(middle_cut("abcdefghij", 5), "ab\xE2\x80\xA6ij");
+  EXPECT_EQ(middle_cut("abcdefghij", 7, "..."), "ab...ij");
+  EXPECT_EQ(middle_cut("\xE2\x86\x90\xE2\x86\x90\xE2\x86\x90\xE2\x86\x90", 3),
+            "\xE2\x86\x90\xE2\x80\xA6\xE2\x86\x90");
+  EXPECT_EQ(ascii_text("a \xE2\x86\x90 b\xE2\x80\xA6 \xE6\xBC\xA2"), "a <- b... ?");
 }
 
 TEST(GnuplotJob, HtmlPrintsItsAxes) {

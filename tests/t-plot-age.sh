@@ -1,0 +1,159 @@
+#!/bin/bash
+# strata plot --by=age: the heap as strata, a band per part of the run its
+# bytes were born in.  Each band's bytes at each epoch boundary are checked
+# against tests/profile-query's own reading of the lifetime records
+# (`layers`), for the whole heap, a function (--focus=FUNCTION) and a leak
+# (--focus=leak:N), by cycles and by tenths; what the layers show of a leak
+# (old layers that never thin out) and of a selection (--born); every
+# format; and the errors.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+pc() {
+   "$PYTHON" "$top_srcdir/tests/plot-check" "$@"
+}
+
+# plot NAME ARGS...: strata plot ARGS, which must succeed.
+plot() {
+   local name=$1
+   shift
+   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+   local status=$?
+   checks=$((checks + 1))
+   if [ $status -eq 0 ]; then
+      pass "strata plot $name"
+   else
+      fail "strata plot $name: exit status $status:"
+      sed 's/^/   | /' "$WORK/$name.err"
+   fi
+}
+
+# plot_fails NAME PATTERN ARGS...: exits 1 with one line matching PATTERN.
+plot_fails() {
+   local name=$1 pattern=$2
+   shift 2
+   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+   expect_eq "$name: exit status" "$?" 1
+   expect_eq "$name: one line on stderr" "$(wc -l <"$WORK/$name.err")" 1
+   expect_in "$name: the message" "$WORK/$name.err" "$pattern"
+}
+
+# bands DAT: each band of a kept data file, bottom first, as the line
+# "B0 B1 ...": its bytes at each sample (the differences of the stacked tops).
+bands() {
+   "$PYTHON" - "$1" <<'EOF'
+import sys
+rows, on = [], False
+for line in open(sys.argv[1]):
+    if line.startswith("# the bands"):
+        on = True
+        continue
+    if on:
+        if not line.strip():
+            break
+        rows.append([float(x) for x in line.split("\t")[1:]])
+for b in range(len(rows[0]) - 1):
+    print(" ".join(str(int(r[b + 1] - r[b])) for r in rows))
+EOF
+}
+
+# same_layers WHAT DAT PROFILE FUNC LABEL: the bands of DAT are the layers
+# profile-query reads from PROFILE's records.
+same_layers() {
+   local what=$1 dat=$2 profile=$3
+   bands "$dat" >"$WORK/got"
+   "$PYTHON" "$top_srcdir/tests/profile-query" layers "$profile" "$4" "$5" |
+      sed 's/^[0-9]* [0-9]*: //' >"$WORK/want"
+   checks=$((checks + 1))
+   if [ -s "$WORK/want" ] && cmp -s "$WORK/got" "$WORK/want"; then
+      pass "$what: every band, at every boundary, is what the lifetime records say"
+   else
+      fail "$what: the bands are not the records' layers:"
+      diff "$WORK/want" "$WORK/got" | head -10 | sed 's/^/   | /'
+   fi
+}
+
+# band_at DAT B K: band B's (from 1) bytes at sample K (from 1; 0: the
+# last, -1: the one before).
+band_at() {
+   bands "$1" | sed -n "${2}p" | awk -v k="$3" '{ print k <= 0 ? $(NF + k) : $k }'
+}
+
+# ---- by cycles: the leaky player, 6 videos --------------------------------------
+record_ok player --depth=30 "$EXAMPLES/leaky-player" --cycles 6 --frames 24
+p=$profile
+plot age "$p" --by=age -o "$WORK/age.svg" --keep-script
+same_layers "by cycles, the whole heap" "$WORK/age.dat" "$p" - "video opened"
+pc svg "$WORK/age.svg" >"$WORK/age.texts"
+for c in 1 2 3 4 5 6; do
+   expect_in "by cycles: a band for cycle $c" "$WORK/age.texts" "^born in cycle $c\$"
+done
+expect_in "by cycles: the title says by age" "$WORK/age.texts" ': by age$'
+expect_eq "by cycles: no band by site" "$(grep -c '^LEAK\|other places' "$WORK/age.texts")" 0
+
+# The leak, the player's frames: each video leaves its frames behind, so
+# each cycle's layer, once its video is closed, keeps its bytes to the end.
+plot frames "$p" --by=age --focus=frame_alloc -o "$WORK/frames.svg" --keep-script
+same_layers "--focus=frame_alloc" "$WORK/frames.dat" "$p" frame_alloc "video opened"
+for c in 1 2 3 4 5; do
+   kept=$(band_at "$WORK/frames.dat" "$c" -1)
+   expect_le "cycle $c's frames are still there before exit ($kept bytes)" 100000 "$kept"
+done
+# From the second video on, to the exit, the first video's layer stays as it is.
+first=$(bands "$WORK/frames.dat" | sed -n 1,2p | "$PYTHON" -c '
+import sys
+one, two = ([int(x) for x in line.split()] for line in sys.stdin)
+start = next(k for k, b in enumerate(two) if b > 0)
+print(len(set(one[start:-1])), one[start])')
+expect_eq "the oldest layer of the leak never thins out (${first#* } bytes)" "${first%% *}" 1
+last=$(bands "$WORK/frames.dat" | awk '{ s += $NF } END { print s }')
+expect_eq "the leak is freed at exit: the last boundary holds none of it" "$last" 0
+
+plot leak "$p" --by=age --focus=leak:1 -o "$WORK/leak.svg" --keep-script
+expect_eq "--focus=leak:1 (the frames' finding) draws the frames' layers" \
+   "$(bands "$WORK/leak.dat")" "$(bands "$WORK/frames.dat")"
+pc svg "$WORK/leak.svg" >"$WORK/leak.texts"
+expect_in "--focus=leak:1: the title says which" "$WORK/leak.texts" 'leak:1, by age$'
+
+# A selection first: what was born in the second half only.
+plot late "$p" --by=age --born=50%.. -o "$WORK/late.svg" --keep-script
+early=$(bands "$WORK/late.dat" | sed -n 1,2p | tr ' ' '\n' | sort -u)
+expect_eq "--born=50%..: the first cycles' layers are empty" "$early" 0
+later=$(bands "$WORK/late.dat" | sed -n '$p' | tr ' ' '\n' | sort -n | tail -1)
+expect_le "--born=50%..: the last cycle's layer is drawn" 1 "$later"
+
+# ---- by tenths: no cycles ---------------------------------------------------------
+record_ok steady "$PROGS/leak_steady"
+plot tenths "$profile" --by=age -o "$WORK/tenths.svg" --keep-script
+same_layers "by tenths" "$WORK/tenths.dat" "$profile" - -
+pc svg "$WORK/tenths.svg" >"$WORK/tenths.texts"
+expect_eq "by tenths: ten bands" "$(grep -c '^born in [0-9]*-[0-9]*% of the run$' "$WORK/tenths.texts")" 10
+expect_in "by tenths: the first" "$WORK/tenths.texts" '^born in 0-10% of the run$'
+expect_in "by tenths: the last" "$WORK/tenths.texts" '^born in 90-100% of the run$'
+# The log that is never trimmed: every tenth leaves records that stay.
+for b in 1 5 9; do
+   kept=$(band_at "$WORK/tenths.dat" "$b" 0)
+   expect_le "by tenths: layer $b still holds log records at the end ($kept bytes)" 48 "$kept"
+done
+
+# ---- every format ---------------------------------------------------------------
+for format in png pdf html; do
+   plot "age-$format" "$p" --by=age -o "$WORK/age.$format"
+   expect "--by=age as $format: plot-check finds it sound" pc "$format" "$WORK/age.$format"
+done
+COLUMNS=100 LINES=30 "$STRATA" plot "$p" --by=age -o - >"$WORK/term.out" 2>&1
+expect_eq "--by=age in the terminal: exit status" "$?" 0
+expect_in "--by=age in the terminal: the legend" "$WORK/term.out" 'born in cycle 1'
+
+# ---- errors ---------------------------------------------------------------------
+plot_fails by-what "^strata plot: --by=sideways: draw by sites or by age$" \
+   "$p" --by=sideways -o "$WORK/x.svg"
+plot_fails focus-alone "^strata plot: --focus: give --by=age too$" \
+   "$p" --focus=frame_alloc -o "$WORK/x.svg"
+plot_fails focus-none "^strata plot: --focus=no_such_function: no call site has this function" \
+   "$p" --by=age --focus=no_such_function -o "$WORK/x.svg"
+plot_fails focus-leak "^strata plot: --focus=leak:9: the report lists 1 leak, from leak:1$" \
+   "$p" --by=age --focus=leak:9 -o "$WORK/x.svg"
+plot_fails massif "prog.massif: --by=age needs lifetimes, which this file has not \\(a massif.out file\\)$" \
+   "$top_srcdir/tests/data/prog.massif" --by=age -o "$WORK/x.svg"
+expect_not "no graph written on an error" test -e "$WORK/x.svg"
+finish
