@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata plot [OPTIONS] FILE -o OUT: the heap of a profile over time as a
 // stacked-area graph by call site, with the leak suspects drawn out, written
-// by gnuplot as SVG, PNG, PDF or an HTML page (plot_data.hpp,
-// render_gnuplot.hpp).
+// by gnuplot as SVG, PNG or PDF (plot_data.hpp, render_gnuplot.hpp), or as
+// a page that draws itself (page_data.hpp, page.hpp).
 #include <sys/ioctl.h>
 #include <unistd.h>
 

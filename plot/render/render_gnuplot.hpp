@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The graph renderer: draws a PlotData with gnuplot as SVG, PNG, PDF or an
-// HTML page (the SVG in a page that names the band under the pointer).
+// The graph renderer: draws a PlotData with gnuplot as SVG, PNG, PDF or in
+// the terminal (the page of `-o FILE.html` draws itself: render/page.hpp).
 //
 // gnuplot is given a script written here and one data file.  Every text that
 // comes from the profile or the command line (names, marker labels, the

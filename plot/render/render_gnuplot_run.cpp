@@ -262,8 +262,7 @@ void prepare(Workspace& work, const GraphOptions& options) {
   if (options.keep_script) {
     work.directory = output.parent_path().empty() ? fs::path(".") : output.parent_path();
     work.stem = safe_stem(output);
-    bool html = options.format == GraphFormat::html;
-    work.picture = html ? work.stem + ".svg" : output.filename().string();
+    work.picture = output.filename().string();
   } else {
     work.temp.emplace();
     work.directory = work.temp->path();

@@ -157,14 +157,6 @@ TEST(MiddleCut, KeepsBothEndsOnCharacters) {
   EXPECT_EQ(ascii_text("a \xE2\x86\x90 b\xE2\x80\xA6 \xE6\xBC\xA2"), "a <- b... ?");
 }
 
-TEST(GnuplotJob, HtmlPrintsItsAxes) {
-  GraphOptions options;
-  options.format = GraphFormat::html;
-  GnuplotJob job = gnuplot_job(hostile_data(), options, "graph.dat", "graph.svg");
-  EXPECT_TRUE(contains(job.script, "set terminal svg size 1200,800 noenhanced"));
-  EXPECT_TRUE(contains(job.script, "strata-axes"));
-}
-
 TEST(HtmlPage, EscapesEverything) {
   PageData data;
   data.graph = hostile_data();
