@@ -7,7 +7,7 @@
 
 STRATA_PACKAGES="autoconf automake pkg-config g++ make valgrind
    libboost-program-options-dev nlohmann-json3-dev help2man libgtest-dev googletest
-   gnuplot-nox python3 groff-base man-db"
+   gnuplot-nox python3 groff-base man-db chromium"
 
 install_deps() {
    local missing=() package
@@ -15,6 +15,9 @@ install_deps() {
       dpkg-query -W -f='${Status}\n' "$package" 2>/dev/null | grep -q '^install ok installed$' ||
          missing+=("$package")
    done
+   # tests/t-page.sh's driver runs on node (npm installs it); a node of
+   # another origin than Debian's will do.
+   command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
    [ ${#missing[@]} -eq 0 ] && return 0
    if [ "$(id -u)" -ne 0 ]; then
       echo "strata needs these Debian packages: ${missing[*]}; install them as root" >&2

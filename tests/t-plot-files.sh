@@ -29,11 +29,12 @@ expect_in "it names the data file" "$WORK/refuses.err" \
 cp "$data/prog.massif" "$WORK/graph.gp"
 refuses "--keep-script over its own script" "$WORK/graph.gp" -o graph.png --keep-script
 cp "$data/prog.massif" "$WORK/other.svg"
-refuses "an HTML page's kept SVG" "$WORK/other.svg" -o other.html --keep-script
+cp "$data/prog.massif" "$WORK/page.html"
+refuses "a page over the profile drawn" "$WORK/page.html" -o page.html
 refuses "OUT the profile itself" "$WORK/other.svg" -o other.svg
 ln -f "$WORK/graph.dat" "$WORK/linked.dat"
 refuses "a hard link is the same file" "$WORK/graph.dat" -o linked.pdf --keep-script
-expect_eq "nothing else was written" "$(ls "$WORK" | grep -Ec '\.(gp|png|pdf|html)$|^graph\.svg$')" 1
+expect_eq "nothing else was written (graph.gp and page.html are profiles)" "$(ls "$WORK" | grep -Ec '\.(gp|png|pdf|html)$|^graph\.svg$')" 2
 
 # The fake gnuplot: writes its pid, then waits (or kills itself: $FAKE_DIE).
 mkdir -p "$WORK/bin" "$WORK/tmp"

@@ -71,9 +71,9 @@ expect_in "SVG: & is escaped" "$WORK/out/$odd.svg" '\(amp&amp;\.c:50\)'
 expect_not "SVG: no <script" grep -q '<script' "$WORK/out/$odd.svg"
 
 pc html "$WORK/out/$odd.html" >"$WORK/html.facts" 2>"$WORK/html.check"
-expect_eq "HTML: its SVG and its data parse" "$?" 0
+expect_eq "HTML: its data parses" "$?" 0
 expect_eq "HTML: the page's own two scripts only" "$(sed -n 1p "$WORK/html.facts")" "scripts 2"
-check_texts "HTML, SVG" "$WORK/html.facts" "text "
+check_texts "HTML, the texts the page draws" "$WORK/html.facts" "text "
 has_line "HTML: the data names the leak as it is" "$WORK/html.facts" "band leak ${legends[0]}"
 has_line "HTML: the data, another" "$WORK/html.facts" "band context ${legends[3]}"
 expect_in "HTML: the title is escaped" "$WORK/out/$odd.html" \
@@ -111,12 +111,18 @@ has_line "XML names: U+FFFE and U+FFFF shown escaped" "$WORK/xml.texts" \
 has_line "XML names: the marker" "$WORK/xml.texts" "label ${zwsp_amp}x1b;\uffff"
 pc html "$WORK/out/xml.html" >"$WORK/xml.facts" 2>"$WORK/xml-html.check"
 parsed=$?
-expect_eq "XML names: the HTML page's SVG parses ($(cat "$WORK/xml-html.check"))" "$parsed" 0
+expect_eq "XML names: the HTML page's data parses ($(cat "$WORK/xml-html.check"))" "$parsed" 0
 expect "XML names: PNG decodes" opens png "$WORK/out/xml.png"
 expect_eq "XML names: PDF opens" "$(pc pdf "$WORK/out/xml.pdf")" "pages 1"
 
-# A hostile title, and the kept script, run by gnuplot itself.
-for format in svg html png; do
+# A hostile title, and the kept script, run by gnuplot itself (a page has
+# no gnuplot script: its title only).
+"$STRATA" plot "$hostile" -o "$WORK/out/$odd.html" --title="$title" >"$WORK/title.out" 2>&1
+expect_eq "--title, html: exit status" "$?" 0
+expect_in "--title, html: escaped" "$WORK/out/$odd.html" \
+   '<title>title &quot;\$\(touch /tmp/strata-PWNED-title\)&quot; .* @x %s &lt;b&gt;'
+nothing_ran "--title, html"
+for format in svg png; do
    "$STRATA" plot "$hostile" -o "$WORK/out/$odd.$format" --title="$title" --keep-script \
       >"$WORK/keep.out" 2>"$WORK/keep.err"
    expect_eq "--keep-script --title, $format: exit status" "$?" 0

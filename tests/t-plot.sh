@@ -1,7 +1,7 @@
 #!/bin/bash
 # strata plot on recorded programs: every format from the leaky player (the
 # SVG names the leaking site, the PNG has its bands and the leak's red, the
-# PDF opens, the HTML page holds the bands' data), the options, the kept
+# PDF opens, the HTML page holds the bands' data; t-page.sh runs the page), the options, the kept
 # script, the stacks band, a file of stock massif, and the errors.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -95,48 +95,7 @@ expect_eq "HTML: bands (leak, 5 call sites of 1% of the spacetime or the peak, o
    "$(grep -c '^band ' "$WORK/html.facts")" 8
 expect_in "HTML: the graph's texts" "$WORK/html.facts" "^text $leak_legend"
 
-# The page's script, run by node (when installed) on a stand-in for the
-# browser: pointing at the middle of the leak's band shows its legend.
-point_at_leak() {
-   node - "$1" <<'EOF'
-const fs = require("fs");
-const page = fs.readFileSync(process.argv[2], "utf8");
-const json = page.match(/<script type="application\/json" id="strata-data">([\s\S]*?)<\/script>/)[1];
-const code = page.match(/<script>([\s\S]*?)<\/script>/)[1];
-const data = JSON.parse(json), a = data.axes;
-const s = data.times.length >> 1, bytes = data.bands[0].bytes[s] / 2;
-const x = a.term_xmin + (data.times[s] / a.x_scale - a.x_min) / (a.x_max - a.x_min) * (a.term_xmax - a.term_xmin);
-const y = a.height - (a.term_ymin + (bytes / a.y_scale - a.y_min) / (a.y_max - a.y_min) * (a.term_ymax - a.term_ymin));
-const handlers = {};
-function element() {
-  return { children: [], style: {}, offsetWidth: 100, offsetHeight: 50,
-           appendChild(c) { this.children.push(c); },
-           removeChild(c) { this.children.splice(this.children.indexOf(c), 1); },
-           get firstChild() { return this.children[0]; } };
-}
-const tip = element();
-const svg = { addEventListener(name, f) { handlers[name] = f; },
-              createSVGPoint() { return { x: 0, y: 0, matrixTransform() { return { x: this.x, y: this.y }; } }; },
-              getScreenCTM() { return { inverse() { return null; } }; } };
-global.window = { innerWidth: 4000, innerHeight: 4000 };
-global.document = { getElementById(id) { return id === "tip" ? tip : { textContent: json }; },
-                    querySelector() { return svg; }, createElement: element };
-eval(code);
-handlers.mousemove({ clientX: x, clientY: y });
-console.log(tip.style.display);
-for (const line of tip.children) console.log(line.textContent);
-EOF
-}
-if command -v node >/dev/null; then
-   point_at_leak "$WORK/leaky.html" >"$WORK/tip.txt" 2>&1
-   expect_eq "HTML: pointing at the leak shows a tip" "$(sed -n 1p "$WORK/tip.txt")" block
-   expect_in "HTML: the tip names the leak" "$WORK/tip.txt" "^$leak_legend"
-   expect_in "HTML: the tip gives its bytes and time" "$WORK/tip.txt" \
-      '^[0-9.]+ [KM]iB at time [0-9.]+ Mi instructions'
-   expect_in "HTML: the tip gives its stack" "$WORK/tip.txt" '^player_play \(leaky-player.c:[0-9]+\)$'
-else
-   echo "(node is not installed: the page's script is not run)"
-fi
+# The page's script runs in Chromium in tests/t-page.sh.
 
 # ---- options --------------------------------------------------------------------
 plot size "$p" -o "$WORK/small.png" --width=640 --height=400 --title="A title"
@@ -233,9 +192,9 @@ plot keep-png "$p" -o "$WORK/keep/graph.png" --keep-script
 rm -f "$WORK/keep/graph.png"
 (cd "$WORK/keep" && gnuplot graph.gp) >"$WORK/keep.gnuplot" 2>&1
 expect "gnuplot graph.gp: the PNG again" opens png "$WORK/keep/graph.png"
-plot keep-html "$p" -o "$WORK/keep/page.html" --keep-script
-expect "--keep-script for HTML: the SVG of the page is kept" opens svg "$WORK/keep/page.svg"
-expect "--keep-script for HTML: the page" opens html "$WORK/keep/page.html"
+plot_fails keep-html '^strata plot: --keep-script: a page draws its graph with its own script, not gnuplot$' \
+   "$p" -o "$WORK/keep/page.html" --keep-script
+expect_not "--keep-script for HTML: no page written" test -e "$WORK/keep/page.html"
 plot nokeep "$p" -o "$WORK/nokeep.svg"
 expect_eq "without --keep-script: the output alone" "$(ls "$WORK" | grep -c '^nokeep\.')" 3
 

@@ -101,7 +101,7 @@ awk '/^  --/ { if (text) print text; sub(/^  --[^ ]+( [A-Z.]+)?( \(=[^)]*\))? +/
      /^     +/ { sub(/^ +/, ""); text = text " " $0; next }
      { if (text) print text; text = "" }
      END { if (text) print text }' "$WORK/help.txt" | sed 's/  */ /g; s/ $//' >"$WORK/help.lines"
-expect_eq "thirteen options with help, and --help" "$(wc -l <"$WORK/help.lines")" 13
+expect_eq "fourteen options with help, and --help" "$(wc -l <"$WORK/help.lines")" 14
 expect_in "--help" "$WORK/help.txt" "^  -h \[ --help \] +show this help$"
 while read -r line; do
    checks=$((checks + 1))

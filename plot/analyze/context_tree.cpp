@@ -472,6 +472,63 @@ std::vector<TreeLine> tree_lines(const ContextTree& tree, double threshold) {
   return out;
 }
 
+namespace {
+
+// Each node's bytes: its own sites', then added up the tree (parents come
+// before their children in NodeId order).
+std::vector<std::uint64_t> node_bytes(const ContextTree& tree,
+                                      std::span<const std::uint64_t> site_bytes) {
+  std::vector<std::uint64_t> bytes(tree.size(), 0);
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    for (SiteId site : tree.own_sites(NodeId{static_cast<std::uint32_t>(i)})) {
+      if (index(site) < site_bytes.size()) bytes[i] += site_bytes[index(site)];
+    }
+  }
+  for (std::size_t i = tree.size(); i-- > 1;)
+    bytes[index(tree.node(NodeId{static_cast<std::uint32_t>(i)}).parent)] += bytes[i];
+  return bytes;
+}
+
+}  // namespace
+
+std::vector<MomentLine> tree_lines_at(const ContextTree& tree,
+                                      std::span<const std::uint64_t> site_bytes, double threshold) {
+  std::vector<std::uint64_t> bytes = node_bytes(tree, site_bytes);
+  const double total = static_cast<double>(bytes[0]);
+  auto line_at = [&](NodeId id) {
+    return MomentLine{.node = id,
+                      .depth = tree.node(id).depth,
+                      .bytes = bytes[index(id)],
+                      .pct = percent(static_cast<double>(bytes[index(id)]), total)};
+  };
+  std::vector<MomentLine> out;
+  std::vector<NodeId> pending = {tree.root()}, children;
+  while (!pending.empty()) {
+    NodeId id = pending.back();
+    pending.pop_back();
+    std::size_t at = out.size();
+    out.push_back(line_at(id));
+    children.assign(tree.children(id).begin(), tree.children(id).end());
+    std::sort(children.begin(), children.end(), [&](NodeId a, NodeId b) {
+      return std::tie(bytes[index(b)], a) < std::tie(bytes[index(a)], b);
+    });
+    std::size_t shown = 0;
+    for (NodeId child : children) {
+      if (bytes[index(child)] == 0) break;
+      if (threshold == 0 || line_at(child).pct >= threshold) {
+        children[shown++] = child;
+      } else {
+        ++out[at].folded;
+        out[at].folded_bytes += bytes[index(child)];
+      }
+    }
+    out[at].folded_pct = percent(static_cast<double>(out[at].folded_bytes), total);
+    pending.insert(pending.end(), std::make_reverse_iterator(children.begin() + shown),
+                   children.rend());
+  }
+  return out;
+}
+
 // ---- the default grouping ------------------------------------------------------
 
 Contexts tree_grouping(const Model& model, const ContextTree& tree, const ContextOptions& options,

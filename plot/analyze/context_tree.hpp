@@ -141,6 +141,25 @@ struct TreeLine {
 
 std::vector<TreeLine> tree_lines(const ContextTree& tree, double threshold);
 
+// The tree at one moment (`strata report --tree --at`, the page of `strata
+// plot`): each node's bytes then (the sum of its sites', `site_bytes` by
+// SiteId) and its share of all the sites' bytes then.  A node shown holds
+// at least `threshold` percent (any bytes when it is 0); a node without
+// bytes is not in the heap then, and is neither shown nor folded.
+// Preorder, children by bytes, then in the tree's order (by NodeId).
+struct MomentLine {
+  NodeId node{};
+  std::size_t depth = 0;
+  std::uint64_t bytes = 0;
+  double pct = 0;
+  std::size_t folded = 0;  // the callers under the threshold, and their bytes and share
+  std::uint64_t folded_bytes = 0;
+  double folded_pct = 0;
+};
+
+std::vector<MomentLine> tree_lines_at(const ContextTree& tree,
+                                      std::span<const std::uint64_t> site_bytes, double threshold);
+
 // The default grouping: the contexts chosen from a measured tree
 // (tree_contexts), ranked, then the "N other places" of the sites under none
 // of them (N their different stacks); the spacetime is the heap's.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata plot [OPTIONS] FILE -o OUT: the heap of a profile over time as a
 // stacked-area graph by call site, with the leak suspects drawn out, written
-// by gnuplot as SVG, PNG, PDF or an HTML page (plot_data.hpp,
-// render_gnuplot.hpp).
+// by gnuplot as SVG, PNG or PDF (plot_data.hpp, render_gnuplot.hpp), or as
+// a page that draws itself (page_data.hpp, page.hpp).
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -18,6 +18,7 @@
 #include "analyze/lifetimes.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
+#include "render/page.hpp"
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -55,8 +56,9 @@ po::options_description visible_options() {
   po::options_description options;
   options.add_options()  //
       ("output,o", po::value<std::string>()->value_name("OUT"),
-       "write the graph to OUT; its extension picks the format: .svg, .png, .pdf, or .html (a "
-       "page that names the band under the pointer); - draws it in the terminal")  //
+       "write the graph to OUT; its extension picks the format: .svg, .png, .pdf, or .html (one "
+       "self-contained page to explore the heap: zoom, the calling-context tree at a moment, the "
+       "findings, the contexts' table; no gnuplot); - draws it in the terminal")  //
       ("title", po::value<std::string>()->value_name("TEXT"),
        "the graph's title (the command and the file)")  //
       ("width", po::value<int>()->value_name("PX")->default_value(1200),
@@ -245,6 +247,22 @@ PlotData fitted_plot_data(const Model& model, const HeapAnalysis& analysis, Plot
   }
 }
 
+// The page: the graph by call site, with the heap by age as its toggle
+// when the profile has lifetimes (shown first with --by=age).
+PageData page_data(const Model& model, const po::variables_map& values,
+                   const ContextOptions& contexts, const PlotOptions& plot,
+                   const std::optional<Selection>& selection, bool by_age) {
+  if (values.count("keep-script")) {
+    throw Error("--keep-script: a page draws its graph with its own script, not gnuplot");
+  }
+  PageData page = make_page_data(model, contexts, plot, selection);
+  if (by_age || (model.has_lifetimes && model.lifetimes.epochs > 0)) {
+    page.by_age = age_plot_data(model, values, contexts, plot);
+  }
+  page.by_age_first = by_age;
+  return page;
+}
+
 }  // namespace
 
 int cmd_plot(const Args& args) {
@@ -265,11 +283,15 @@ int cmd_plot(const Args& args) {
   if (by != "sites" && by != "age") throw Error("--by=" + by + ": draw by sites or by age");
   if (values.count("focus") && by != "age") throw Error("--focus: give --by=age too");
   plot.top = contexts.top;
-  PlotData data = by == "age" ? age_plot_data(model, values, contexts, plot)
-                              : fitted_plot_data(model,
-                                                 analyze_heap(model, contexts,
-                                                              {.leaks = !selection}),
-                                                 plot, graph);
+  if (graph.format == GraphFormat::html) {
+    write_page(page_data(model, values, contexts, plot, selection, by == "age"), graph.output,
+               file);
+    return 0;
+  }
+  PlotData data =
+      by == "age" ? age_plot_data(model, values, contexts, plot)
+                  : fitted_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}),
+                                     plot, graph);
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {
     std::cout << "strata plot: the gnuplot script is " << kept->script << ", its data "
               << kept->data << "\n";

@@ -8,9 +8,11 @@
 #include "analyze/blind_spots.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/report_options.hpp"
+#include "render/export.hpp"
 #include "render/render.hpp"
 #include "util/error.hpp"
 #include "util/shown.hpp"
+#include "util/text.hpp"
 #include "view/blind_spot_words.hpp"
 #include "view/gate.hpp"
 #include "view/report.hpp"
@@ -35,7 +37,11 @@ po::options_description visible_options() {
   options.add_options()  //
       ("tree",
        "print the calling-context tree, each node with its share of the spacetime and of the "
-       "peak, the callers under the threshold folded")     //
+       "peak, the callers under the threshold folded")  //
+      ("at", po::value<std::string>()->value_name("T"),
+       "with --tree: the tree of the heap at time T instead (the last snapshot at or before T, "
+       "a whole number in the profile's unit), each node with its bytes and its share of the "
+       "heap then")                                        //
       ("json", "print one JSON document instead of text")  //
       ("sort", po::value<std::string>()->value_name("BY")->default_value("spacetime"),
        "rank the contexts by spacetime, peak (bytes at the peak), allocations (allocation "
@@ -72,6 +78,28 @@ void print_blind_spots(const Model& model, std::ostream& out) {
   for (const std::string& line : lines) out << shown(line) << "\n";
 }
 
+// --at=T, for --tree only; nullopt without it.
+std::optional<std::uint64_t> tree_time(const po::variables_map& values) {
+  if (!values.count("at")) return std::nullopt;
+  std::string text = values["at"].as<std::string>();
+  if (!values.count("tree")) throw Error("--at=" + text + ": is for --tree");
+  std::optional<std::uint64_t> at = parse_number(text);
+  if (!at) throw Error("--at=" + text + ": must be a time, a whole number in the profile's unit");
+  return at;
+}
+
+// The tree at time `at` (a note on stderr when a massif.out file gives its
+// sites at another snapshot, as for convert --at).
+ReportTreeAt tree_at(const Model& model, const ContextOptions& options, std::uint64_t at,
+                     const std::string& text) {
+  std::size_t snapshot = snapshot_at(model, at);
+  std::string note = sites_note(model, snapshot, "--at=" + text);
+  if (!note.empty())
+    std::cerr << "strata report: note: " << shown(model.file) << ": " << note << "\n";
+  ContextTree tree(model, options.alloc_fns);
+  return report_tree_at(model, tree, at, snapshot, options.threshold);
+}
+
 }  // namespace
 
 int cmd_report(const Args& args) {
@@ -90,8 +118,10 @@ int cmd_report(const Args& args) {
   std::optional<Selection> selection = ask(model, read_time_question(values));
   // The selected bytes are those at the peak of the selection's model.
   if (selection && values["sort"].defaulted()) options.sort = ContextSort::peak;
-  Report report =
-      make_report(model, for_profile(options, values, model), values.count("tree") > 0, selection);
+  std::optional<std::uint64_t> at = tree_time(values);
+  ContextOptions grouping = for_profile(options, values, model);
+  Report report = make_report(model, grouping, values.count("tree") > 0 && !at, selection);
+  if (at) report.tree_at = tree_at(model, grouping, *at, values["at"].as<std::string>());
   if (values.count("json")) {
     render_report_json(report, std::cout);
   } else {

@@ -27,6 +27,10 @@ std::string leak_heading(const ReportLeak& leak);
 void render_gate(const Report& report, const std::vector<const ReportLeak*>& failing,
                  std::ostream& err);
 
+// A frame in the calling-context tree: "function (file:line)", without its
+// object, shown (shown.hpp), " [inlined]" after an inlined one.
+std::string tree_frame_text(const Frame& frame);
+
 // `strata diff` (render_diff.cpp).
 void render_diff_text(const Diff& diff, std::ostream& out);
 void render_diff_json(const Diff& diff, std::ostream& out);

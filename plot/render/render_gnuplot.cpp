@@ -461,12 +461,6 @@ print sprintf("strata-layout %g %g %g %g", KEYTOP * PICTURE, \
     (KEYTOP - KEYROWS * 1.1 * LINE) * PICTURE, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX)
 )";
 
-constexpr const char* kPrintAxes = R"(
-# For the HTML page: where the axes are in the picture.
-print sprintf("strata-axes %g %g %g %g %g %g %g %g", GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, \
-    GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX)
-)";
-
 std::string header(const std::string& data_name) {
   for (char c : data_name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '+' &&
@@ -610,7 +604,6 @@ GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
   if (plot.empty()) plot.add("NaN");
   plot.write(body);
   if (!terminal) body << kPrintLayout;
-  if (options.format == GraphFormat::html) body << kPrintAxes;
 
   std::ostringstream script, file;
   std::string read = kReadTexts;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The graph renderer: draws a PlotData with gnuplot as SVG, PNG, PDF or an
-// HTML page (the SVG in a page that names the band under the pointer).
+// The graph renderer: draws a PlotData with gnuplot as SVG, PNG, PDF or in
+// the terminal (the page of `-o FILE.html` draws itself: render/page.hpp).
 //
 // gnuplot is given a script written here and one data file.  Every text that
 // comes from the profile or the command line (names, marker labels, the
@@ -86,20 +86,6 @@ struct GraphScales {
 };
 
 GraphScales graph_scales(const PlotData& data);
-
-// How the axes of an SVG graph map to its picture: gnuplot's GPVAL_TERM_*
-// (picture units, y upwards) and GPVAL_[XY]_{MIN,MAX} (axis units).
-struct AxisMap {
-  double term_xmin = 0, term_xmax = 1, term_ymin = 0, term_ymax = 1;
-  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
-  double x_scale = 1, y_scale = 1;  // axis unit = value / scale
-  std::string x_unit;               // the time axis' unit ("Mi instructions")
-  double height = 0;                // picture height (y downwards in SVG)
-};
-
-// The HTML page: `svg` (gnuplot's output) and the bands' data, with a script
-// that shows the band under the pointer, its frames and its bytes.
-std::string html_page(const PlotData& data, const std::string& svg, const AxisMap& axes);
 
 // gnuplot's picture in a terminal made safe to print: every 256-colour
 // escape of a colour the palette has (16 colours: the nearest of the 16),

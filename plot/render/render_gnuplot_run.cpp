@@ -245,28 +245,6 @@ void check_output_name(const std::string& output) {
   }
 }
 
-// "strata-axes X0 X1 Y0 Y1 x0 x1 y0 y1" in gnuplot's messages: where the
-// axes are in the SVG, for the HTML page.
-AxisMap axis_map(const std::string& messages, const PlotData& data, const GraphOptions& options) {
-  AxisMap axes;
-  GraphScales scales = graph_scales(data);
-  axes.x_scale = scales.time.divisor;
-  axes.x_unit = scales.time.unit;
-  axes.y_scale = scales.bytes.divisor;
-  axes.height = options.height;
-  std::istringstream in(messages);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.starts_with("strata-axes ")) continue;
-    std::istringstream fields(line.substr(12));
-    if (fields >> axes.term_xmin >> axes.term_xmax >> axes.term_ymin >> axes.term_ymax >>
-        axes.x_min >> axes.x_max >> axes.y_min >> axes.y_max) {
-      return axes;
-    }
-  }
-  throw Error("gnuplot did not say where the axes of its SVG are: " + last_words(messages));
-}
-
 // Where gnuplot works: a temporary directory, or the output's with
 // --keep-script; the names of its script, data and picture there.
 struct Workspace {
@@ -284,8 +262,7 @@ void prepare(Workspace& work, const GraphOptions& options) {
   if (options.keep_script) {
     work.directory = output.parent_path().empty() ? fs::path(".") : output.parent_path();
     work.stem = safe_stem(output);
-    bool html = options.format == GraphFormat::html;
-    work.picture = html ? work.stem + ".svg" : output.filename().string();
+    work.picture = output.filename().string();
   } else {
     work.temp.emplace();
     work.directory = work.temp->path();
@@ -332,7 +309,7 @@ std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions&
   GnuplotJob job = gnuplot_job(data, options, work.stem + ".dat", work.picture);
   write_file(work.script(), job.script);
   write_file(work.data(), job.data);
-  std::string messages = run_gnuplot(work.directory.string(), work.stem + ".gp");
+  run_gnuplot(work.directory.string(), work.stem + ".gp");
   if (options.format == GraphFormat::terminal) {
     std::string text = read_file(work.directory / work.picture);
     if (text.starts_with('\f')) text.erase(0, 1);  // the dumb terminal's form feed
@@ -347,9 +324,6 @@ std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions&
     std::cout << plot << (plot.empty() || plot.ends_with('\n') ? "" : "\n");
     for (const std::string& line : job.key) std::cout << line << '\n';
     if (escapes_only) std::cout << last;
-  } else if (options.format == GraphFormat::html) {
-    std::string svg = read_file(work.directory / work.picture);
-    write_file(options.output, html_page(data, svg, axis_map(messages, data, options)));
   } else if (!options.keep_script) {
     move_file(work.directory / work.picture, options.output);
   }

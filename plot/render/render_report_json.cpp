@@ -255,6 +255,31 @@ Json tree_json(const std::vector<ReportTreeNode>& nodes) {
   return root;
 }
 
+// The tree at one moment as nested objects, and where it is.
+Json tree_at_json(const ReportTreeAt& at) {
+  Json root;
+  std::vector<Json*> path;  // path[d]: the last node at depth d
+  for (const ReportMomentNode& node : at.nodes) {
+    Json json = {
+        {"frames", frames_json(node.frames)},
+        {"bytes", node.bytes},
+        {"pct", node.pct},
+        {"folded",
+         {{"places", node.folded}, {"bytes", node.folded_bytes}, {"pct", node.folded_pct}}},
+        {"children", Json::array()}};
+    if (node.depth == 0) {
+      root = std::move(json);
+      path = {&root};
+      continue;
+    }
+    path.resize(node.depth);
+    Json& children = (*path.back())["children"];
+    children.push_back(std::move(json));
+    path.push_back(&children.back());
+  }
+  return {{"asked", at.asked}, {"time", at.time}, {"root", std::move(root)}};
+}
+
 Json lifetimes_json(const std::optional<ReportLifetimes>& l) {
   if (!l) return nullptr;
   return {{"t0", l->t0},
@@ -286,6 +311,7 @@ void render_report_json(const Report& r, std::ostream& out) {
   for (const ReportLeak& l : r.small_leaks) json["small_leaks"].push_back(leak_json(l));
   json["leaks_from"] = r.selection ? Json() : Json(r.leaks_from_lifetimes ? "lifetimes" : "curves");
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
+  if (r.tree_at) json["tree_at"] = tree_at_json(*r.tree_at);
   json["lifetimes"] = lifetimes_json(r.lifetimes);
   json["selection"] = selection_json(r.selection);
   write_json(json, out);  // as json.dump(2), without recursion (json_writer.hpp)

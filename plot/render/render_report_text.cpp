@@ -436,17 +436,20 @@ std::string shares(double spacetime_pct, double peak_pct) {
   return fixed(spacetime_pct, 2) + "% (" + fixed(peak_pct, 2) + "% at the peak)";
 }
 
-// A frame in the tree: "function (file:line)", without its object.
+}  // namespace
+
 std::string tree_frame_text(const Frame& f) {
   std::string text = frame_name(f);
   if (!f.file.empty()) text += " (" + f.file + ":" + std::to_string(f.line) + ")";
   return shown(text) + (f.inlined ? " [inlined]" : "");
 }
 
+namespace {
+
 // A node's frames on one line: "f (a.c:3) [inlined] <- g (a.c:9)".
-std::string node_text(const ReportTreeNode& node) {
+std::string node_text(const std::vector<Frame>& frames) {
   std::string text;
-  for (const Frame& f : node.frames) text += (text.empty() ? "" : " <- ") + tree_frame_text(f);
+  for (const Frame& f : frames) text += (text.empty() ? "" : " <- ") + tree_frame_text(f);
   return text;
 }
 
@@ -488,7 +491,45 @@ void tree(const Report& r, std::ostream& out) {
           << grouped(node.peak_bytes) << " bytes at the peak)\n";
     } else {
       out << indent(node.depth) << "->" << shares(node.spacetime_pct, node.peak_pct) << " "
-          << node_text(node) << "\n";
+          << node_text(node.frames) << "\n";
+    }
+    open.push_back(&node);
+  }
+  close_to(0);
+}
+
+// `strata report --tree --at=T`: the tree at one moment, each node with its
+// share of the heap then and its bytes.
+std::string moment_share(double pct, std::uint64_t bytes) {
+  return fixed(pct, 2) + "% (" + grouped(bytes) + " bytes)";
+}
+
+void tree_at(const Report& r, std::ostream& out) {
+  const ReportTreeAt& at = *r.tree_at;
+  double threshold = r.grouping.threshold;
+  title("Calling-context tree at time " + std::to_string(at.asked) + ": share of the heap then",
+        out);
+  out << "The snapshot at time " << at.time << "; allocating call sites first, then their "
+      << "callers; a node under " << fixed(threshold, 1) << "% is folded.\n";
+  std::vector<const ReportMomentNode*> open;
+  auto close_to = [&](std::size_t depth) {
+    while (!open.empty() && open.back()->depth >= depth) {
+      const ReportMomentNode& node = *open.back();
+      if (node.folded > 0) {
+        out << indent(node.depth + 1) << "->" << moment_share(node.folded_pct, node.folded_bytes)
+            << " in " << counted(node.folded, node.depth == 0 ? "other call site" : "other caller")
+            << ", each under " << fixed(threshold, 1) << "%\n";
+      }
+      open.pop_back();
+    }
+  };
+  for (const ReportMomentNode& node : at.nodes) {
+    close_to(node.depth);
+    if (node.depth == 0) {
+      out << "\n" << moment_share(node.pct, node.bytes) << " all the heap\n";
+    } else {
+      out << indent(node.depth) << "->" << moment_share(node.pct, node.bytes) << " "
+          << node_text(node.frames) << "\n";
     }
     open.push_back(&node);
   }
@@ -516,6 +557,7 @@ void render_report_text(const Report& report, std::ostream& out) {
   contexts(report, out);
   leaks(report, out);
   if (!report.tree.empty()) tree(report, out);
+  if (report.tree_at) tree_at(report, out);
 }
 
 }  // namespace strata

@@ -3,6 +3,7 @@
 #include "view/report.hpp"
 
 #include "analyze/heap_analysis.hpp"
+#include "analyze/moments.hpp"
 #include "analyze/own_code.hpp"
 #include "model/frame_names.hpp"
 #include "util/units.hpp"
@@ -160,6 +161,28 @@ std::vector<ReportTreeNode> report_tree(const Model& model, const ContextTree& t
   return nodes;
 }
 
+}  // namespace
+
+ReportTreeAt report_tree_at(const Model& model, const ContextTree& tree, std::uint64_t asked,
+                            std::size_t snapshot, double threshold) {
+  ReportTreeAt out{
+      .asked = asked, .snapshot = snapshot, .time = model.snapshots.at(snapshot).time, .nodes = {}};
+  std::vector<std::uint64_t> bytes = site_bytes_at(model, snapshot);
+  for (const MomentLine& line : tree_lines_at(tree, bytes, threshold)) {
+    std::span<const FrameId> frames = tree.own_frames(line.node);
+    out.nodes.push_back({.depth = line.depth,
+                         .frames = frames_of(model, {frames.begin(), frames.end()}),
+                         .bytes = line.bytes,
+                         .pct = line.pct,
+                         .folded = line.folded,
+                         .folded_bytes = line.folded_bytes,
+                         .folded_pct = line.folded_pct});
+  }
+  return out;
+}
+
+namespace {
+
 std::optional<ReportLifetimes> report_lifetimes(const Model& model, std::uint32_t born_at) {
   if (!model.has_lifetimes) return std::nullopt;
   const Lifetimes& l = model.lifetimes;
@@ -196,7 +219,11 @@ std::uint64_t cells_bytes(const Model& model, const Context& context) {
 Report make_report(const Model& model, const ContextOptions& options, bool tree,
                    const std::optional<Selection>& selection) {
   AnalysisParts parts{.leaks = !selection, .tree = tree};
-  HeapAnalysis analysis = analyze_heap(model, options, parts);
+  return make_report(model, analyze_heap(model, options, parts), options, tree, selection);
+}
+
+Report make_report(const Model& model, const HeapAnalysis& analysis, const ContextOptions& options,
+                   bool tree, const std::optional<Selection>& selection) {
   Report report;
   report.summary = summarize(model);
   report.recording = model.header.options;

@@ -12,6 +12,7 @@
 
 #include "analyze/context_tree.hpp"
 #include "analyze/contexts.hpp"
+#include "analyze/heap_analysis.hpp"
 #include "analyze/leaks.hpp"
 #include "analyze/lifetimes.hpp"
 #include "analyze/summary.hpp"
@@ -129,6 +130,30 @@ struct ReportTreeNode {
   double folded_peak_pct = 0;
 };
 
+// The calling-context tree at one moment, as `strata report --tree --at=T`
+// shows it (context_tree.hpp, tree_lines_at): the nodes in preorder.
+struct ReportMomentNode {
+  std::size_t depth = 0;      // 0: the root (all the heap then)
+  std::vector<Frame> frames;  // its code address: its frame and those inlined into it
+  std::uint64_t bytes = 0;
+  double pct = 0;          // of all the sites' bytes then
+  std::size_t folded = 0;  // its callers under the threshold, their bytes and share
+  std::uint64_t folded_bytes = 0;
+  double folded_pct = 0;
+};
+
+struct ReportTreeAt {
+  std::uint64_t asked = 0;   // the time asked for
+  std::size_t snapshot = 0;  // the last snapshot at or before it (index into Model::snapshots)
+  std::uint64_t time = 0;    // its time
+  std::vector<ReportMomentNode> nodes;
+};
+
+// The tree at snapshot `snapshot` (asked for at time `asked`): `tree` is
+// built from the sites' stacks once the --alloc-fn frames are off.
+ReportTreeAt report_tree_at(const Model& model, const ContextTree& tree, std::uint64_t asked,
+                            std::size_t snapshot, double threshold);
+
 struct Report {
   Summary summary;
   std::vector<Option> recording;  // the recording options of the profile
@@ -143,6 +168,7 @@ struct Report {
   std::vector<ReportLeak> small_leaks;       // findings under the threshold (context_rank 0)
   bool leaks_from_lifetimes = false;         // findings judged from the lifetimes
   std::vector<ReportTreeNode> tree;          // with --tree only; else empty
+  std::optional<ReportTreeAt> tree_at;       // with --tree --at only
   std::optional<ReportLifetimes> lifetimes;  // null without
   std::string lifetimes_words;               // lifetimes_words(): what they are, or are not
   std::optional<ReportSelection> selection;  // with a question of time
@@ -153,5 +179,10 @@ struct Report {
 // selected bytes, and no leak suspect is judged.
 Report make_report(const Model& model, const ContextOptions& options, bool tree = false,
                    const std::optional<Selection>& selection = std::nullopt);
+
+// The same from an analysis already made with `options` (the page of
+// `strata plot`, which draws the same analysis).
+Report make_report(const Model& model, const HeapAnalysis& analysis, const ContextOptions& options,
+                   bool tree, const std::optional<Selection>& selection);
 
 }  // namespace strata

@@ -16,9 +16,11 @@
 #include "analyze/leaks.hpp"
 #include "analyze/lifetimes.hpp"
 #include "read/read.hpp"
+#include "render/page.hpp"
 #include "render/render.hpp"
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
+#include "view/page_data.hpp"
 #include "view/plot_data.hpp"
 
 #ifndef FUZZ_READER
@@ -43,7 +45,7 @@ void graph(const strata::Model& model) {
   strata::PlotData data = strata::make_plot_data(model, strata::analyze_heap(model, options), plot);
   strata::GraphOptions graph;
   strata::gnuplot_job(data, graph, "graph.dat", "graph.svg");
-  strata::html_page(data, "<svg></svg>", strata::AxisMap{});
+  strata::page_html(strata::make_page_data(model, options, plot, std::nullopt));
 }
 
 // The questions of time, on a file with lifetimes: the report and the graph

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analyze/heap_analysis.hpp"
+#include "analyze/moments.hpp"
 #include "strata_profile.hpp"
 
 namespace strata::test {
@@ -220,6 +221,59 @@ TEST(TreeLines, FoldedByTheThreshold) {
   EXPECT_EQ(lines[1].folded, 2u);
   EXPECT_NEAR(lines[1].folded_peak_pct, 1.0, 1e-9);
   EXPECT_NEAR(lines[1].peak_pct, 81.0, 1e-9);
+}
+
+// The tree at a moment: bytes then, by bytes, the threshold folding, and a
+// node without bytes left out; the moments replay to the same bytes.
+TEST(TreeLinesAt, TheHeapThen) {
+  Model model = read_text(profile(records({"F|1|0x10|0|alloc|m.c|1|/bin/p",
+                                           "F|2|0x20|0|a|m.c|2|/bin/p",
+                                           "F|3|0x30|0|b|m.c|3|/bin/p",
+                                           "F|4|0x40|0|c|m.c|4|/bin/p",
+                                           "F|5|0x50|0|main|m.c|5|/bin/p",
+                                           "S|1|1|2|5",
+                                           "S|2|1|3|5",
+                                           "S|3|1|4|5",
+                                           "T|regular|0|100|0|0",
+                                           "s|1|100|1|0|100",
+                                           "E",
+                                           "T|regular|10|1000|0|0",
+                                           "s|1|300|1|100|300",
+                                           "s|2|695|1|0|695",
+                                           "s|3|5|1|0|5",
+                                           "E",
+                                           "T|regular|20|300|0|0",
+                                           "s|2|0|0|0|695",
+                                           "s|3|0|0|0|5",
+                                           "E",
+                                           "X|20"})));
+  ContextTree tree(model, {});
+  std::vector<MomentLine> lines = tree_lines_at(tree, site_bytes_at(model, 1), 1.0);
+  ASSERT_EQ(lines.size(), 6u);  // the root, alloc, b <- main, a <- main
+  EXPECT_EQ(lines[0].bytes, 1000u);
+  EXPECT_EQ(lines[1].depth, 1u);
+  EXPECT_EQ(lines[1].bytes, 1000u);
+  EXPECT_EQ(lines[1].folded, 1u);  // c: 0.5%
+  EXPECT_EQ(lines[1].folded_bytes, 5u);
+  EXPECT_DOUBLE_EQ(lines[1].folded_pct, 0.5);
+  EXPECT_EQ(names(model, tree.frames(lines[2].node)), "alloc b");
+  EXPECT_EQ(lines[2].bytes, 695u);
+  EXPECT_DOUBLE_EQ(lines[2].pct, 69.5);
+  EXPECT_EQ(names(model, tree.frames(lines[4].node)), "alloc a");
+  // At the end, b and c hold nothing: neither shown nor folded.
+  lines = tree_lines_at(tree, site_bytes_at(model, 2), 0);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[1].folded, 0u);
+  EXPECT_EQ(names(model, tree.frames(lines[2].node)), "alloc a");
+  std::vector<std::size_t> all = {0, 1, 2};
+  std::vector<Moment> moments = moments_at(model, all);
+  ASSERT_EQ(moments.size(), 3u);
+  std::vector<std::uint64_t> replayed(model.sites.size(), 0);
+  for (const Moment& moment : moments) {
+    for (auto [site, bytes] : moment.changes) replayed[index(site)] = bytes;
+    EXPECT_EQ(replayed, site_bytes_at(model, moment.snapshot));
+  }
+  EXPECT_EQ(moments[2].changes.size(), 2u);  // b and c went to 0
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "render/page.hpp"
 #include "render/render_gnuplot.hpp"
 #include "strata_profile.hpp"
 #include "view/plot_legend.hpp"
@@ -156,22 +157,10 @@ TEST(MiddleCut, KeepsBothEndsOnCharacters) {
   EXPECT_EQ(ascii_text("a \xE2\x86\x90 b\xE2\x80\xA6 \xE6\xBC\xA2"), "a <- b... ?");
 }
 
-TEST(GnuplotJob, HtmlPrintsItsAxes) {
-  GraphOptions options;
-  options.format = GraphFormat::html;
-  GnuplotJob job = gnuplot_job(hostile_data(), options, "graph.dat", "graph.svg");
-  EXPECT_TRUE(contains(job.script, "set terminal svg size 1200,800 noenhanced"));
-  EXPECT_TRUE(contains(job.script, "strata-axes"));
-}
-
 TEST(HtmlPage, EscapesEverything) {
-  std::string svg =
-      "<?xml version=\"1.0\"?>\n<svg width=\"10\"><title>Gnuplot</title>"
-      "<g><title>gnuplot_plot_1</title><text>&lt;x</text></g></svg>\n";
-  std::string page = html_page(hostile_data(), svg, AxisMap{});
-  EXPECT_FALSE(contains(page, "<?xml"));
-  EXPECT_FALSE(contains(page, "gnuplot_plot_1"));
-  EXPECT_TRUE(contains(page, "<g><text>&lt;x</text></g></svg>"));
+  PageData data;
+  data.graph = hostile_data();
+  std::string page = page_html(data);
   EXPECT_TRUE(
       contains(page, "<title>title a&quot;b&#39;c`touch x`$(touch y)\\n\\ @z %s &lt;script&gt;"));
   std::size_t scripts = 0;
