@@ -337,6 +337,46 @@ massif_last_heap() {
    sed -n 's/^mem_heap_B=//p' "$1" | tail -1
 }
 
+# ---- strata plot ------------------------------------------------------------------
+
+# pc svg|png|pdf|html|... FILE: tests/plot-check.
+pc() {
+   "$PYTHON" "$top_srcdir/tests/plot-check" "$@"
+}
+
+# opens svg|png|pdf|html FILE: plot-check finds the file sound.
+opens() {
+   pc "$@" >/dev/null
+}
+
+# plot NAME ARGS...: strata plot ARGS, output in $WORK/NAME.out and .err;
+# the command must succeed.
+plot() {
+   local name=$1
+   shift
+   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+   local status=$?
+   checks=$((checks + 1))
+   if [ $status -eq 0 ]; then
+      pass "strata plot $name"
+   else
+      fail "strata plot $name: exit status $status:"
+      sed 's/^/   | /' "$WORK/$name.err"
+   fi
+}
+
+# plot_fails NAME PATTERN ARGS...: strata plot ARGS exits 1 with one line on
+# stderr that matches PATTERN.
+plot_fails() {
+   local name=$1 pattern=$2
+   shift 2
+   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+   expect_eq "$name: exit status" "$?" 1
+   expect_eq "$name: one line on stderr" "$(wc -l <"$WORK/$name.err")" 1
+   expect_in "$name: the message" "$WORK/$name.err" "$pattern"
+}
+
+
 # line_of FILE TAG: the line number of the line holding TAG in a source file.
 line_of() {
    grep -n -- "$2" "$1" | head -1 | cut -d: -f1

@@ -8,35 +8,6 @@
 # format; and the errors.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-pc() {
-   "$PYTHON" "$top_srcdir/tests/plot-check" "$@"
-}
-
-# plot NAME ARGS...: strata plot ARGS, which must succeed.
-plot() {
-   local name=$1
-   shift
-   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
-   local status=$?
-   checks=$((checks + 1))
-   if [ $status -eq 0 ]; then
-      pass "strata plot $name"
-   else
-      fail "strata plot $name: exit status $status:"
-      sed 's/^/   | /' "$WORK/$name.err"
-   fi
-}
-
-# plot_fails NAME PATTERN ARGS...: exits 1 with one line matching PATTERN.
-plot_fails() {
-   local name=$1 pattern=$2
-   shift 2
-   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
-   expect_eq "$name: exit status" "$?" 1
-   expect_eq "$name: one line on stderr" "$(wc -l <"$WORK/$name.err")" 1
-   expect_in "$name: the message" "$WORK/$name.err" "$pattern"
-}
-
 # bands DAT: each band of a kept data file, bottom first, as the line
 # "B0 B1 ...": its bytes at each sample (the differences of the stacked tops).
 bands() {

@@ -11,14 +11,6 @@ hostile=$top_srcdir/tests/data/hostile.strata
 title='title "$(touch /tmp/strata-PWNED-title)" `touch /tmp/strata-PWNED-title2` \ @x %s <b>'
 odd="it's \"odd\" \\ \$(touch pwned-name) \`touch pwned-name2\` @x %s"
 
-pc() {
-   "$PYTHON" "$top_srcdir/tests/plot-check" "$@"
-}
-
-opens() {
-   pc "$@" >/dev/null
-}
-
 # nothing_ran WHAT: no marker file was created.
 nothing_ran() {
    local made

@@ -5,43 +5,6 @@
 # script, the stacks band, a file of stock massif, and the errors.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-# pc svg|png|pdf|html FILE: tests/plot-check.
-pc() {
-   "$PYTHON" "$top_srcdir/tests/plot-check" "$@"
-}
-
-# opens svg|png|pdf|html FILE: plot-check finds the file sound.
-opens() {
-   pc "$@" >/dev/null
-}
-
-# plot NAME ARGS...: strata plot ARGS, output in $WORK/NAME.out and .err;
-# the command must succeed.
-plot() {
-   local name=$1
-   shift
-   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
-   local status=$?
-   checks=$((checks + 1))
-   if [ $status -eq 0 ]; then
-      pass "strata plot $name"
-   else
-      fail "strata plot $name: exit status $status:"
-      sed 's/^/   | /' "$WORK/$name.err"
-   fi
-}
-
-# plot_fails NAME PATTERN ARGS...: strata plot ARGS exits 1 with one line on
-# stderr that matches PATTERN.
-plot_fails() {
-   local name=$1 pattern=$2
-   shift 2
-   "$STRATA" plot "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
-   expect_eq "$name: exit status" "$?" 1
-   expect_eq "$name: one line on stderr" "$(wc -l <"$WORK/$name.err")" 1
-   expect_in "$name: the message" "$WORK/$name.err" "$pattern"
-}
-
 # ---- the leaky player, in every format ----------------------------------------
 player=$EXAMPLES/leaky-player
 record_ok leaky --depth=30 "$player" --cycles 4 --frames 24
