@@ -158,18 +158,15 @@ Context ContextTree::context(NodeId id, const SeriesBuilder& builder,
 // ---- measuring -------------------------------------------------------------------
 
 void ContextTree::measure(const SeriesBuilder& builder, const SeriesMeasure& measure) {
-  Context stack;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     ContextNode& n = nodes_[i];
     n.spacetime = n.own_spacetime = 0;
     n.peak_bytes = n.own_peak_bytes = 0;
     if (n.own_end == n.sites_begin) continue;
-    stack.frames = frames(NodeId{static_cast<std::uint32_t>(i)});
-    stack.sites = sorted(own_sites(NodeId{static_cast<std::uint32_t>(i)}));
-    builder.build(stack.sites, stack.series);
-    apply_measures(stack, measure);
-    n.own_spacetime = stack.spacetime;
-    n.own_peak_bytes = stack.peak_bytes;
+    // Sums over the node's own sites: no series of its own is built.
+    SeriesMeasures m = measure.of_sites(builder, own_sites(NodeId{static_cast<std::uint32_t>(i)}));
+    n.own_spacetime = m.spacetime;
+    n.own_peak_bytes = m.peak_bytes;
   }
   for (std::size_t i = nodes_.size(); i-- > 0;) {  // children after their parents
     ContextNode& n = nodes_[i];

@@ -135,6 +135,43 @@ SeriesMeasure::SeriesMeasure(const Model& model, const SeriesBuilder& builder)
   if (!model.snapshots.empty()) {
     end_ = series_index(builder.snapshots(), model.snapshots.size() - 1);
   }
+  chain_weights_.assign(weights_.size() + 1, 0.0);
+  for (std::size_t k = 0; k < weights_.size(); ++k) {
+    chain_weights_[k + 1] = chain_weights_[k] + (builder.complete_[k] ? 0.0 : weights_[k]);
+  }
+}
+
+SeriesMeasures SeriesMeasure::of_sites(const SeriesBuilder& builder,
+                                       std::span<const SiteId> sites) const {
+  SeriesMeasures m;
+  std::size_t n = weights_.size();
+  for (SiteId site : sites) {
+    // The site's bytes in the chain hold from one of its chain steps to the
+    // next; at a complete point it holds what that point lists of it, or 0.
+    std::uint64_t level = 0;
+    std::size_t from = 0;  // the point where `level` starts to hold
+    auto hold = [&](std::size_t to) {
+      m.spacetime += static_cast<double>(level) * (chain_weights_[to] - chain_weights_[from]);
+      if (peak_ && *peak_ >= from && *peak_ < to && !builder.complete_[*peak_]) {
+        m.peak_bytes += level;
+      }
+      if (end_ && *end_ >= from && *end_ < to && !builder.complete_[*end_]) m.end_bytes += level;
+    };
+    for (std::size_t j = builder.first_[index(site)]; j < builder.first_[index(site) + 1]; ++j) {
+      const SeriesBuilder::Step& step = builder.steps_[j];
+      if (builder.complete_[step.point]) {
+        m.spacetime += weights_[step.point] * static_cast<double>(step.gain);
+        if (peak_ == step.point) m.peak_bytes += step.gain;
+        if (end_ == step.point) m.end_bytes += step.gain;
+        continue;
+      }
+      hold(step.point);
+      level += step.gain;
+      from = step.point;
+    }
+    hold(n);
+  }
+  return m;
 }
 
 SeriesMeasures SeriesMeasure::of(std::span<const ContextPoint> series) const {

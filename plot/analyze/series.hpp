@@ -77,6 +77,8 @@ class SeriesBuilder {
   void count_steps(const Model& model);
   void fill_steps(const Model& model);
 
+  friend class SeriesMeasure;  // of_sites() reads the steps
+
   std::vector<std::size_t> snapshots_;  // series point -> index into Model::snapshots
   std::vector<std::uint64_t> times_;    // series point -> its time
   std::vector<std::uint8_t> complete_;  // series point -> 1 for a complete snapshot
@@ -101,10 +103,19 @@ class SeriesMeasure {
 
   SeriesMeasures of(std::span<const ContextPoint> series) const;
 
+  // The spacetime and the bytes at the peak and at the end of `sites`
+  // together, as of() gives them for their series (max_bytes is left 0),
+  // without building it: the three are sums over the sites, and each site
+  // costs its steps, not the length of the series (the calling-context
+  // tree measures each of its nodes so).  The spacetime is summed in
+  // another order than of()'s, so it may differ in its last bits.
+  SeriesMeasures of_sites(const SeriesBuilder& builder, std::span<const SiteId> sites) const;
+
  private:
   std::vector<double> weights_;
-  std::optional<std::size_t> peak_;  // series index of the peak
-  std::optional<std::size_t> end_;   // series index of the end
+  std::vector<double> chain_weights_;  // point k -> the weights of the chain points before k
+  std::optional<std::size_t> peak_;    // series index of the peak
+  std::optional<std::size_t> end_;     // series index of the end
 };
 
 }  // namespace strata
