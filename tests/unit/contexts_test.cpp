@@ -203,6 +203,13 @@ TEST(SeriesBuilder, AgreesWithSiteSeries) {
       EXPECT_EQ((std::array<std::uint64_t, 3>{series[k].bytes, series[k].min, series[k].max}), sum)
           << "point " << k << ", " << group.size() << " sites";
     }
+    // The measures from the sites' steps are those of the series.
+    SeriesMeasure measure(model, builder);
+    SeriesMeasures of_series = measure.of(series), of_sites = measure.of_sites(builder, group);
+    EXPECT_GT(of_series.spacetime, 0.0);
+    EXPECT_NEAR(of_sites.spacetime, of_series.spacetime, 1e-9 * of_series.spacetime);
+    EXPECT_EQ(of_sites.peak_bytes, of_series.peak_bytes);
+    EXPECT_EQ(of_sites.end_bytes, of_series.end_bytes);
   }
 }
 
