@@ -6,12 +6,12 @@
 # history_keep each time.  Issue 18's item 12, the regression test of the
 # leak detection that issue 21 rebuilds.  The findings from the lifetimes
 # name history_keep in every recording, one finding, but of kind growth:
-# the program has no cycles that strata finds (no markers, and its heap's
-# rhythm is faster than the snapshots), and without them a history that
-# nothing trims, freed at exit, is what a batch compiler's trees are (the
-# evaluation bench's compiler: growth, not a leak).  So `--fail-on=leak`
+# the program has no markers, and without them a history that nothing
+# trims, freed at exit, is what a batch compiler's trees are (the
+# evaluation bench's compiler: growth, not a leak; a heap's rhythm does not
+# tell them apart either, docs/design.md, "Kind").  So `--fail-on=leak`
 # exits 0, and this test is expected to fail (XFAIL_TESTS) until the kind
-# can be told without cycles.
+# can be told without markers.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 for pad in 0 100 333 1000 2222 4000 7777 10000; do

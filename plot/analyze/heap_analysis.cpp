@@ -120,10 +120,13 @@ Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
   CyclesLeft left = cycles_left(model, cycles.starts, f, horizon);
   leak.cycles = left.cycles;
   leak.cycles_left = left.left;
-  // Cycles each leaving some behind make it a leak; without cycles it is a
-  // batch program's growth as much as a leak (a compiler keeps its trees to
-  // the end as a server keeps a history nothing trims).
-  bool leak_by_cycles = left.cycles >= 3 && 2 * left.left >= left.cycles;
+  // The program's cycles, as its markers say, each leaving some behind make
+  // it a leak; else it is a batch program's growth as much as a leak (a
+  // compiler keeps its trees to the end as a server keeps a history nothing
+  // trims), and so it is with the heap's rhythm alone: a batch program's
+  // passes and collections have a rhythm too (cc1plus in ms, make -n).
+  bool leak_by_cycles = cycles.source == CycleSource::markers && left.cycles >= 3 &&
+                        2 * left.left >= left.cycles;
   leak.kind = leak_by_cycles ? LeakKind::left_behind : LeakKind::steady_growth;
   double span = static_cast<double>(model.lifetimes.boundary(horizon) -
                                     model.lifetimes.boundary(f.first_epoch));
