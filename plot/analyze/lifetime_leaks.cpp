@@ -283,10 +283,23 @@ Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::
   Parts parts = judge_parts(born, kept, bounds, ratios);
   if (parts == Parts::steady) return parts;
   std::vector<std::uint32_t> by_cycles = cycle_bounds(s, h, cycles);
+  if (by_cycles.empty()) return parts;
   std::vector<double> cycle_ratios;
-  if (!by_cycles.empty() && judge_parts(born, kept, by_cycles, cycle_ratios) == Parts::steady) {
+  Parts by_share = judge_parts(born, kept, by_cycles, cycle_ratios);
+  // Or the same kept bytes a cycle, part by part, however much each cycle
+  // made: a video that leaves its last frames behind leaves as many after
+  // a short video as after a long one.  (The cycles are counted as judge_parts
+  // counts bytes born: one at the epoch each starts in, the span's start too.)
+  std::vector<std::uint64_t> cycles_begun(born.size(), 0);
+  cycles_begun[s] = 1;
+  for (std::uint32_t c : cycles) {
+    if (c > s && c < h) cycles_begun[c] = 1;
+  }
+  std::vector<double> per_cycle;
+  if (by_share == Parts::steady ||
+      judge_parts(cycles_begun, kept, by_cycles, per_cycle) == Parts::steady) {
     bounds = std::move(by_cycles);
-    ratios = std::move(cycle_ratios);
+    ratios = std::move(cycle_ratios);  // the shares kept, for the words
     return Parts::steady;
   }
   return parts;

@@ -155,6 +155,24 @@ TEST(LifetimeLeaks, TheHeadlineIsTheCallerOfAWrapper) {
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{"fault_report"});
 }
 
+TEST(LifetimeLeaks, TheSameBytesEachCycleOfUnevenLengthIsALeak) {
+  // frame_keep makes 1,000 bytes an epoch and keeps 300 at the end of each
+  // cycle, short or long: its share kept varies from part to part with the
+  // cycles' lengths, its bytes a cycle do not.
+  Model model = model_of({"main", "frame_keep", "scratch"});
+  std::vector<std::uint32_t> starts = {0, 2, 12, 14, 26, 28, 38};
+  Site& site = add_site(model, {1, 0});
+  for (std::size_t c = 0; c < starts.size(); ++c) {
+    std::uint32_t end = c + 1 < starts.size() ? starts[c + 1] : kEpochs;
+    for (std::uint32_t e = starts[c]; e < end; ++e) cell(site, e, e, 1000);
+    cell(site, end - 1, kAlive, 300);
+  }
+  temporaries(model, 2);
+  std::vector<std::uint64_t> times(starts.begin(), starts.end());
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}), times);
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{"frame_keep"});
+}
+
 // Two leaks born in the same epochs, both freed at exit by free stack 1
 // and 2 (frames `first`, `second`, innermost first): the findings' headlines.
 std::vector<std::string> freed_by(const std::vector<std::uint32_t>& first,
