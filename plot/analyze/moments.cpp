@@ -26,10 +26,10 @@ std::vector<std::size_t> moment_snapshots(const Model& model, std::size_t count)
   return out;
 }
 
-std::vector<Moment> moments_at(const Model& model, std::span<const std::size_t> snapshots) {
-  std::vector<std::uint64_t> chain(model.sites.size(), 0), shown(model.sites.size(), 0);
-  std::vector<std::uint64_t> now;
-  std::vector<Moment> out;
+void replay_moments(
+    const Model& model, std::span<const std::size_t> snapshots,
+    const std::function<void(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit) {
+  std::vector<std::uint64_t> chain(model.sites.size(), 0), now;
   std::size_t next = 0;  // the chain is replayed up to here
   for (std::size_t at : snapshots) {
     for (; next <= at; ++next) {
@@ -37,20 +37,24 @@ std::vector<Moment> moments_at(const Model& model, std::span<const std::size_t> 
       if (s.site_data != SiteData::changes) continue;
       for (const SiteSample& sample : s.sites) chain[index(sample.site)] = sample.bytes;
     }
-    now = chain;
     const Snapshot& s = model.snapshots[at];
-    if (s.site_data == SiteData::complete) {
-      std::fill(now.begin(), now.end(), 0);
-      for (const SiteSample& sample : s.sites) now[index(sample.site)] = sample.bytes;
+    if (s.site_data != SiteData::complete) {
+      visit(at, chain);
+      continue;
     }
-    Moment& moment = out.emplace_back();
-    moment.snapshot = at;
-    for (std::size_t site = 0; site < now.size(); ++site) {
-      if (now[site] != shown[site])
-        moment.changes.push_back({static_cast<SiteId>(site), now[site]});
-    }
-    shown.swap(now);
+    now.assign(model.sites.size(), 0);
+    for (const SiteSample& sample : s.sites) now[index(sample.site)] = sample.bytes;
+    visit(at, now);
   }
+}
+
+std::vector<std::vector<MomentLine>> trees_at(const Model& model, const ContextTree& tree,
+                                              std::span<const std::size_t> snapshots,
+                                              double threshold) {
+  std::vector<std::vector<MomentLine>> out;
+  replay_moments(model, snapshots, [&](std::size_t, std::span<const std::uint64_t> bytes) {
+    out.push_back(tree_lines_at(tree, bytes, threshold));
+  });
   return out;
 }
 

@@ -266,14 +266,19 @@ TEST(TreeLinesAt, TheHeapThen) {
   EXPECT_EQ(lines[1].folded, 0u);
   EXPECT_EQ(names(model, tree.frames(lines[2].node)), "alloc a");
   std::vector<std::size_t> all = {0, 1, 2};
-  std::vector<Moment> moments = moments_at(model, all);
-  ASSERT_EQ(moments.size(), 3u);
-  std::vector<std::uint64_t> replayed(model.sites.size(), 0);
-  for (const Moment& moment : moments) {
-    for (auto [site, bytes] : moment.changes) replayed[index(site)] = bytes;
-    EXPECT_EQ(replayed, site_bytes_at(model, moment.snapshot));
-  }
-  EXPECT_EQ(moments[2].changes.size(), 2u);  // b and c went to 0
+  std::vector<std::size_t> visited;
+  replay_moments(model, all, [&](std::size_t snapshot, std::span<const std::uint64_t> bytes) {
+    visited.push_back(snapshot);
+    EXPECT_EQ(std::vector<std::uint64_t>(bytes.begin(), bytes.end()),
+              site_bytes_at(model, snapshot));
+  });
+  EXPECT_EQ(visited, all);
+  // trees_at: the tree at each moment, as tree_lines_at gives it.
+  std::vector<std::vector<MomentLine>> trees = trees_at(model, tree, all, 1.0);
+  ASSERT_EQ(trees.size(), 3u);
+  EXPECT_EQ(trees[1].size(), 6u);
+  EXPECT_EQ(trees[1][1].folded_bytes, 5u);
+  EXPECT_EQ(trees[2].size(), tree_lines_at(tree, site_bytes_at(model, 2), 1.0).size());
 }
 
 }  // namespace
