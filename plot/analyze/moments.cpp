@@ -48,12 +48,30 @@ void replay_moments(
   }
 }
 
+// Each node's bytes kept from one moment to the next: a site that changes
+// changes its node and the node's ancestors by as much (modulo 2^64, so a
+// fall is a wrapped rise and the sums come out right).
 std::vector<std::vector<MomentLine>> trees_at(const Model& model, const ContextTree& tree,
                                               std::span<const std::size_t> snapshots,
                                               double threshold) {
+  std::vector<NodeId> site_node(model.sites.size(), tree.root());
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    for (SiteId site : tree.own_sites(NodeId{static_cast<std::uint32_t>(i)}))
+      site_node[index(site)] = NodeId{static_cast<std::uint32_t>(i)};
+  }
+  std::vector<std::uint64_t> before(model.sites.size(), 0), nodes(tree.size(), 0);
   std::vector<std::vector<MomentLine>> out;
   replay_moments(model, snapshots, [&](std::size_t, std::span<const std::uint64_t> bytes) {
-    out.push_back(tree_lines_at(tree, bytes, threshold));
+    for (std::size_t site = 0; site < bytes.size(); ++site) {
+      if (bytes[site] == before[site]) continue;
+      std::uint64_t change = bytes[site] - before[site];
+      before[site] = bytes[site];
+      for (NodeId id = site_node[site];; id = tree.node(id).parent) {
+        nodes[index(id)] += change;
+        if (id == tree.root()) break;
+      }
+    }
+    out.push_back(tree_lines_of(tree, nodes, threshold));
   });
   return out;
 }

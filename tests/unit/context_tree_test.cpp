@@ -278,7 +278,16 @@ TEST(TreeLinesAt, TheHeapThen) {
   ASSERT_EQ(trees.size(), 3u);
   EXPECT_EQ(trees[1].size(), 6u);
   EXPECT_EQ(trees[1][1].folded_bytes, 5u);
-  EXPECT_EQ(trees[2].size(), tree_lines_at(tree, site_bytes_at(model, 2), 1.0).size());
+  for (std::size_t m = 0; m < all.size(); ++m) {
+    std::vector<MomentLine> at = tree_lines_at(tree, site_bytes_at(model, all[m]), 1.0);
+    ASSERT_EQ(trees[m].size(), at.size());
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      EXPECT_EQ(trees[m][i].node, at[i].node);
+      EXPECT_EQ(trees[m][i].bytes, at[i].bytes);
+      EXPECT_EQ(trees[m][i].folded, at[i].folded);
+      EXPECT_EQ(trees[m][i].folded_bytes, at[i].folded_bytes);
+    }
+  }
 }
 
 }  // namespace
