@@ -28,7 +28,7 @@ std::vector<std::size_t> moment_snapshots(const Model& model, std::size_t count)
 
 void replay_moments(
     const Model& model, std::span<const std::size_t> snapshots,
-    const std::function<void(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit) {
+    const std::function<bool(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit) {
   std::vector<std::uint64_t> chain(model.sites.size(), 0), now;
   std::size_t next = 0;  // the chain is replayed up to here
   for (std::size_t at : snapshots) {
@@ -39,29 +39,29 @@ void replay_moments(
     }
     const Snapshot& s = model.snapshots[at];
     if (s.site_data != SiteData::complete) {
-      visit(at, chain);
+      if (!visit(at, chain)) return;
       continue;
     }
     now.assign(model.sites.size(), 0);
     for (const SiteSample& sample : s.sites) now[index(sample.site)] = sample.bytes;
-    visit(at, now);
+    if (!visit(at, now)) return;
   }
 }
 
 // Each node's bytes kept from one moment to the next: a site that changes
 // changes its node and the node's ancestors by as much (modulo 2^64, so a
 // fall is a wrapped rise and the sums come out right).
-std::vector<std::vector<MomentLine>> trees_at(const Model& model, const ContextTree& tree,
-                                              std::span<const std::size_t> snapshots,
-                                              double threshold) {
+void replay_trees(
+    const Model& model, const ContextTree& tree, std::span<const std::size_t> snapshots,
+    double threshold,
+    const std::function<bool(std::size_t snapshot, std::span<const MomentLine> lines)>& visit) {
   std::vector<NodeId> site_node(model.sites.size(), tree.root());
   for (std::size_t i = 0; i < tree.size(); ++i) {
     for (SiteId site : tree.own_sites(NodeId{static_cast<std::uint32_t>(i)}))
       site_node[index(site)] = NodeId{static_cast<std::uint32_t>(i)};
   }
   std::vector<std::uint64_t> before(model.sites.size(), 0), nodes(tree.size(), 0);
-  std::vector<std::vector<MomentLine>> out;
-  replay_moments(model, snapshots, [&](std::size_t, std::span<const std::uint64_t> bytes) {
+  replay_moments(model, snapshots, [&](std::size_t at, std::span<const std::uint64_t> bytes) {
     for (std::size_t site = 0; site < bytes.size(); ++site) {
       if (bytes[site] == before[site]) continue;
       std::uint64_t change = bytes[site] - before[site];
@@ -71,9 +71,8 @@ std::vector<std::vector<MomentLine>> trees_at(const Model& model, const ContextT
         if (id == tree.root()) break;
       }
     }
-    out.push_back(tree_lines_of(tree, nodes, threshold));
+    return visit(at, tree_lines_of(tree, nodes, threshold));
   });
-  return out;
 }
 
 std::vector<std::uint64_t> site_bytes_at(const Model& model, std::size_t snapshot) {

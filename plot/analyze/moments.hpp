@@ -24,15 +24,17 @@ std::vector<std::size_t> moment_snapshots(const Model& model, std::size_t count)
 
 // Calls `visit` with each of `snapshots` (ascending indices into
 // Model::snapshots) and the bytes of every site there, by SiteId, in one
-// replay of the chain.
+// replay of the chain, until it returns false.
 void replay_moments(
     const Model& model, std::span<const std::size_t> snapshots,
-    const std::function<void(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit);
+    const std::function<bool(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit);
 
-// The tree at each of `snapshots`, as tree_lines_at gives it with `threshold`.
-std::vector<std::vector<MomentLine>> trees_at(const Model& model, const ContextTree& tree,
-                                              std::span<const std::size_t> snapshots,
-                                              double threshold);
+// Calls `visit` with each of `snapshots` and the tree there, as
+// tree_lines_at gives it with `threshold`, until it returns false.
+void replay_trees(
+    const Model& model, const ContextTree& tree, std::span<const std::size_t> snapshots,
+    double threshold,
+    const std::function<bool(std::size_t snapshot, std::span<const MomentLine> lines)>& visit);
 
 // The bytes of every site at snapshot `snapshot`, by SiteId (sites_at).
 std::vector<std::uint64_t> site_bytes_at(const Model& model, std::size_t snapshot);

@@ -17,61 +17,66 @@ bool same_line(const PageLine& a, const PageLine& b) {
   return a.bytes == b.bytes && a.folded == b.folded && a.folded_bytes == b.folded_bytes;
 }
 
-// The lines of `trees` as changes from one moment to the next (PageMoment),
-// by NodeId: a node shown before and not now goes back to all 0.
-std::vector<std::vector<PageLine>> line_changes(const std::vector<std::vector<MomentLine>>& trees,
-                                                std::size_t nodes) {
-  std::vector<PageLine> shown(nodes);
-  std::vector<std::uint32_t> before, now;  // the nodes shown at the moment before, and now
-  std::vector<std::vector<PageLine>> out;
-  for (const std::vector<MomentLine>& lines : trees) {
-    std::vector<PageLine>& changes = out.emplace_back();
-    now.clear();
+// The lines of the trees, one moment after another, as changes from one
+// to the next (PageMoment), by NodeId: a node shown before and not now goes
+// back to all 0.
+class LineChanges {
+ public:
+  explicit LineChanges(std::size_t nodes) : shown_(nodes) {}
+
+  std::vector<PageLine> next(std::span<const MomentLine> lines) {
+    std::vector<PageLine> changes;
+    now_.clear();
     for (const MomentLine& l : lines) {
       PageLine line{.node = static_cast<std::uint32_t>(index(l.node)),
                     .bytes = l.bytes,
                     .folded = l.folded,
                     .folded_bytes = l.folded_bytes};
-      if (!same_line(line, shown[line.node])) changes.push_back(line);
-      shown[line.node] = line;
-      now.push_back(line.node);
+      if (!same_line(line, shown_[line.node])) changes.push_back(line);
+      shown_[line.node] = line;
+      now_.push_back(line.node);
     }
-    std::sort(now.begin(), now.end());
-    for (std::uint32_t node : before) {
-      if (std::binary_search(now.begin(), now.end(), node)) continue;
-      if (!same_line(shown[node], PageLine{})) changes.push_back({.node = node});
-      shown[node] = PageLine{.node = node};
+    std::sort(now_.begin(), now_.end());
+    for (std::uint32_t node : before_) {
+      if (std::binary_search(now_.begin(), now_.end(), node)) continue;
+      if (!same_line(shown_[node], PageLine{})) changes.push_back({.node = node});
+      shown_[node] = PageLine{.node = node};
     }
     std::sort(changes.begin(), changes.end(),
               [](const PageLine& a, const PageLine& b) { return a.node < b.node; });
-    before.swap(now);
+    before_.swap(now_);
+    return changes;
   }
-  return out;
-}
+
+ private:
+  std::vector<PageLine> shown_;              // NodeId -> its line at the moment before
+  std::vector<std::uint32_t> before_, now_;  // the nodes shown at the moment before, and now
+};
 
 struct TreeMoments {
   std::vector<std::size_t> snapshots;
   std::vector<std::vector<PageLine>> changes;  // by NodeId
 };
 
-std::size_t numbers(const TreeMoments& moments) {
-  std::size_t lines = 0;
-  for (const std::vector<PageLine>& changes : moments.changes) lines += changes.size();
-  return kLineNumbers * lines;
-}
-
 // As many moments as fit in kPageMomentCells (within kPageMinMoments and
-// kPageMaxMoments): the lines that change are counted at the most moments,
-// then at fewer, as many as the count said would fit.
+// kPageMaxMoments): the lines that change are counted at the most moments
+// until they are too many, then at fewer, as many as the moments counted
+// said would fit.
 TreeMoments tree_moments(const Model& model, const ContextTree& tree, double threshold) {
   std::size_t count = kPageMaxMoments;
   for (;;) {
     TreeMoments out;
     out.snapshots = moment_snapshots(model, count);
-    out.changes = line_changes(trees_at(model, tree, out.snapshots, threshold), tree.size());
-    std::size_t cells = numbers(out);
-    if (cells <= kPageMomentCells || count <= kPageMinMoments) return out;
-    std::size_t fits = count * kPageMomentCells / cells * 9 / 10;
+    LineChanges changes(tree.size());
+    std::size_t cells = 0;
+    replay_trees(model, tree, out.snapshots, threshold,
+                 [&](std::size_t, std::span<const MomentLine> lines) {
+                   out.changes.push_back(changes.next(lines));
+                   cells += kLineNumbers * out.changes.back().size();
+                   return cells <= kPageMomentCells || count <= kPageMinMoments;
+                 });
+    if (out.changes.size() == out.snapshots.size()) return out;
+    std::size_t fits = out.changes.size() * kPageMomentCells / cells * 9 / 10;
     count = std::clamp(fits, kPageMinMoments, count - 1);
   }
 }

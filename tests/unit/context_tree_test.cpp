@@ -273,8 +273,18 @@ TEST(TreeLinesAt, TheHeapThen) {
               site_bytes_at(model, snapshot));
   });
   EXPECT_EQ(visited, all);
-  // trees_at: the tree at each moment, as tree_lines_at gives it.
-  std::vector<std::vector<MomentLine>> trees = trees_at(model, tree, all, 1.0);
+  visited.clear();  // until the visitor says stop
+  replay_moments(model, all, [&](std::size_t snapshot, std::span<const std::uint64_t>) {
+    visited.push_back(snapshot);
+    return snapshot < 1;
+  });
+  EXPECT_EQ(visited, (std::vector<std::size_t>{0, 1}));
+  // replay_trees: the tree at each moment, as tree_lines_at gives it.
+  std::vector<std::vector<MomentLine>> trees;
+  replay_trees(model, tree, all, 1.0, [&](std::size_t, std::span<const MomentLine> lines) {
+    trees.emplace_back(lines.begin(), lines.end());
+    return true;
+  });
   ASSERT_EQ(trees.size(), 3u);
   EXPECT_EQ(trees[1].size(), 6u);
   EXPECT_EQ(trees[1][1].folded_bytes, 5u);
