@@ -271,6 +271,7 @@ TEST(TreeLinesAt, TheHeapThen) {
     visited.push_back(snapshot);
     EXPECT_EQ(std::vector<std::uint64_t>(bytes.begin(), bytes.end()),
               site_bytes_at(model, snapshot));
+    return true;
   });
   EXPECT_EQ(visited, all);
   visited.clear();  // until the visitor says stop
