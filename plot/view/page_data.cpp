@@ -55,7 +55,7 @@ class LineChanges {
 
 struct TreeMoments {
   std::vector<std::size_t> snapshots;
-  std::vector<std::vector<PageLine>> changes;  // by NodeId
+  std::vector<std::vector<PageLine>> changes;  // by NodeId, then by the page's node (add_nodes)
 };
 
 // As many moments as fit in kPageMomentCells (within kPageMinMoments and
