@@ -6,7 +6,9 @@
 # fetches nothing, a drag zooms and the reset comes back, a click pins a
 # moment and the tree there is the one `strata report --tree --at=T` prints,
 # the search marks frames, a finding's click highlights its band, the table
-# sorts; hostile names stay text; a 100 MB profile makes a page of at most 10 MB.
+# sorts; hostile names stay text; GCC's compiler proper, a real program with
+# many sites, makes a page of at most a tenth of its profile, whose tree at a
+# pinned moment is the report's; a 100 MB profile makes a page of at most 10 MB.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 for tool in node npm chromium; do
@@ -169,6 +171,51 @@ fact hostile '"\n".join(f["tree"])' >"$WORK/hostile-page.tree"
 expect "hostile: the tree's names are the report's" \
    diff -u "$WORK/hostile-report.tree" "$WORK/hostile-page.tree"
 expect_in "hostile: search finds a hostile frame" <(fact hostile 'f["search"]["matches"]') '^[1-9][0-9]* nodes? match'
+
+# ---- a real program with many sites: GCC's compiler proper ---------------------------
+# cc1plus on a small C++ file: 20,000 sites and more, a profile of about 10 MB
+# whose tree folds most of its nodes; its page holds only the nodes shown at
+# one of its moments, so it is at most a tenth of the profile, and its tree
+# at a pinned moment is still the report's, folded lines and all.
+CC1PLUS=$(ls /usr/lib/gcc/x86_64-linux-gnu/*/cc1plus 2>/dev/null | sort -V | tail -1)
+if [ -z "$CC1PLUS" ]; then
+   fail "no cc1plus (scripts/common.sh's install_deps installs g++)"
+else
+   cat >"$WORK/small.cpp" <<'CPP'
+#include <map>
+#include <string>
+#include <vector>
+int f() { std::map<std::string, std::vector<int>> m; m["a"].push_back(1); return m.size(); }
+CPP
+   record_ok cc1plus --depth=30 -- "$CC1PLUS" -quiet -imultiarch x86_64-linux-gnu -D_GNU_SOURCE \
+      "$WORK/small.cpp" -O1 -o "$WORK/small.s"
+   c=$profile
+   sites=$("$STRATA" report "$c" | sed -n 's/^snapshots:.*(\([0-9,]*\) sites.*/\1/p' | tr -d ,)
+   expect_le "cc1plus: many sites ($sites)" 10000 "${sites:-0}"
+   "$STRATA" plot "$c" -o "$WORK/cc1plus.html" >"$WORK/cc1plus.out" 2>&1
+   expect_eq "strata plot cc1plus -o cc1plus.html" "$?" 0
+   profile_size=$(stat -c %s "$c") size=$(stat -c %s "$WORK/cc1plus.html")
+   expect_le "cc1plus: its page ($size bytes) is at most a tenth of its profile ($profile_size)" \
+      $((size * 10)) "$profile_size"
+   "$PYTHON" "$top_srcdir/tests/plot-check" html "$WORK/cc1plus.html" >"$WORK/cc1plus.check" 2>&1
+   expect_eq "cc1plus: the page's data holds together ($(tail -1 "$WORK/cc1plus.check"))" "$?" 0
+   drive "$WORK/cc1plus.html" cc1plus ggc_internal_alloc
+   expect_eq "cc1plus: it loads without an error" "$(fact cc1plus 'f["errors"]')" "[]"
+   at=$(fact cc1plus 'f["tree_at"][2]')
+   "$STRATA" report --tree --at="$at" "$c" >"$WORK/cc1plus-at.txt" 2>&1
+   tree_lines "$WORK/cc1plus-at.txt" >"$WORK/cc1plus-report.tree"
+   fact cc1plus '"\n".join(f["tree"])' >"$WORK/cc1plus-page.tree"
+   expect_in "cc1plus: the report's tree at $at folds callers" "$WORK/cc1plus-report.tree" \
+      '^(\| )*->[0-9.]+% \([0-9,]+ bytes\) in [0-9,]+ other (callers|call sites), each under 1\.0%$'
+   expect "cc1plus: the pinned tree is the report's, line for line" \
+      diff -u "$WORK/cc1plus-report.tree" "$WORK/cc1plus-page.tree"
+   if ! diff -q "$WORK/cc1plus-report.tree" "$WORK/cc1plus-page.tree" >/dev/null; then
+      diff -u "$WORK/cc1plus-report.tree" "$WORK/cc1plus-page.tree" | sed 's/^/   | /' | head -20
+   fi
+   expect_eq "cc1plus: search finds the nodes that name ggc_internal_alloc" \
+      "$(fact cc1plus 'f["search"]["matches"]')" \
+      "$(grep -ci 'bytes) .*ggc_internal_alloc' "$WORK/cc1plus-report.tree") nodes match"
+fi
 
 # ---- the size bound ----------------------------------------------------------------------
 "$PYTHON" "$top_srcdir/bench/gen-profile" 100 >"$WORK/big.strata"

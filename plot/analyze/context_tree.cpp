@@ -469,8 +469,6 @@ std::vector<TreeLine> tree_lines(const ContextTree& tree, double threshold) {
   return out;
 }
 
-namespace {
-
 // Each node's bytes: its own sites', then added up the tree (parents come
 // before their children in NodeId order).
 std::vector<std::uint64_t> node_bytes(const ContextTree& tree,
@@ -486,11 +484,13 @@ std::vector<std::uint64_t> node_bytes(const ContextTree& tree,
   return bytes;
 }
 
-}  // namespace
-
 std::vector<MomentLine> tree_lines_at(const ContextTree& tree,
                                       std::span<const std::uint64_t> site_bytes, double threshold) {
-  std::vector<std::uint64_t> bytes = node_bytes(tree, site_bytes);
+  return tree_lines_of(tree, node_bytes(tree, site_bytes), threshold);
+}
+
+std::vector<MomentLine> tree_lines_of(const ContextTree& tree, std::span<const std::uint64_t> bytes,
+                                      double threshold) {
   const double total = static_cast<double>(bytes[0]);
   auto line_at = [&](NodeId id) {
     return MomentLine{.node = id,

@@ -160,6 +160,15 @@ struct MomentLine {
 std::vector<MomentLine> tree_lines_at(const ContextTree& tree,
                                       std::span<const std::uint64_t> site_bytes, double threshold);
 
+// Each node's bytes at one moment: the sum of its sites' (`site_bytes` by
+// SiteId), by NodeId.
+std::vector<std::uint64_t> node_bytes(const ContextTree& tree,
+                                      std::span<const std::uint64_t> site_bytes);
+
+// tree_lines_at from each node's bytes (node_bytes).
+std::vector<MomentLine> tree_lines_of(const ContextTree& tree, std::span<const std::uint64_t> bytes,
+                                      double threshold);
+
 // The default grouping: the contexts chosen from a measured tree
 // (tree_contexts), ranked, then the "N other places" of the sites under none
 // of them (N their different stacks); the spacetime is the heap's.

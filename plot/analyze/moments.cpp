@@ -26,10 +26,10 @@ std::vector<std::size_t> moment_snapshots(const Model& model, std::size_t count)
   return out;
 }
 
-std::vector<Moment> moments_at(const Model& model, std::span<const std::size_t> snapshots) {
-  std::vector<std::uint64_t> chain(model.sites.size(), 0), shown(model.sites.size(), 0);
-  std::vector<std::uint64_t> now;
-  std::vector<Moment> out;
+void replay_moments(
+    const Model& model, std::span<const std::size_t> snapshots,
+    const std::function<bool(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit) {
+  std::vector<std::uint64_t> chain(model.sites.size(), 0), now;
   std::size_t next = 0;  // the chain is replayed up to here
   for (std::size_t at : snapshots) {
     for (; next <= at; ++next) {
@@ -37,21 +37,42 @@ std::vector<Moment> moments_at(const Model& model, std::span<const std::size_t> 
       if (s.site_data != SiteData::changes) continue;
       for (const SiteSample& sample : s.sites) chain[index(sample.site)] = sample.bytes;
     }
-    now = chain;
     const Snapshot& s = model.snapshots[at];
-    if (s.site_data == SiteData::complete) {
-      std::fill(now.begin(), now.end(), 0);
-      for (const SiteSample& sample : s.sites) now[index(sample.site)] = sample.bytes;
+    if (s.site_data != SiteData::complete) {
+      if (!visit(at, chain)) return;
+      continue;
     }
-    Moment& moment = out.emplace_back();
-    moment.snapshot = at;
-    for (std::size_t site = 0; site < now.size(); ++site) {
-      if (now[site] != shown[site])
-        moment.changes.push_back({static_cast<SiteId>(site), now[site]});
-    }
-    shown.swap(now);
+    now.assign(model.sites.size(), 0);
+    for (const SiteSample& sample : s.sites) now[index(sample.site)] = sample.bytes;
+    if (!visit(at, now)) return;
   }
-  return out;
+}
+
+// Each node's bytes kept from one moment to the next: a site that changes
+// changes its node and the node's ancestors by as much (modulo 2^64, so a
+// fall is a wrapped rise and the sums come out right).
+void replay_trees(
+    const Model& model, const ContextTree& tree, std::span<const std::size_t> snapshots,
+    double threshold,
+    const std::function<bool(std::size_t snapshot, std::span<const MomentLine> lines)>& visit) {
+  std::vector<NodeId> site_node(model.sites.size(), tree.root());
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    for (SiteId site : tree.own_sites(NodeId{static_cast<std::uint32_t>(i)}))
+      site_node[index(site)] = NodeId{static_cast<std::uint32_t>(i)};
+  }
+  std::vector<std::uint64_t> before(model.sites.size(), 0), nodes(tree.size(), 0);
+  replay_moments(model, snapshots, [&](std::size_t at, std::span<const std::uint64_t> bytes) {
+    for (std::size_t site = 0; site < bytes.size(); ++site) {
+      if (bytes[site] == before[site]) continue;
+      std::uint64_t change = bytes[site] - before[site];
+      before[site] = bytes[site];
+      for (NodeId id = site_node[site];; id = tree.node(id).parent) {
+        nodes[index(id)] += change;
+        if (id == tree.root()) break;
+      }
+    }
+    return visit(at, tree_lines_of(tree, nodes, threshold));
+  });
 }
 
 std::vector<std::uint64_t> site_bytes_at(const Model& model, std::size_t snapshot) {

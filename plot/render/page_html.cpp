@@ -9,10 +9,10 @@
 //    "markers": [[time, label], ...], "marker_count": 4, "peak": [time, bytes],
 //    "totals": [[time, bytes], ...], "by_age": null or the same of the heap by age,
 //    "by_age_first": false,                                   --by=age
-//    "threshold": 1.0, "frames": ["f (a.c:3)", ...],         by FrameId
-//    "parent": [0, 0, 1, ...], "node_frames": [[], [4], ...], by NodeId
-//    "site_node": [...],                                      by SiteId
-//    "moments": [{"time": ..., "at": "36571584", "changes": [site, bytes, ...]}],
+//    "threshold": 1.0, "frames": ["f (a.c:3)", ...],         those the nodes name
+//    "parent": [0, 0, 1, ...], "node_frames": [[], [4], ...], by the page's node
+//    "moments": [{"time": ..., "at": "36571584",
+//                 "lines": [node, bytes, folded, folded bytes, ...]}],  changes
 //    "report": {...}}                                         strata report --json
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -141,23 +141,16 @@ Json tree_json(const PageData& page, Json& json) {
   for (const Frame& frame : page.frames) frames.push_back(tree_frame_text(frame));
   json["frames"] = std::move(frames);
   json["parent"] = page.parent;
-  Json nodes = Json::array();
-  for (const std::vector<FrameId>& own : page.node_frames) {
-    Json ids = Json::array();
-    for (FrameId id : own) ids.push_back(index(id));
-    nodes.push_back(std::move(ids));
-  }
-  json["node_frames"] = std::move(nodes);
-  json["site_node"] = page.site_node;
+  json["node_frames"] = page.node_frames;
   Json moments = Json::array();
   for (const PageMoment& m : page.moments) {
-    Json changes = Json::array();
-    for (auto [site, bytes] : m.changes) {
-      changes.push_back(index(site));
-      changes.push_back(bytes);
+    Json lines = Json::array();
+    for (const PageLine& line : m.changes) {
+      for (std::uint64_t n : {std::uint64_t{line.node}, line.bytes, line.folded, line.folded_bytes})
+        lines.push_back(n);
     }
     moments.push_back(
-        {{"time", m.time}, {"at", std::to_string(m.at)}, {"changes", std::move(changes)}});
+        {{"time", m.time}, {"at", std::to_string(m.at)}, {"lines", std::move(lines)}});
   }
   json["moments"] = std::move(moments);
   return json;

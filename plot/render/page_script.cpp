@@ -6,9 +6,9 @@
 //   (the tip stays, to be selected and copied);
 // - the legend, an HTML list beside the graph: a click highlights a band;
 // - the calling-context tree at the pinned moment, else at the peak of the
-//   range shown: the sites' bytes there (the moments, replayed) added up the
-//   analysis' tree and folded as tree_lines_at does; as a tree, an icicle or
-//   a flame graph, with a search that marks the matching frames;
+//   range shown: the lines of tree_lines_at there (the moments, replayed);
+//   as a tree, an icicle or a flame graph, with a search that marks the
+//   matching frames among the nodes shown;
 // - the findings of `strata report` with their evidence (a click highlights
 //   its band and opens its stack and parts), and its contexts as a table
 //   sorted by any column.
@@ -387,47 +387,46 @@ const char* const kPageScript = R"JS(
   }
 
   // ---- the tree at a moment -------------------------------------------------------------
+  // The page holds the nodes shown at one of its moments, and each one's
+  // line at each moment as changes (all 0 when it is not shown then).
   var nodes = data.parent.length, children = [], depth = new Int32Array(nodes);
   for (var n = 0; n < nodes; n++) children.push([]);
   for (n = 1; n < nodes; n++) {
     children[data.parent[n]].push(n);
     depth[n] = depth[data.parent[n]] + 1;
   }
-  var siteBytes = new Float64Array(data.site_node.length), replayed = -1;
+  var lineBytes = new Float64Array(nodes), lineFolded = new Float64Array(nodes),
+      lineFoldedBytes = new Float64Array(nodes), replayed = -1;
   function replayTo(m) {
-    if (m < replayed) { siteBytes.fill(0); replayed = -1; }
+    if (m < replayed) {
+      lineBytes.fill(0);
+      lineFolded.fill(0);
+      lineFoldedBytes.fill(0);
+      replayed = -1;
+    }
     for (var k = replayed + 1; k <= m; k++) {
-      var changes = data.moments[k].changes;
-      for (var i = 0; i < changes.length; i += 2) siteBytes[changes[i]] = changes[i + 1];
+      var changes = data.moments[k].lines;
+      for (var i = 0; i < changes.length; i += 4) {
+        lineBytes[changes[i]] = changes[i + 1];
+        lineFolded[changes[i]] = changes[i + 2];
+        lineFoldedBytes[changes[i]] = changes[i + 3];
+      }
     }
     replayed = m;
   }
-  // As tree_lines_at (context_tree.hpp): preorder, children by bytes then by id.
+  // As tree_lines_at (context_tree.hpp): preorder, children by bytes then
+  // in the tree's order; the nodes shown then, each with its folded callers.
   function treeLines(m) {
     replayTo(m);
-    var nb = new Float64Array(nodes);
-    for (var s = 0; s < siteBytes.length; s++) nb[data.site_node[s]] += siteBytes[s];
-    for (var i = nodes - 1; i >= 1; i--) nb[data.parent[i]] += nb[i];
-    var total = nb[0], lines = [], pending = [0];
+    var total = lineBytes[0], lines = [], pending = [0];
     while (pending.length) {
       var id = pending.pop();
-      var line = { node: id, depth: depth[id], bytes: nb[id], pct: pctOf(nb[id], total),
-                   folded: 0, foldedBytes: 0, foldedPct: 0 };
-      lines.push(line);
-      var kids = children[id].slice().sort(function (a, b) { return nb[b] - nb[a] || a - b; });
-      var shown = [];
-      for (var k = 0; k < kids.length; k++) {
-        var c = kids[k];
-        if (nb[c] === 0) break;
-        if (data.threshold === 0 || pctOf(nb[c], total) >= data.threshold) {
-          shown.push(c);
-        } else {
-          line.folded++;
-          line.foldedBytes += nb[c];
-        }
-      }
-      line.foldedPct = pctOf(line.foldedBytes, total);
-      for (k = shown.length - 1; k >= 0; k--) pending.push(shown[k]);
+      lines.push({ node: id, depth: depth[id], bytes: lineBytes[id], pct: pctOf(lineBytes[id], total),
+                   folded: lineFolded[id], foldedBytes: lineFoldedBytes[id],
+                   foldedPct: pctOf(lineFoldedBytes[id], total) });
+      var shown = children[id].filter(function (c) { return lineBytes[c] > 0; });
+      shown.sort(function (a, b) { return lineBytes[b] - lineBytes[a] || a - b; });
+      for (var k = shown.length - 1; k >= 0; k--) pending.push(shown[k]);
     }
     return lines;
   }

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // What the page of `strata plot -o FILE.html` holds, as data: the graph's
 // bands (plot_data.hpp), the report of the same analysis (report.hpp: the
-// contexts with their counts, the findings with their evidence), and what
-// the page needs to make the calling-context tree at any of its moments the
-// way `strata report --tree --at=T` does (context_tree.hpp, tree_lines_at):
-// the tree's nodes (each its parent and its own frames), each site's node,
-// and the sites' bytes at the moments, as changes from one to the next
-// (moments.hpp).  The page's script adds the sites' bytes up its tree, so
-// the tree's grouping and numbers are the analysis', not the script's own.
+// contexts with their counts, the findings with their evidence), and the
+// calling-context tree at each of its moments as `strata report --tree
+// --at=T` shows it (context_tree.hpp, tree_lines_at), bounded: only the
+// nodes that reach the threshold at one of the moments at least (so their
+// ancestors too), each with its own frames; and at each moment, each such
+// node's line (its bytes, and the count and bytes of its callers folded
+// then), as changes from one moment to the next.  A node under the
+// threshold at every moment is never drawn by itself: it is in the page
+// only as part of its parent's folded line.  The page's script lays out
+// the lines it is given, so the tree's grouping and numbers are the
+// analysis', not the script's own.
 #pragma once
 
 #include <cstddef>
@@ -25,10 +29,20 @@
 
 namespace strata {
 
+// A node's line at a moment (MomentLine), all 0 when it is not shown then.
+struct PageLine {
+  std::uint32_t node = 0;  // index into PageData::parent
+  std::uint64_t bytes = 0;
+  std::uint64_t folded = 0;  // its callers under the threshold then: how many, their bytes
+  std::uint64_t folded_bytes = 0;
+};
+
 struct PageMoment {
   double time = 0;       // on the graph's time axis (PlotData::time_origin)
   std::uint64_t at = 0;  // the snapshot's time, as `--at` takes it
-  std::vector<std::pair<SiteId, std::uint64_t>> changes;  // Moment::changes
+  // The lines that differ from the moment before's (from all 0 for the
+  // first), by node.
+  std::vector<PageLine> changes;
 };
 
 struct PageData {
@@ -39,16 +53,18 @@ struct PageData {
   std::optional<PlotData> by_age;
   bool by_age_first = false;
   Report report;
-  double threshold = 1.0;                         // the tree's, as --threshold
-  std::vector<Frame> frames;                      // FrameId -> frame
-  std::vector<std::uint32_t> parent;              // NodeId -> its parent (the root its own)
-  std::vector<std::vector<FrameId>> node_frames;  // NodeId -> its own frames
-  std::vector<std::uint32_t> site_node;           // SiteId -> the node its stack ends at
+  double threshold = 1.0;  // the tree's, as --threshold
+  // The nodes the page holds, in the tree's order (by NodeId), the root
+  // first, and the frames they name.
+  std::vector<Frame> frames;                            // the frames the nodes name
+  std::vector<std::uint32_t> parent;                    // node -> its parent (the root its own)
+  std::vector<std::vector<std::uint32_t>> node_frames;  // node -> its own frames, in `frames`
   std::vector<PageMoment> moments;
 };
 
-// The most numbers a page's moments hold, about: with many sites, fewer
-// moments (a 100 MB profile makes a page of less than 10 MB).
+// The most numbers a page's moments hold (4 a line that changes), about:
+// with many lines that change, fewer moments (a 100 MB profile makes a page
+// of less than 10 MB).
 constexpr std::size_t kPageMomentCells = 200000;
 constexpr std::size_t kPageMaxMoments = 600, kPageMinMoments = 32;
 

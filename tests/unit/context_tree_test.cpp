@@ -266,14 +266,39 @@ TEST(TreeLinesAt, TheHeapThen) {
   EXPECT_EQ(lines[1].folded, 0u);
   EXPECT_EQ(names(model, tree.frames(lines[2].node)), "alloc a");
   std::vector<std::size_t> all = {0, 1, 2};
-  std::vector<Moment> moments = moments_at(model, all);
-  ASSERT_EQ(moments.size(), 3u);
-  std::vector<std::uint64_t> replayed(model.sites.size(), 0);
-  for (const Moment& moment : moments) {
-    for (auto [site, bytes] : moment.changes) replayed[index(site)] = bytes;
-    EXPECT_EQ(replayed, site_bytes_at(model, moment.snapshot));
+  std::vector<std::size_t> visited;
+  replay_moments(model, all, [&](std::size_t snapshot, std::span<const std::uint64_t> bytes) {
+    visited.push_back(snapshot);
+    EXPECT_EQ(std::vector<std::uint64_t>(bytes.begin(), bytes.end()),
+              site_bytes_at(model, snapshot));
+    return true;
+  });
+  EXPECT_EQ(visited, all);
+  visited.clear();  // until the visitor says stop
+  replay_moments(model, all, [&](std::size_t snapshot, std::span<const std::uint64_t>) {
+    visited.push_back(snapshot);
+    return snapshot < 1;
+  });
+  EXPECT_EQ(visited, (std::vector<std::size_t>{0, 1}));
+  // replay_trees: the tree at each moment, as tree_lines_at gives it.
+  std::vector<std::vector<MomentLine>> trees;
+  replay_trees(model, tree, all, 1.0, [&](std::size_t, std::span<const MomentLine> lines) {
+    trees.emplace_back(lines.begin(), lines.end());
+    return true;
+  });
+  ASSERT_EQ(trees.size(), 3u);
+  EXPECT_EQ(trees[1].size(), 6u);
+  EXPECT_EQ(trees[1][1].folded_bytes, 5u);
+  for (std::size_t m = 0; m < all.size(); ++m) {
+    std::vector<MomentLine> at = tree_lines_at(tree, site_bytes_at(model, all[m]), 1.0);
+    ASSERT_EQ(trees[m].size(), at.size());
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      EXPECT_EQ(trees[m][i].node, at[i].node);
+      EXPECT_EQ(trees[m][i].bytes, at[i].bytes);
+      EXPECT_EQ(trees[m][i].folded, at[i].folded);
+      EXPECT_EQ(trees[m][i].folded_bytes, at[i].folded_bytes);
+    }
   }
-  EXPECT_EQ(moments[2].changes.size(), 2u);  // b and c went to 0
 }
 
 }  // namespace
