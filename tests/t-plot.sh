@@ -115,11 +115,11 @@ read -r _ svg_key_top svg_key_bottom svg_rows <"$WORK/many.key"
 expect "SVG, 24 findings: the key's texts below the plot ($svg_key_top < $svg_plot_bottom)" \
    awk -v t="$svg_key_top" -v p="$svg_plot_bottom" -v b="$svg_key_bottom" 'BEGIN { exit !(t + 0 < p + 0 && b + 0 >= 0) }'
 expect_le "SVG, 24 findings: the key has at most 20 rows" "$svg_rows" 20
-expect_in "SVG, 24 findings: the first finding named" "$WORK/many.texts" '^LEAK 1: leak_[0-9]+ \(many_leaks\.c:[0-9]+\)'
+expect_in "SVG, 24 findings: the first finding named" "$WORK/many.texts" '^GROWTH 1: leak_[0-9]+ \(many_leaks\.c:[0-9]+\)'
 expect_in "SVG, 24 findings: the others folded" "$WORK/many.texts" '^[0-9]+ other places \([0-9]+ leak suspects among them'
 # One band per finding: the graph's first bands are the report's first findings.
 expect_eq "one band per finding: the first five, in the report's order" \
-   "$(grep -o '^LEAK [1-5]: leak_[0-9]*' "$WORK/many.texts" | sed 's/.*: //' | tr '\n' ' ')" \
+   "$(grep -o '^GROWTH [1-5]: leak_[0-9]*' "$WORK/many.texts" | sed 's/.*: //' | tr '\n' ' ')" \
    "$("$PYTHON" -c 'import json, sys
 for s in json.load(open(sys.argv[1]))["leaks"][:5]: print(s["headline"]["function"], end=" ")' "$WORK/many.json")"
 # The PNG: the keys' red (x 5 to 50, left of the y axis' numbers) is below
@@ -133,7 +133,7 @@ expect "PNG: the leaks' bands drawn red in the plot" \
    awk -v p="${png_plot[0]}" '$2 > p && $3 - $2 > 20 { found = 1 } END { exit !found }' "$WORK/many.plotred"
 plot many-top3 "$many" -o "$WORK/many/top3.svg" --top=3
 pc svg "$WORK/many/top3.svg" >"$WORK/many-top3.texts"
-expect_eq "--top=3: three findings drawn" "$(grep -c '^LEAK [0-9]*:' "$WORK/many-top3.texts")" 3
+expect_eq "--top=3: three findings drawn" "$(grep -c '^GROWTH [0-9]*:' "$WORK/many-top3.texts")" 3
 expect_in "--top=3: the others folded" "$WORK/many-top3.texts" '^2[0-9] other places \(2[0-9] leak suspects among them'
 expect_le "--top=3: a shorter legend" "$(pc svg-key "$WORK/many/top3.svg" | cut -d' ' -f4)" 6
 plot many-small "$many" -o "$WORK/many/small.svg" --height=300 --keep-script
