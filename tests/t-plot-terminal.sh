@@ -147,12 +147,12 @@ for size in 20x20 80x24 200x60 1000x1000; do
    expect_eq "24 findings, $size, LC_ALL=C: sound, in ASCII" \
       "$(sound "$WORK/many-$size-C.txt" "$c" "$l" ascii)" sound
 done
-expect_in "LC_ALL=C: the arrows as <-" "$WORK/many-200x60-C.txt" '^  \*{4} LEAK 1: leak_[0-9]+ \(many_leaks\.c:[0-9]+\) <- main$'
+expect_in "LC_ALL=C: the arrows as <-" "$WORK/many-200x60-C.txt" '^  \*{4} GROWTH 1: leak_[0-9]+ \(many_leaks\.c:[0-9]+\) <- main$'
 LC_ALL= LC_CTYPE= LANG=de_DE.utf8 COLUMNS=80 LINES=24 "$STRATA" plot "$many" -o - >"$WORK/many-lang.txt"
 expect_in "LANG=de_DE.utf8: UTF-8" "$WORK/many-lang.txt" '← main$'
 COLUMNS=80 LINES=24 "$STRATA" plot "$many" -o - --top=3 >"$WORK/many-top3.txt"
 expect_eq "--top=3: three findings and the other places" \
-   "$(grep -cE '^  .{4} (LEAK [0-9]+:|[0-9]+ other places)' "$WORK/many-top3.txt")" 4
+   "$(grep -cE '^  .{4} (GROWTH [0-9]+:|[0-9]+ other places)' "$WORK/many-top3.txt")" 4
 if script -qec true /dev/null >/dev/null 2>&1; then
    for size in 20x20 80x24 200x60 1000x1000; do
       c=${size%x*} l=${size#*x}
@@ -165,7 +165,7 @@ if script -qec true /dev/null >/dev/null 2>&1; then
       expect_eq "... LC_ALL=C: sound, in ASCII" "$(sound "$WORK/many-tty-$size-C.txt" "$c" "$l" ascii)" sound
    done
    expect_in "... the first finding's key in its red" "$WORK/many-tty-80x24.txt" \
-      $'^  \e\\[38;5;160mXXXX\e\\[0m LEAK 1: leak_'
+      $'^  \e\\[38;5;160mXXXX\e\\[0m GROWTH 1: leak_'
    # A terminal of 16 colours (the Linux console): the nearest of the 16.
    NO_COLOR= TERM=linux script -qec "stty cols 80 rows 24; exec '$STRATA' plot '$many' -o -" \
       /dev/null >"$WORK/many-16.txt" 2>&1
@@ -174,7 +174,7 @@ if script -qec true /dev/null >/dev/null 2>&1; then
       "$(grep -o $'\e\\[[0-9;]*m' "$WORK/many-16.txt" | tr -d '\033[m' | tr ';' '\n' | sort -u |
          grep -vxE '0|1|22|3[0-7]|39|49' | head -3)" ""
    expect_in "TERM=linux: the first finding's key in red" "$WORK/many-16.txt" \
-      $'^  \e\\[(1;)?31mXXXX\e\\[0m LEAK 1: leak_'
+      $'^  \e\\[(1;)?31mXXXX\e\\[0m GROWTH 1: leak_'
    # The troughs, judged from the curves: magenta (201) o's, seen on dark and
    # light backgrounds (the dark red line was lost on a dark one).
    NO_COLOR= script -qec "stty cols 100 rows 30; exec '$STRATA' plot --leaks-from=curves '$profile' -o -" \
