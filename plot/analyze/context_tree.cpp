@@ -12,6 +12,8 @@
 #include <queue>
 #include <tuple>
 
+#include "util/units.hpp"
+
 namespace strata {
 
 // ---- building --------------------------------------------------------------------
@@ -428,16 +430,14 @@ std::vector<Context> tree_contexts(const ContextTree& tree, const ContextOptions
 
 namespace {
 
-double percent(double part, double whole) { return whole > 0 ? 100 * part / whole : 0; }
-
 TreeLine line_of(const ContextTree& tree, NodeId node) {
   const ContextNode& root = tree.node(tree.root());
   const ContextNode& n = tree.node(node);
-  return TreeLine{
-      .node = node,
-      .depth = n.depth,
-      .spacetime_pct = percent(n.spacetime, root.spacetime),
-      .peak_pct = percent(static_cast<double>(n.peak_bytes), static_cast<double>(root.peak_bytes))};
+  return TreeLine{.node = node,
+                  .depth = n.depth,
+                  .spacetime_pct = percent_of(n.spacetime, root.spacetime),
+                  .peak_pct = percent_of(static_cast<double>(n.peak_bytes),
+                                         static_cast<double>(root.peak_bytes))};
 }
 
 }  // namespace
@@ -496,7 +496,7 @@ std::vector<MomentLine> tree_lines_of(const ContextTree& tree, std::span<const s
     return MomentLine{.node = id,
                       .depth = tree.node(id).depth,
                       .bytes = bytes[index(id)],
-                      .pct = percent(static_cast<double>(bytes[index(id)]), total)};
+                      .pct = percent_of(static_cast<double>(bytes[index(id)]), total)};
   };
   std::vector<MomentLine> out;
   std::vector<NodeId> pending = {tree.root()}, children;
@@ -519,7 +519,7 @@ std::vector<MomentLine> tree_lines_of(const ContextTree& tree, std::span<const s
         out[at].folded_bytes += bytes[index(child)];
       }
     }
-    out[at].folded_pct = percent(static_cast<double>(out[at].folded_bytes), total);
+    out[at].folded_pct = percent_of(static_cast<double>(out[at].folded_bytes), total);
     pending.insert(pending.end(), std::make_reverse_iterator(children.begin() + shown),
                    children.rend());
   }
@@ -538,7 +538,7 @@ Contexts tree_grouping(const Model& model, const ContextTree& tree, const Contex
   std::vector<Context> ranked = tree_contexts(tree, options, builder, measure, kept, ranked_kept);
   spacetime = tree.node(tree.root()).spacetime;
   for (Context& context : ranked) {
-    context.spacetime_pct = spacetime > 0 ? 100.0 * context.spacetime / spacetime : 0.0;
+    context.spacetime_pct = percent_of(context.spacetime, spacetime);
     context.share_pct = context.spacetime_pct;
   }
   rank(ranked, ranked_kept);
@@ -559,7 +559,7 @@ Contexts tree_grouping(const Model& model, const ContextTree& tree, const Contex
     std::sort(other.sites.begin(), other.sites.end());
     other.series = builder.of(other.sites);
     apply_measures(other, measure);
-    other.spacetime_pct = spacetime > 0 ? 100.0 * other.spacetime / spacetime : 0.0;
+    other.spacetime_pct = percent_of(other.spacetime, spacetime);
     other.share_pct = other.spacetime_pct;
     ranked.push_back(std::move(other));
   }

@@ -14,6 +14,8 @@
 #include <map>
 #include <numeric>
 
+#include "util/units.hpp"
+
 namespace strata {
 
 bool wildcard_match(std::string_view pattern, std::string_view name) {
@@ -183,9 +185,9 @@ Contexts rank_and_fold(std::vector<Context> contexts, std::vector<bool> kept,
     sorted_total += sort_measure(context, options.sort);
   }
   for (Context& context : contexts) {
-    context.spacetime_pct = total > 0 ? 100.0 * context.spacetime / total : 0.0;
+    context.spacetime_pct = percent_of(context.spacetime, total);
     double measure = sort_measure(context, options.sort);
-    context.share_pct = sorted_total > 0 ? 100.0 * measure / sorted_total : 0.0;
+    context.share_pct = percent_of(measure, sorted_total);
   }
   rank(contexts, kept, options.sort);
   Contexts result;

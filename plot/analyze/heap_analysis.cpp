@@ -8,6 +8,7 @@
 #include "analyze/leak_tree.hpp"
 #include "analyze/lifetime_leaks.hpp"
 #include "analyze/own_code.hpp"
+#include "util/units.hpp"
 
 namespace strata {
 
@@ -75,15 +76,14 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
                             const std::vector<Finding>& findings, const ContextOptions& options,
                             double peak_heap, const SeriesBuilder& builder,
                             const SeriesMeasure& measure) {
-  auto pct = [](double part, double whole) { return whole > 0 ? 100 * part / whole : 0; };
   std::vector<bool> kept, carved;
   carve_sites(model, findings, grouped.contexts, kept, builder, measure, &carved);
   Context other;
   std::vector<Context> listed;
   for (std::size_t i = 0; i < grouped.contexts.size(); ++i) {
     Context& c = grouped.contexts[i];
-    double share = std::max(pct(c.spacetime, grouped.spacetime),
-                            pct(static_cast<double>(c.peak_bytes), peak_heap));
+    double share = std::max(percent_of(c.spacetime, grouped.spacetime),
+                            percent_of(static_cast<double>(c.peak_bytes), peak_heap));
     if (c.other() || (carved[i] && share < options.threshold)) {
       other.folded += c.other() ? c.folded : 1;
       other.sites.insert(other.sites.end(), c.sites.begin(), c.sites.end());
@@ -97,7 +97,7 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
     listed_kept.push_back(true);
   }
   for (Context& c : listed) {
-    c.spacetime_pct = pct(c.spacetime, grouped.spacetime);
+    c.spacetime_pct = percent_of(c.spacetime, grouped.spacetime);
     c.share_pct = c.spacetime_pct;
   }
   rank(listed, listed_kept);
@@ -105,7 +105,7 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
     std::sort(other.sites.begin(), other.sites.end());
     other.series = builder.of(other.sites);
     apply_measures(other, measure);
-    other.spacetime_pct = pct(other.spacetime, grouped.spacetime);
+    other.spacetime_pct = percent_of(other.spacetime, grouped.spacetime);
     other.share_pct = other.spacetime_pct;
     listed.push_back(std::move(other));
   }
@@ -125,8 +125,8 @@ Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
   // compiler keeps its trees to the end as a server keeps a history nothing
   // trims), and so it is with the heap's rhythm alone: a batch program's
   // passes and collections have a rhythm too (cc1plus in ms, make -n).
-  bool leak_by_cycles = cycles.source == CycleSource::markers && left.cycles >= 3 &&
-                        2 * left.left >= left.cycles;
+  bool leak_by_cycles =
+      cycles.source == CycleSource::markers && left.cycles >= 3 && 2 * left.left >= left.cycles;
   leak.kind = leak_by_cycles ? LeakKind::left_behind : LeakKind::steady_growth;
   double span = static_cast<double>(model.lifetimes.boundary(horizon) -
                                     model.lifetimes.boundary(f.first_epoch));

@@ -129,6 +129,17 @@ struct Node {
   std::vector<double> ratios;
 };
 
+// An epoch in which the program works: it makes some, and at least
+// kActiveShare of a mean epoch's births (`least`, of working_least()).
+double working_least(const std::vector<double>& births) {
+  double mean = births.empty() ? 0
+                               : std::accumulate(births.begin(), births.end(), 0.0) /
+                                     static_cast<double>(births.size());
+  return kActiveShare * mean;
+}
+
+bool working(double births, double least) { return births > 0 && births >= least; }
+
 std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vector<double>& births) {
   std::uint32_t epochs = model.lifetimes.epochs;
   births.assign(epochs, 0);
@@ -137,10 +148,10 @@ std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vecto
       if (cell.birth < epochs) births[cell.birth] += static_cast<double>(cell.bytes);
     }
   }
-  double mean = epochs > 0 ? std::accumulate(births.begin(), births.end(), 0.0) / epochs : 0;
+  double least = working_least(births);
   work_end = 0;
   for (std::uint32_t e = 0; e < epochs; ++e) {
-    if (births[e] > 0 && births[e] >= kActiveShare * mean) work_end = e;
+    if (working(births[e], least)) work_end = e;
   }
   return work_end + 1 > kExitEpochs ? work_end + 1 - kExitEpochs : 1;
 }
@@ -259,15 +270,12 @@ Parts judge_parts(const std::vector<std::uint64_t>& born, const std::vector<std:
   return *least >= kSteady * *most ? Parts::steady : Parts::unsteady;
 }
 
-// The epochs of [s, h) in which the program works: it makes at least
-// kActiveShare of a mean epoch's births (as for the horizon).  An epoch in
-// which it makes nothing is no evidence, in a span as in a part.
+// The epochs of [s, h) in which the program works (as for the horizon).  An
+// epoch in which it makes nothing is no evidence, in a span as in a part.
 std::uint32_t working_epochs(std::uint32_t s, std::uint32_t h, const std::vector<double>& work) {
-  double mean = work.empty() ? 0 : std::accumulate(work.begin(), work.end(), 0.0) / work.size();
+  double least = working_least(work);
   std::uint32_t n = 0;
-  for (std::uint32_t e = s; e < h && e < work.size(); ++e) {
-    n += work[e] > 0 && work[e] >= kActiveShare * mean;
-  }
+  for (std::uint32_t e = s; e < h && e < work.size(); ++e) n += working(work[e], least);
   return n;
 }
 
@@ -413,12 +421,17 @@ std::uint32_t holder_stack(const std::map<std::uint32_t, std::uint64_t>& exit_fr
   return bytes > 0 && bytes >= alive ? best : 0;
 }
 
-// The frame of free stack `stack` (from 1) that holds what it frees; none
-// for 0, an unknown id or an empty stack.
+// The frames of free stack `stack` (from 1); empty for 0 or an unknown id.
+std::span<const FrameId> free_stack(const Model& model, std::uint32_t stack) {
+  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return {};
+  return model.lifetimes.free_stacks_frames[stack - 1];
+}
+
+// The frame of free stack `stack` that holds what it frees; none for 0, an
+// unknown id or an empty stack.
 std::optional<FrameId> holder_frame(const Model& model, const FindingHeadlines& headlines,
                                     std::uint32_t stack) {
-  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return std::nullopt;
-  const std::vector<FrameId>& frames = model.lifetimes.free_stacks_frames[stack - 1];
+  std::span<const FrameId> frames = free_stack(model, stack);
   if (frames.empty()) return std::nullopt;
   return frames[headlines.holder(frames)];
 }
@@ -433,9 +446,7 @@ struct ExitFreer {
 
 std::optional<ExitFreer> exit_freer(const Model& model, const FindingHeadlines& headlines,
                                     const Node& n) {
-  std::uint32_t stack = holder_stack(n.exit_free, n.alive_end);
-  if (stack == 0 || stack > model.lifetimes.free_stacks_frames.size()) return std::nullopt;
-  const std::vector<FrameId>& frames = model.lifetimes.free_stacks_frames[stack - 1];
+  std::span<const FrameId> frames = free_stack(model, holder_stack(n.exit_free, n.alive_end));
   std::optional<std::size_t> at = headlines.freer(frames);
   if (!at) return std::nullopt;
   return ExitFreer{frames, model.frame(frames[*at]).function};
@@ -549,7 +560,7 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
       bool together = both_freed && freed_together(model, *freers[a], *freers[b]);
       bool same_births =
           total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) <= kSame;
-      if (same_function || together || (same_births && (!both_freed || together))) {
+      if (same_function || together || (same_births && !both_freed)) {
         joins.join(a, b);
       }
     }

@@ -178,9 +178,6 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
   if (values.count("title")) options.title = values["title"].as<std::string>();
   // About 7 pixels a character, less the key's sample; in a terminal, characters.
   bool terminal = graph.format == GraphFormat::terminal;
-  // In a terminal, the key starts under the plot's left border (the y axis'
-  // labels, 10 columns or so), after a sample of 5: a longer legend was
-  // shifted left, its first characters lost.
   // In a terminal, strata writes the legend's lines: two spaces, a key of
   // four characters and one.
   options.legend_width =

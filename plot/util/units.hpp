@@ -42,4 +42,7 @@ std::string grouped(std::uint64_t n);
 std::string counted(std::size_t n, const std::string& what);
 std::string fixed(double value, int decimals);
 
+// `part` in percent of `whole`; 0 when `whole` is not above 0.
+inline double percent_of(double part, double whole) { return whole > 0 ? 100 * part / whole : 0; }
+
 }  // namespace strata

@@ -9,10 +9,6 @@ namespace {
 
 constexpr std::size_t kLineNumbers = 4;  // a PageLine in the page: node, bytes, folded, their bytes
 
-double axis_time(std::uint64_t time, std::uint64_t origin) {
-  return time >= origin ? static_cast<double>(time - origin) : -static_cast<double>(origin - time);
-}
-
 bool same_line(const PageLine& a, const PageLine& b) {
   return a.bytes == b.bytes && a.folded == b.folded && a.folded_bytes == b.folded_bytes;
 }

@@ -34,12 +34,11 @@ std::uint64_t PlotData::below(std::size_t band, std::size_t sample) const {
   return sum;
 }
 
-namespace {
-
-// A time of the profile on the graph's axis, counted from `origin`.
 double axis_time(std::uint64_t time, std::uint64_t origin) {
   return time >= origin ? static_cast<double>(time - origin) : -static_cast<double>(origin - time);
 }
+
+namespace {
 
 // ---- the bands ----------------------------------------------------------------
 

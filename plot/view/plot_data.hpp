@@ -116,6 +116,10 @@ constexpr std::size_t kMaxMarkersDrawn = 200;
 // stays the count of all.
 void thin_markers(PlotData& data, std::size_t max_markers);
 
+// A time of the profile on a graph's axis, counted from `origin`
+// (PlotData::time_origin).
+double axis_time(std::uint64_t time, std::uint64_t origin);
+
 // The graph of a profile.  Its times are counted from 0, unless the run is
 // so short for the times it has (less than a millionth of its end time, as
 // near 2^64) that doubles, and gnuplot, would not tell them apart: then from
