@@ -331,6 +331,18 @@ static inline ULong get_time(void)
    tl_assert2(0, "bad time unit");
 }
 
+// The clock of the lifetimes' epochs: the time unit's, but instructions
+// with --time-unit=ms ("opt epoch_unit i"; each L record gives the time of
+// its epoch's first event too).  Under Valgrind the wall clock is mostly
+// Valgrind's own (its start-up, translating new code, starting threads):
+// a program's heap work can fit in one millisecond of ten, and the table
+// would say little of when its bytes were born, and differ from one
+// machine, or one recording, to the next.  Instructions are the work.
+static inline ULong epoch_time(void)
+{
+   return clo_time_unit == TimeMS ? guest_instrs_executed : get_time();
+}
+
 /*------------------------------------------------------------*/
 /*--- Data structures: sites and blocks                    ---*/
 /*------------------------------------------------------------*/
@@ -752,6 +764,8 @@ static void write_header(void)
       put_str(clo_free_stacks ? "yes" : "no");
       put_nl();
       put_str("opt\tfree_depth"); put_field_u64(clo_free_depth); put_nl();
+      if (clo_time_unit == TimeMS)
+         put_str("opt\tepoch_unit\ti\n");
    }
    if (clo_threshold >= 0.0) {
       VG_(sprintf)(num, "%.3f", clo_threshold);
@@ -1045,7 +1059,7 @@ static void check_clock(Bool heap_op)
       instrs_at_read = guest_instrs_executed;
    }
    now = get_time();
-   advance_epochs(now, heap_op);
+   advance_epochs(epoch_time(), heap_op);
    if (now >= next_snapshot_time)
       take_tick_snapshots(now);
 }
@@ -1436,8 +1450,9 @@ static void count_free_call(void)
 
 /* When each byte was born, when it died, and who freed the bytes that
    lived across an epoch's end (docs/format.md, "Lifetimes").  Time zero,
-   lt_t0, is the time of the first heap operation; the run is cut into
-   epochs of lt_len time units, 1 at first, doubled each time the run
+   lt_t0, is the time of the first heap operation (epoch_time(): in
+   instructions with --time-unit=ms); the run is cut into epochs of lt_len
+   time units, 1 at first, doubled each time the run
    reaches N_EPOCHS epochs (epochs 2j and 2j+1 become epoch j), so a birth
    is a Birth: the epoch's index and the generation of the length it was
    counted in (length 2^generation), which says what it is at any later
@@ -1477,6 +1492,7 @@ static ULong lt_len     = 1;      // 2^lt_gen
 static UInt  lt_gen     = 0;
 static UInt  lt_index   = 0;      // the open epoch
 static ULong lt_end     = 0;      // when it ends: t0 + (lt_index + 1) * lt_len
+static ULong lt_open_time = 0;    // --time-unit=ms: the time of its first event
 static UInt  lt_birth   = 0;      // a birth in it (birth_now)
 
 static ULong stats_lt_records   = 0;   // L records written
@@ -1933,6 +1949,8 @@ static NOINLINE void pass_epochs(ULong now, Bool heap_op)
       lt_started = True;
       lt_t0      = now;
       lt_end     = now + 1;
+      refresh_ms_clock();
+      lt_open_time = get_time();
       return;
    }
    tl_assert(now >= lt_t0);
@@ -1948,6 +1966,8 @@ static NOINLINE void pass_epochs(ULong now, Bool heap_op)
    tl_assert(lt_gen < 64);
    lt_index = (UInt)idx;
    lt_end   = lt_t0 + (idx + 1) * lt_len;
+   refresh_ms_clock();
+   lt_open_time = get_time();
    lt_birth = (lt_gen << 6) | lt_index;
 }
 
@@ -2158,6 +2178,8 @@ static void write_epoch_record(Bool with_alive)
    put_field_u64(lt_index);
    put_field_u64(lt_t0 + lt_index * lt_len);
    put_field_u64(lt_len);
+   if (clo_time_unit == TimeMS)
+      put_field_u64(lt_open_time);
    put_nl();
    for (c = epoch_list; c != NULL; c = c->next_in_epoch) {
       if (c->szB == 0 && c->n_blocks == 0)
@@ -2224,8 +2246,10 @@ static void define_last_epoch(void)
       return;
    if (!lt_started) {
       lt_started = True;     // no heap operation: one empty epoch
-      lt_t0      = get_time();
+      lt_t0      = epoch_time();
       lt_end     = lt_t0 + 1;
+      refresh_ms_clock();
+      lt_open_time = get_time();
    }
    define_epoch_record(True);
 }

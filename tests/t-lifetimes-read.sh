@@ -41,7 +41,7 @@ expect_text "the leak is freed at exit by player_free" "$WORK/curves.txt" \
 expect_in "no finding from four epochs" "$WORK/report.txt" "^None\.$"
 "$STRATA" report --json --leaks-from=curves "$data" >"$WORK/report.json"
 expect_eq "JSON lifetimes" "$(json "$WORK/report.json" lifetimes)" \
-   '{"t0": 0, "epoch_length": 128, "epochs": 4, "free_stacks": true, "born_at": 384}'
+   '{"t0": 0, "epoch_length": 128, "epoch_unit": "B", "epochs": 4, "free_stacks": true, "born_at": 384}'
 expect_eq "JSON born of the first context" "$(jget "$WORK/report.json" contexts.0.born)" \
    '[{"from": 0, "to": 128, "bytes": 100}, {"from": 128, "to": 256, "bytes": 200}, {"from": 256, "to": 384, "bytes": 300}]'
 expect_eq "JSON freed_by: player_free, at exit" \
@@ -156,4 +156,56 @@ sed 's/^d\t1\t2\t2\t300\t3$/d\t1\t2\t2\t301\t3/' "$data" >"$WORK/more.strata"
 expect_eq "more deaths than births: exit status" "$?" 1
 expect_eq "... the line" "$(cat "$WORK/more.err")" \
    "strata: $WORK/more.strata:$(grep -n '^E' "$WORK/more.strata" | tail -1 | cut -d: -f1): epoch 3: site 1, birth epoch 2: more died (301 bytes, 3 blocks) than were born and alive (300 bytes, 3 blocks)"
+# ---- in milliseconds: epochs in instructions (opt epoch_unit i) ------------
+
+# The same table in a profile in ms whose epochs are counted in instructions,
+# 1,024 a millisecond: each L record gives its start in instructions
+# (131,072 = 128 * 1,024 an epoch) and the time of its first event, in ms.
+# The answers are the same, in ms.
+"$PYTHON" - "$data" "$WORK/ms.strata" <<'PY'
+import sys
+out = []
+for line in open(sys.argv[1]).read().splitlines():
+    f = line.split("\t")
+    if f[0] == "time_unit":
+        f[1] = "ms"
+    elif f[0] == "L":
+        f = [f[0], f[1], str(int(f[2]) * 1024), str(int(f[3]) * 1024), f[2]]
+    out.append("\t".join(f))
+    if line == "opt\tfree_stacks\tyes":
+        out.append("opt\tepoch_unit\ti")
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+"$STRATA" report "$WORK/ms.strata" >"$WORK/ms.txt" 2>"$WORK/ms.err"
+expect_eq "ms: exit status" "$?" 0
+expect_text "ms: the epochs in instructions" "$WORK/ms.txt" \
+   "lifetimes:  4 epochs of 131,072 i from time 0, free stacks known"
+expect_text "ms: frame_alloc's bytes by birth, as in B" "$WORK/ms.txt" \
+   "born: 17% in 0-25% of the run, 33% in 25-50%, 50% in 50-75%"
+"$STRATA" report --json "$WORK/ms.strata" >"$WORK/ms.json"
+expect_eq "ms: JSON lifetimes" "$(json "$WORK/ms.json" lifetimes)" \
+   '{"t0": 0, "epoch_length": 131072, "epoch_unit": "i", "epochs": 4, "free_stacks": true, "born_at": 384}'
+"$STRATA" report --born="marker:video opened#2..marker:video opened#3" "$WORK/ms.strata" >"$WORK/ms-second.txt"
+expect_text "ms: what the second video left behind, in ms" "$WORK/ms-second.txt" \
+   "selected:   200 bytes born in [128, 256) and alive at the end of the run"
+"$STRATA" report --born=120..250 "$WORK/ms.strata" >"$WORK/ms-num.txt"
+expect_in "ms: --born in ms, to the nearest epochs: the same 200 bytes" "$WORK/ms-num.txt" \
+   "^   selected: 200 bytes$"
+# An L record without its time, or with a time before the one before.
+sed 's/^\(L\t1\t[0-9]*\t[0-9]*\)\t128$/\1/' "$WORK/ms.strata" >"$WORK/ms-untimed.strata"
+"$STRATA" report "$WORK/ms-untimed.strata" >/dev/null 2>"$WORK/ms-untimed.err"
+expect_eq "ms: an L record without its time: exit status" "$?" 1
+expect_in "... one line naming the file and line" "$WORK/ms-untimed.err" \
+   "^strata: $WORK/ms-untimed.strata:[0-9]*: .*5"
+sed 's/^\(L\t2\t[0-9]*\t[0-9]*\)\t256$/\1\t100/' "$WORK/ms.strata" >"$WORK/ms-back.strata"
+"$STRATA" report "$WORK/ms-back.strata" >/dev/null 2>"$WORK/ms-back.err"
+expect_eq "ms: an epoch's time going back: exit status" "$?" 1
+expect_eq "... one line" "$(cat "$WORK/ms-back.err")" \
+   "strata: $WORK/ms-back.strata:$(grep -n '^L.2' "$WORK/ms-back.strata" | cut -d: -f1): epoch 2 at time 100, before the epoch record before it (128)"
+# epoch_unit is for profiles in ms only.
+sed 's/^opt\tfree_stacks\tyes$/&\nopt\tepoch_unit\ti/' "$data" >"$WORK/i-in-B.strata"
+"$STRATA" report "$WORK/i-in-B.strata" >/dev/null 2>"$WORK/i-in-B.err"
+expect_eq "epoch_unit in a profile in B: exit status" "$?" 1
+expect_eq "... one line naming the file" "$(cat "$WORK/i-in-B.err")" \
+   "strata: $WORK/i-in-B.strata:10: opt epoch_unit 'i' in a profile in 'B' (only i, in ms)"
 finish

@@ -8,6 +8,13 @@ expect_eq "header time_unit" "$(answer "$profile" get header:time_unit)" ms
 elapsed=$(( $(answer "$profile" get time user:2) - $(answer "$profile" get time user:1) ))
 expect_le "300 ms asleep: at least 250 ms between the user snapshots" 250 "$elapsed"
 expect_le "... and not 10 s" "$elapsed" 10000
+# The lifetimes' epochs in instructions (opt epoch_unit i), each L record
+# with the time of its epoch's first event, in ms: the births before and
+# after the 300 ms asleep are in epochs whose records are 250 ms apart or more.
+expect_eq "ms: opt epoch_unit i" "$("$PYTHON" "$top_srcdir/tests/profile-query" get "$profile" opt:epoch_unit)" i
+times=$(awk -F'\t' '$1 == "L" { print $5 }' "$profile")
+expect_le "ms: the L records' times are 250 ms apart or more" 250 \
+   "$(( $(tail -1 <<<"$times") - $(head -1 <<<"$times") ))"
 
 record_ok bytes --time-unit=B --heap-admin=0 "$PROGS/timed"
 ask "$profile" "get header:time_unit" "get time "{user:1,user:2}

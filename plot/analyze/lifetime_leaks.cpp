@@ -279,6 +279,21 @@ std::uint32_t working_epochs(std::uint32_t s, std::uint32_t h, const std::vector
   return n;
 }
 
+// Without markers or a rhythm of the heap: the program's bursts of work as
+// its cycles, the starts of the runs of epochs in which it works (as for the
+// horizon) after an epoch in which it does not, before h.  A program that
+// plays a video, pauses, plays the next makes a burst of each; in
+// milliseconds, the heap's rhythm is seen through Valgrind's own pauses, the
+// table's epochs are the work's (instructions).
+std::vector<std::uint32_t> work_bursts(const std::vector<double>& work, std::uint32_t h) {
+  double least = working_least(work);
+  std::vector<std::uint32_t> starts;
+  for (std::uint32_t e = 1; e < h && e < work.size(); ++e) {
+    if (working(work[e], least) && !working(work[e - 1], least)) starts.push_back(e);
+  }
+  return starts;
+}
+
 // The parts test over [s, h), in parts of equal work; when the program's
 // cycles are known, in parts of whole cycles too (a leak left at each
 // cycle's end is lumpy in time), steady in either.
@@ -532,10 +547,11 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   const Lifetimes& l = model.lifetimes;
   std::vector<std::uint32_t> cycles;
   for (std::uint64_t t : cycle_starts) {
-    if (t <= l.t0) continue;
-    auto k = static_cast<std::uint32_t>((t - l.t0 + l.epoch_length / 2) / l.epoch_length);
+    if (l.tick_at(t) <= l.t0) continue;
+    auto k = static_cast<std::uint32_t>(l.nearest(t));
     if (cycles.empty() || k > cycles.back()) cycles.push_back(k);
   }
+  if (cycles.empty()) cycles = work_bursts(work, h);
   std::vector<std::size_t> leaking;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (steady(nodes[i], h, work, cycles)) leaking.push_back(i);

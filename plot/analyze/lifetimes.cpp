@@ -54,9 +54,7 @@ std::uint64_t marker_time(const Model& model, const std::string& spec, const std
 std::uint32_t nearest_boundary(const Model& model, std::uint64_t time) {
   const Lifetimes& l = model.lifetimes;
   if (time >= model.end_time || l.epochs == 0) return l.epochs;
-  if (time <= l.t0) return 0;
-  std::uint64_t k = (time - l.t0 + l.epoch_length / 2) / l.epoch_length;
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(k, l.epochs));
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(l.nearest(time), l.epochs));
 }
 
 std::uint32_t boundary_of(const Model& model, const std::string& text, const std::string& what) {
@@ -99,7 +97,7 @@ std::uint64_t resolve_time(const Model& model, const std::string& text, const st
     }
     // From the program's first heap operation, the lifetimes' time zero
     // (Valgrind's start-up is not the run: in ms it can be most of it).
-    std::uint64_t t0 = model.has_lifetimes ? std::min(model.lifetimes.t0, model.end_time) : 0;
+    std::uint64_t t0 = model.has_lifetimes ? std::min(model.lifetimes.start(), model.end_time) : 0;
     return t0 + static_cast<std::uint64_t>(
                     std::llround(*pct / 100 * static_cast<double>(model.end_time - t0)));
   }
@@ -232,7 +230,7 @@ std::uint32_t born_boundary(const Model& model) {
   std::optional<std::size_t> peak = peak_snapshot(model);
   if (l.epochs == 0 || !peak) return 0;
   std::uint64_t time = model.snapshots[*peak].time;
-  std::uint64_t e = time <= l.t0 ? 0 : (time - l.t0) / l.epoch_length;
+  std::uint64_t e = l.epoch_of(time);
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(e, l.epochs - 1) + 1);
 }
 

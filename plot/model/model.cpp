@@ -98,4 +98,49 @@ std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids
   return frames;
 }
 
+// ---- the lifetimes' clock -------------------------------------------------------------
+
+namespace {
+
+// a + (x - x0) * (b - a) / (x1 - x0), for x0 <= x < x1, rounded down.
+std::uint64_t interpolate(std::uint64_t x, std::uint64_t x0, std::uint64_t x1, std::uint64_t a,
+                          std::uint64_t b) {
+  if (x1 <= x0 || b <= a) return a;
+  auto step = static_cast<unsigned __int128>(x - x0) * (b - a) / (x1 - x0);
+  return a + static_cast<std::uint64_t>(step);
+}
+
+}  // namespace
+
+std::uint64_t Lifetimes::time_at(std::uint64_t tick) const {
+  if (tick_unit.empty()) return tick;
+  if (clock.empty()) return 0;
+  auto after = std::upper_bound(clock.begin(), clock.end(), tick,
+                                [](std::uint64_t t, const auto& c) { return t < c.first; });
+  if (after == clock.begin()) return clock.front().second;
+  if (after == clock.end()) return clock.back().second;
+  auto before = std::prev(after);
+  return interpolate(tick, before->first, after->first, before->second, after->second);
+}
+
+std::uint64_t Lifetimes::tick_at(std::uint64_t time) const {
+  if (tick_unit.empty()) return time;
+  if (clock.empty()) return t0;
+  auto at = std::lower_bound(clock.begin(), clock.end(), time,
+                             [](const auto& c, std::uint64_t t) { return c.second < t; });
+  if (at == clock.begin()) return clock.front().first;
+  if (at == clock.end()) {
+    // After the last record: at the run's mean pace.
+    const auto& [first_tick, first_time] = clock.front();
+    const auto& [last_tick, last_time] = clock.back();
+    if (last_time <= first_time) return last_tick;
+    auto more = static_cast<unsigned __int128>(time - last_time) * (last_tick - first_tick) /
+                (last_time - first_time);
+    return last_tick +
+           static_cast<std::uint64_t>(std::min<unsigned __int128>(more, UINT64_MAX - last_tick));
+  }
+  auto before = std::prev(at);
+  return interpolate(time, before->second, at->second, before->first, at->first);
+}
+
 }  // namespace strata

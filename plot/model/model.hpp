@@ -91,20 +91,45 @@ struct Site {
 };
 
 // When the bytes of the heap were born and died (docs/format.md,
-// "Lifetimes"): the run cut into `epochs` epochs of `epoch_length` time units
+// "Lifetimes"): the run cut into `epochs` epochs of `epoch_length` ticks
 // from `t0`, epoch i being [t0 + i * epoch_length, t0 + (i + 1) *
-// epoch_length); the last holds the end of the file.  The cells are in the
+// epoch_length); the last holds the end of the file.  A tick is the time
+// unit, or an instruction in a profile in milliseconds with `opt epoch_unit
+// i`, whose L records pair ticks with times (`clock`).  The cells are in the
 // sites (Site::cells), the records of a shorter length merged pairwise into
 // this one.
 struct Lifetimes {
-  std::uint64_t t0 = 0;
-  std::uint64_t epoch_length = 1;
-  std::uint32_t epochs = 0;  // 0: no epoch record was read
+  std::uint64_t t0 = 0;            // in ticks
+  std::uint64_t epoch_length = 1;  // in ticks
+  std::uint32_t epochs = 0;        // 0: no epoch record was read
   bool free_stacks = false;  // `opt free_stacks yes`: deaths across an epoch's end have a stack
   std::vector<std::vector<FrameId>> free_stacks_frames;  // free stack id - 1 -> its frames
+  std::string tick_unit;  // "i" with `opt epoch_unit i`; empty: the time unit
+  // With a tick_unit: (an epoch's start in ticks, the time of its first
+  // event), one an L record, in the order of the file.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> clock;
 
-  // Where epoch boundary `k` is in time (k = epochs: the end of the last epoch).
-  std::uint64_t boundary(std::uint64_t k) const { return t0 + k * epoch_length; }
+  // The time of tick `tick` (time units), read off `clock` between its
+  // records; the tick itself without a tick unit.
+  std::uint64_t time_at(std::uint64_t tick) const;
+  // The tick of `time`, the inverse of time_at (time units are coarser:
+  // the first tick at that time).
+  std::uint64_t tick_at(std::uint64_t time) const;
+  // Where epoch boundary `k` is in time units (k = epochs: the end of the
+  // last epoch).
+  std::uint64_t boundary(std::uint64_t k) const { return time_at(t0 + k * epoch_length); }
+  // Time zero in time units.
+  std::uint64_t start() const { return time_at(t0); }
+  // The epoch that holds `time` (time units; before t0: 0), not bounded by `epochs`.
+  std::uint64_t epoch_of(std::uint64_t time) const {
+    std::uint64_t tick = tick_at(time);
+    return tick <= t0 ? 0 : (tick - t0) / epoch_length;
+  }
+  // The epoch boundary nearest `time`, not bounded by `epochs`.
+  std::uint64_t nearest(std::uint64_t time) const {
+    std::uint64_t tick = tick_at(time);
+    return tick <= t0 ? 0 : (tick - t0 + epoch_length / 2) / epoch_length;
+  }
 };
 
 enum class SnapshotKind : std::uint8_t { regular, user, peak, final };

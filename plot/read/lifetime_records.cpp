@@ -66,6 +66,14 @@ void LifetimeRecords::begin(std::uint64_t index, std::uint64_t start, std::uint6
   open_shift_ = static_cast<std::uint8_t>(std::countr_zero(length));
 }
 
+void LifetimeRecords::timed(std::uint64_t time) {
+  if (!clock_.empty() && time < clock_.back().second) {
+    lines_.fail("epoch " + text(open_index_) + " at time " + text(time) +
+                ", before the epoch record before it (" + text(clock_.back().second) + ")");
+  }
+  open_time_ = time;
+}
+
 std::uint8_t LifetimeRecords::checked_birth(std::uint64_t birth, const char* record) const {
   if (birth > open_index_) {
     lines_.fail(std::string(record) + " line with birth epoch " + text(birth) +
@@ -226,6 +234,8 @@ void LifetimeRecords::end() {
   length_ = open_length_;
   shift_ = open_shift_;
   previous_end_ = start_ + length_;
+  if (open_time_) clock_.emplace_back(start_, *open_time_);
+  open_time_.reset();
   pending_.clear();
   deaths_seen_.clear();
   for (std::uint32_t site : touched_) born_seen_[site] = alive_seen_[site] = 0;
@@ -234,6 +244,7 @@ void LifetimeRecords::end() {
 
 void LifetimeRecords::drop() {
   open_ = false;
+  open_time_.reset();
   pending_.clear();
   deaths_seen_.clear();
   for (std::uint32_t site : touched_) born_seen_[site] = alive_seen_[site] = 0;
@@ -258,6 +269,7 @@ void LifetimeRecords::finish(Model& model) {
   Lifetimes& lifetimes = model.lifetimes;
   lifetimes.t0 = t0_;
   lifetimes.epoch_length = any_ ? length_ : 1;
+  lifetimes.clock = clock_;
   lifetimes.epochs = any_ ? static_cast<std::uint32_t>(index_ + 1) : 0;
   open_shift_ = shift_;
   for (std::uint32_t site = 0; site < sites_.size(); ++site) {

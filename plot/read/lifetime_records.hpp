@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -40,6 +41,8 @@ class LifetimeRecords {
 
   // The lines of one epoch record, each an Error naming the line if wrong.
   void begin(std::uint64_t index, std::uint64_t start, std::uint64_t length);
+  // The open record's time (opt epoch_unit): not before the one before.
+  void timed(std::uint64_t time);
   void born(SiteId site, std::uint64_t birth, std::uint64_t bytes, std::uint64_t blocks);
   void died(SiteId site, std::uint64_t birth, std::uint64_t stack, std::uint64_t bytes,
             std::uint64_t blocks);
@@ -111,6 +114,8 @@ class LifetimeRecords {
   std::uint8_t shift_ = 0;                            // of the last record's length
   std::uint64_t index_ = 0, start_ = 0, length_ = 0;  // of the record open or last read
   std::uint64_t previous_end_ = 0;                    // where the last record's epoch ended
+  std::optional<std::uint64_t> open_time_;            // the open record's time, if timed
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> clock_;  // Lifetimes::clock
   std::uint8_t open_shift_ = 0;
   std::uint64_t open_index_ = 0, open_start_ = 0, open_length_ = 0;
   std::vector<Line> pending_;                          // the open record's lines

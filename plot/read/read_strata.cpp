@@ -175,6 +175,14 @@ class StrataReader {
     body_started_ = true;
     model_.has_lifetimes = version_ >= 3 && option("lifetimes") == "yes";
     model_.lifetimes.free_stacks = option("free_stacks") == "yes";
+    std::string epoch_unit = option("epoch_unit");
+    if (!epoch_unit.empty() && model_.has_lifetimes) {
+      if (epoch_unit != "i" || model_.header.time_unit != "ms") {
+        lines_.fail("opt epoch_unit " + quote(epoch_unit) + " in a profile in " +
+                    quote(model_.header.time_unit) + " (only i, in ms)");
+      }
+      model_.lifetimes.tick_unit = epoch_unit;
+    }
   }
 
   // The value of the last opt line named `name`, else empty.
@@ -280,10 +288,13 @@ class StrataReader {
     lifetimes_.add_free_stack();
   }
 
+  // L index start length, and its first event's time with opt epoch_unit.
   void begin_epoch(const Fields& fields) {
-    expect_fields(fields, 4);
+    bool timed = !model_.lifetimes.tick_unit.empty();
+    expect_fields(fields, timed ? 5 : 4);
     lifetimes_.begin(number(fields[1], "epoch index"), number(fields[2], "epoch start"),
                      number(fields[3], "epoch length"));
+    if (timed) lifetimes_.timed(number(fields[4], "epoch time"));
   }
 
   void read_born(const Fields& fields) {

@@ -282,11 +282,8 @@ Json tree_at_json(const ReportTreeAt& at) {
 
 Json lifetimes_json(const std::optional<ReportLifetimes>& l) {
   if (!l) return nullptr;
-  return {{"t0", l->t0},
-          {"epoch_length", l->epoch_length},
-          {"epochs", l->epochs},
-          {"free_stacks", l->free_stacks},
-          {"born_at", l->born_at}};
+  return {{"t0", l->t0},         {"epoch_length", l->epoch_length}, {"epoch_unit", l->epoch_unit},
+          {"epochs", l->epochs}, {"free_stacks", l->free_stacks},   {"born_at", l->born_at}};
 }
 
 Json selection_json(const std::optional<ReportSelection>& s) {

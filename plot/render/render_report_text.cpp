@@ -108,7 +108,7 @@ std::string recorded(const std::vector<Option>& options) {
   if (options.empty()) return "(none)";
   std::string text;
   for (const Option& option : options) {
-    if (option.name == "lifetimes") continue;
+    if (option.name == "lifetimes" || option.name == "epoch_unit") continue;
     std::string name = option.name;
     for (char& c : name) c = c == '_' ? '-' : c;
     text += (text.empty() ? "--" : " --") + name + (option.value.empty() ? "" : "=" + option.value);

@@ -17,10 +17,16 @@ std::string unit_name(const Model& model) {
   return unit.empty() ? "time units" : unit;
 }
 
+// "128 B", "65,536 i": an epoch's length and its tick.
+std::string epoch_length_words(const Model& model) {
+  const Lifetimes& l = model.lifetimes;
+  return grouped(l.epoch_length) + " " + (l.tick_unit.empty() ? unit_name(model) : l.tick_unit);
+}
+
 // Of the run from the program's first heap operation (the lifetimes' time
 // zero) to its end, as --born's percentages.
 double percent_of_run(const Model& model, std::uint32_t k) {
-  std::uint64_t t0 = std::min(model.lifetimes.t0, model.end_time);
+  std::uint64_t t0 = std::min(model.lifetimes.start(), model.end_time);
   double span = static_cast<double>(std::max<std::uint64_t>(model.end_time - t0, 1));
   std::uint64_t at = boundary_time(model, k);
   return std::min(100.0, 100.0 * static_cast<double>(at > t0 ? at - t0 : 0) / span);
@@ -38,8 +44,8 @@ std::string lifetimes_words(const Model& model) {
                             [](const Option& o) { return o.name == "stacks" && o.value == "yes"; });
   std::string no_stacks = stacks ? "; the stacks (--stacks=yes) have no lifetimes" : "";
   if (l.epochs == 0) return "no epoch recorded (no heap operation)" + no_stacks;
-  return counted(l.epochs, "epoch") + " of " + grouped(l.epoch_length) + " " + unit_name(model) +
-         " from time " + grouped(l.t0) + ", " +
+  return counted(l.epochs, "epoch") + " of " + epoch_length_words(model) + " from time " +
+         grouped(l.start()) + ", " +
          (l.free_stacks ? "free stacks known" : "free stacks not recorded (--free-stacks=no)") +
          no_stacks;
 }
@@ -58,8 +64,7 @@ std::string selected_range(const Model& model, const Selection& s, const std::st
 std::string selection_words(const Model& model, const Selection& s) {
   return selected_range(model, s,
                         "the end of the run (never freed, or freed in the last epoch: at exit)") +
-         ", to the lifetimes' epochs of " + grouped(model.lifetimes.epoch_length) + " " +
-         unit_name(model);
+         ", to the lifetimes' epochs of " + epoch_length_words(model);
 }
 
 std::string selection_title(const Model& model, const Selection& s) {

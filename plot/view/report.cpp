@@ -186,8 +186,9 @@ namespace {
 std::optional<ReportLifetimes> report_lifetimes(const Model& model, std::uint32_t born_at) {
   if (!model.has_lifetimes) return std::nullopt;
   const Lifetimes& l = model.lifetimes;
-  return ReportLifetimes{.t0 = l.t0,
+  return ReportLifetimes{.t0 = l.start(),
                          .epoch_length = l.epoch_length,
+                         .epoch_unit = l.tick_unit.empty() ? model.header.time_unit : l.tick_unit,
                          .epochs = l.epochs,
                          .free_stacks = l.free_stacks,
                          .born_at = boundary_time(model, born_at)};

@@ -101,7 +101,8 @@ struct ReportLeak {
 // A profile's lifetimes (model.hpp, Lifetimes).
 struct ReportLifetimes {
   std::uint64_t t0 = 0;
-  std::uint64_t epoch_length = 0;
+  std::uint64_t epoch_length = 0;  // in epoch_unit
+  std::string epoch_unit;          // the time unit, or "us" in a profile in ms
   std::uint32_t epochs = 0;
   bool free_stacks = false;
   std::uint64_t born_at = 0;  // the boundary the contexts' births are of (born_boundary)
