@@ -168,14 +168,16 @@ std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vecto
 // makes its bytes again at each copy, and only the last copy is kept.  A
 // *copy* in epoch e: of the node's bytes born in e and alive after it, one
 // block; of its bytes born before e, one block dies in e; and the new block
-// is the larger.  The new block then carries on the old one's bytes: as
+// is at least kCopyGrowth times the old one.  The new block then carries on the old one's bytes: as
 // many of its bytes as the old block held take the birth epochs the old
 // block's bytes had (recursively, in proportion), only the rest is born in
 // e; the old block's death is no death (turnover), and its bytes are not
 // born again (born[e] less them).  So a vector never cleared keeps bytes
 // from every doubling, as a buffer grown by realloc does.  One block for
-// one block, and growth, so that a cache's entries replaced in the same
-// epoch (many blocks, as many bytes) are never a copy.
+// one block, so that a cache's entries replaced in the same epoch (many
+// blocks, as many bytes) are never a copy; by a factor, so that temporaries
+// one at a time, a little larger each (an epoch's last one alive across its
+// end, freed in the next), are not either.
 void follow_copies(Node& n, std::uint32_t h) {
   // Of the bytes born in each epoch, those alive after it (kept, or dying later).
   std::vector<Amount> lasting(h), dying(h);  // dying: born before e, dying in e
@@ -202,7 +204,11 @@ void follow_copies(Node& n, std::uint32_t h) {
   };
   auto copy = [&](std::uint32_t e) -> std::optional<std::uint32_t> {
     std::optional<std::uint32_t> d = old_block(e);
-    if (lasting[e].blocks == 1 && d && lasting[e].bytes > dying[*d].bytes) return d;
+    if (lasting[e].blocks == 1 && d &&
+        static_cast<double>(lasting[e].bytes) >=
+            kCopyGrowth * static_cast<double>(dying[*d].bytes)) {
+      return d;
+    }
     return std::nullopt;
   };
   bool any = false;

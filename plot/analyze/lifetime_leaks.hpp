@@ -64,6 +64,7 @@ inline constexpr std::uint32_t kMinSpan = 2 * kParts;  // 2 epochs a part: an em
 inline constexpr double kSteady = 0.6;                 // least-keeping part / most-keeping part
 inline constexpr double kGrowth = 2.0;      // a container grows by 2 at most: so do its gaps
 inline constexpr std::size_t kCadence = 4;  // a pause: the 4th stretch in a row that keeps it
+inline constexpr double kCopyGrowth = 1.5;  // a container that copies itself grows by 1.5 at least
 inline constexpr double kKeptSpan = 0.5;    // a late start keeps from half its span at least
 inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
 inline constexpr double kSame = 0.35;       // total variation of one structure's births
