@@ -3,6 +3,7 @@
 #include "analyze/lifetime_leaks.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
@@ -111,14 +112,20 @@ namespace {
 
 // ---- the lifetime table, by node -----------------------------------------------------
 
+// Bytes and blocks of some cells.
+struct Amount {
+  std::uint64_t bytes = 0;
+  std::uint64_t blocks = 0;
+};
+
 // A node: the sites of one headline path, their cells summed over [0, H).
 struct Node {
   std::vector<FrameId> key;  // the frames out to the headline
   std::vector<SiteId> sites;
   SiteId main_site{};
   std::uint64_t main_kept = 0;
-  std::vector<std::uint64_t> born, kept, born_blocks, kept_blocks;  // by birth epoch, [0, H)
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> deaths;  // (birth, death) < H
+  std::vector<std::uint64_t> born, kept, born_blocks, kept_blocks;   // by birth epoch, [0, H)
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Amount> deaths;  // (birth, death) < H
   std::map<std::uint32_t, std::uint64_t> exit_free;  // free stack -> kept bytes it frees
   std::uint64_t exit_freed = 0;  // kept bytes freed at or after H, by any stack or none known
   std::uint64_t alive_end = 0;
@@ -154,6 +161,87 @@ std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vecto
     if (working(births[e], least)) work_end = e;
   }
   return work_end + 1 > kExitEpochs ? work_end + 1 - kExitEpochs : 1;
+}
+
+// A container that grows by copying itself (a std::vector that doubles:
+// a new, larger buffer, the old one's contents copied, the old one freed)
+// makes its bytes again at each copy, and only the last copy is kept.  A
+// *copy* in epoch e: of the node's bytes born in e and alive after it, one
+// block; of its bytes born before e, one block dies in e; and the new block
+// is at least kCopyGrowth times the old one.  The new block then carries on the old one's bytes: as
+// many of its bytes as the old block held take the birth epochs the old
+// block's bytes had (recursively, in proportion), only the rest is born in
+// e; the old block's death is no death (turnover), and its bytes are not
+// born again (born[e] less them).  So a vector never cleared keeps bytes
+// from every doubling, as a buffer grown by realloc does.  One block for
+// one block, so that a cache's entries replaced in the same epoch (many
+// blocks, as many bytes) are never a copy; by a factor, so that temporaries
+// one at a time, a little larger each (an epoch's last one alive across its
+// end, freed in the next), are not either.
+void follow_copies(Node& n, std::uint32_t h) {
+  // Of the bytes born in each epoch, those alive after it (kept, or dying later).
+  std::vector<Amount> lasting(h), dying(h);  // dying: born before e, dying in e
+  std::vector<std::uint32_t> dying_birth(h, 0);
+  for (std::uint32_t e = 0; e < h; ++e) lasting[e] = {n.kept[e], n.kept_blocks[e]};
+  for (const auto& [cell, a] : n.deaths) {
+    auto [birth, death] = cell;
+    lasting[birth].bytes += a.bytes;
+    lasting[birth].blocks += a.blocks;
+    dying[death].bytes += a.bytes;
+    dying[death].blocks += a.blocks;
+    dying_birth[death] = birth;
+  }
+  // The old block dies in e, or in e + 1 when an epoch ends between the new
+  // block's birth and the old one's free (a large copy), and no block born
+  // in e + 1 claims it.
+  auto old_block = [&](std::uint32_t e) -> std::optional<std::uint32_t> {
+    if (dying[e].blocks == 1) return e;
+    if (dying[e].blocks == 0 && e + 1 < h && dying[e + 1].blocks == 1 &&
+        lasting[e + 1].blocks == 0 && dying_birth[e + 1] < e) {
+      return e + 1;
+    }
+    return std::nullopt;
+  };
+  auto copy = [&](std::uint32_t e) -> std::optional<std::uint32_t> {
+    std::optional<std::uint32_t> d = old_block(e);
+    if (lasting[e].blocks == 1 && d &&
+        static_cast<double>(lasting[e].bytes) >=
+            kCopyGrowth * static_cast<double>(dying[*d].bytes)) {
+      return d;
+    }
+    return std::nullopt;
+  };
+  bool any = false;
+  for (std::uint32_t e = 0; e < h && !any; ++e) any = copy(e).has_value();
+  if (!any) return;
+  // origin[e][o]: of the bytes born in e alive after it, those first born in o.
+  std::vector<std::vector<double>> origin(h, std::vector<double>(h, 0.0));
+  std::vector<double> kept(h, 0.0);
+  for (std::uint32_t e = 0; e < h; ++e) {
+    double own = static_cast<double>(lasting[e].bytes);
+    if (std::optional<std::uint32_t> d = copy(e)) {
+      std::uint32_t b = dying_birth[*d];
+      std::uint64_t moved = dying[*d].bytes;
+      double share = static_cast<double>(moved) / static_cast<double>(lasting[b].bytes);
+      for (std::uint32_t o = 0; o <= b; ++o) origin[e][o] = share * origin[b][o];
+      own -= static_cast<double>(moved);
+      n.born[e] -= moved;
+      n.deaths.erase({b, *d});
+    }
+    origin[e][e] = own;
+    if (n.kept[e] == 0) continue;
+    double share = static_cast<double>(n.kept[e]) / static_cast<double>(lasting[e].bytes);
+    for (std::uint32_t o = 0; o <= e; ++o) kept[o] += share * origin[e][o];
+  }
+  std::uint64_t total = 0;
+  for (std::uint32_t e = 0; e < h; ++e) total += n.kept[e];
+  for (std::uint32_t e = 0; e < h; ++e) {
+    n.kept[e] = static_cast<std::uint64_t>(std::llround(kept[e]));
+  }
+  // (rounding: the kept bytes add up as before)
+  std::uint64_t now = std::accumulate(n.kept.begin(), n.kept.end(), std::uint64_t{0});
+  auto most = std::max_element(n.kept.begin(), n.kept.end());
+  *most = *most + total - now;
 }
 
 std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines, std::uint32_t h) {
@@ -193,7 +281,9 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
         if (!c.alive()) n.exit_freed += c.bytes;
         if (!c.alive() && c.freed_by != 0) n.exit_free[c.freed_by] += c.bytes;
       } else if (c.death > c.birth) {
-        n.deaths[{c.birth, c.death}] += c.bytes;
+        Amount& a = n.deaths[{c.birth, c.death}];
+        a.bytes += c.bytes;
+        a.blocks += c.blocks;
       }
     }
     n.kept_total += kept;
@@ -202,6 +292,7 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
       n.main_site = id;
     }
   }
+  for (Node& n : nodes) follow_copies(n, h);
   return nodes;
 }
 
@@ -252,11 +343,21 @@ std::vector<std::uint32_t> cycle_bounds(std::uint32_t s, std::uint32_t h,
 // kSteady of the most; a part of no epoch is left out.  A part in which the
 // program made nothing counts as one that keeps nothing: leaving it out made
 // a full table look steady in a millisecond recording (table-late-ms).
+// A part that lies in a pause of the node's cadence (`paused`, by epoch:
+// pauses()) is no evidence either way and is left out too; but two parts at
+// least must be judged (steadiness compares parts).
 Parts judge_parts(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
-                  const std::vector<std::uint32_t>& bounds, std::vector<double>& ratios) {
+                  const std::vector<std::uint32_t>& bounds, const std::vector<bool>& paused,
+                  std::vector<double>& ratios) {
   ratios.clear();
+  std::size_t parts = 0;
   for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
     if (bounds[q] == bounds[q + 1]) continue;
+    ++parts;
+    if (std::all_of(paused.begin() + bounds[q], paused.begin() + bounds[q + 1],
+                    [](bool p) { return p; })) {
+      continue;
+    }
     std::uint64_t b = 0, k = 0;
     for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) {
       b += born[e];
@@ -264,7 +365,7 @@ Parts judge_parts(const std::vector<std::uint64_t>& born, const std::vector<std:
     }
     ratios.push_back(b > 0 ? static_cast<double>(k) / static_cast<double>(b) : 0.0);
   }
-  if (ratios.empty()) return Parts::unsteady;
+  if (ratios.empty() || ratios.size() < std::min<std::size_t>(2, parts)) return Parts::unsteady;
   auto [least, most] = std::minmax_element(ratios.begin(), ratios.end());
   if (*least <= 0) return Parts::keeps_nothing;
   return *least >= kSteady * *most ? Parts::steady : Parts::unsteady;
@@ -298,17 +399,17 @@ std::vector<std::uint32_t> work_bursts(const std::vector<double>& work, std::uin
 // cycles are known, in parts of whole cycles too (a leak left at each
 // cycle's end is lumpy in time), steady in either.
 Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
-                 std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
-                 std::span<const std::uint32_t> cycles, std::vector<std::uint32_t>& bounds,
-                 std::vector<double>& ratios) {
+                 const std::vector<bool>& paused, std::uint32_t s, std::uint32_t h,
+                 const std::vector<double>& work, std::span<const std::uint32_t> cycles,
+                 std::vector<std::uint32_t>& bounds, std::vector<double>& ratios) {
   if (h <= s || working_epochs(s, h, work) < kMinSpan) return Parts::unsteady;
   bounds = work_bounds(s, h, work);
-  Parts parts = judge_parts(born, kept, bounds, ratios);
+  Parts parts = judge_parts(born, kept, bounds, paused, ratios);
   if (parts == Parts::steady) return parts;
   std::vector<std::uint32_t> by_cycles = cycle_bounds(s, h, cycles);
   if (by_cycles.empty()) return parts;
   std::vector<double> cycle_ratios;
-  Parts by_share = judge_parts(born, kept, by_cycles, cycle_ratios);
+  Parts by_share = judge_parts(born, kept, by_cycles, paused, cycle_ratios);
   // Or the same kept bytes a cycle, part by part, however much each cycle
   // made: a video that leaves its last frames behind leaves as many after
   // a short video as after a long one.  (The cycles are counted as judge_parts
@@ -320,12 +421,44 @@ Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::
   }
   std::vector<double> per_cycle;
   if (by_share == Parts::steady ||
-      judge_parts(cycles_begun, kept, by_cycles, per_cycle) == Parts::steady) {
+      judge_parts(cycles_begun, kept, by_cycles, paused, per_cycle) == Parts::steady) {
     bounds = std::move(by_cycles);
     ratios = std::move(cycle_ratios);  // the shares kept, for the words
     return Parts::steady;
   }
   return parts;
+}
+
+// The pauses of a node's cadence (by epoch of [0, h)): the epochs of a
+// stretch without births that is no evidence that the node stopped.  A
+// container fed at a steady rate and grown by a factor of at most kGrowth
+// when it is full makes its steps at gaps that grow by at most that factor:
+// a stretch from a birth to the next (or to h) is a pause when its epochs,
+// those in which the program works, are at most kGrowth times the epochs
+// from the birth before to its end (the births are known to the epoch:
+// the stretch counted at its shortest, the gap before at its longest).  A
+// table that filled and is full, a random walk's high-water mark (whose
+// gaps grow by about 4: it grows as the square root of the time) and a
+// node born once are silent far longer.
+std::vector<bool> pauses(const std::vector<std::uint64_t>& born, std::uint32_t h,
+                         const std::vector<double>& work) {
+  std::vector<bool> paused(h, false);
+  std::vector<std::uint32_t> births;
+  for (std::uint32_t e = 0; e < h; ++e) {
+    if (born[e] > 0) births.push_back(e);
+  }
+  std::size_t run = 0;  // stretches in a row that keep the cadence
+  for (std::size_t i = 1; i < births.size(); ++i) {
+    std::uint32_t before = births[i - 1], at = births[i];
+    std::uint32_t next = i + 1 < births.size() ? births[i + 1] : h;
+    double stretch = working_epochs(at + 1, next, work);
+    double gap = working_epochs(before, at + 1, work);
+    run = stretch <= kGrowth * gap ? run + 1 : 0;
+    if (stretch > 0 && run >= kCadence) {
+      std::fill(paused.begin() + at + 1, paused.begin() + next, true);
+    }
+  }
+  return paused;
 }
 
 // Steady retention over the node's span, from its first birth to h; or, when
@@ -337,7 +470,8 @@ bool steady(Node& n, std::uint32_t h, const std::vector<double>& work,
   auto first = std::find_if(n.born.begin(), n.born.end(), [](std::uint64_t b) { return b > 0; });
   if (first == n.born.end()) return false;
   n.first = static_cast<std::uint32_t>(first - n.born.begin());
-  Parts parts = parts_test(n.born, n.kept, n.first, h, work, cycles, n.bounds, n.ratios);
+  std::vector<bool> paused = pauses(n.born, h, work);
+  Parts parts = parts_test(n.born, n.kept, paused, n.first, h, work, cycles, n.bounds, n.ratios);
   if (parts != Parts::keeps_nothing) return parts == Parts::steady;
   auto kept = std::find_if(n.kept.begin(), n.kept.end(), [](std::uint64_t k) { return k > 0; });
   auto start = static_cast<std::uint32_t>(kept - n.kept.begin());
@@ -346,12 +480,13 @@ bool steady(Node& n, std::uint32_t h, const std::vector<double>& work,
   }
   std::vector<std::uint32_t> bounds;
   std::vector<double> ratios;
-  if (parts_test(n.born_blocks, n.kept_blocks, start, h, work, cycles, bounds, ratios) !=
+  if (parts_test(n.born_blocks, n.kept_blocks, paused, start, h, work, cycles, bounds, ratios) !=
       Parts::steady) {
     return false;
   }
   n.first = start;
-  if (parts_test(n.born, n.kept, start, h, work, cycles, n.bounds, n.ratios) != Parts::steady) {
+  if (parts_test(n.born, n.kept, paused, start, h, work, cycles, n.bounds, n.ratios) !=
+      Parts::steady) {
     n.bounds = std::move(bounds);
     n.ratios = std::move(ratios);
   }
@@ -374,9 +509,9 @@ bool turnover(const Node& n, const std::vector<Node>& nodes, std::uint32_t h) {
   };
   for (const Node& m : nodes) {
     std::map<std::uint32_t, std::uint64_t> older;  // death epoch -> bytes
-    for (const auto& [cell, bytes] : m.deaths) {
+    for (const auto& [cell, amount] : m.deaths) {
       auto [birth, death] = cell;
-      if (birth < bounds[1] && death >= bounds[1]) older[death] += bytes;
+      if (birth < bounds[1] && death >= bounds[1]) older[death] += amount.bytes;
     }
     if (older.empty() || older.begin()->first >= bounds[kParts - 1]) continue;
     std::vector<std::uint64_t> died(kParts, 0), kept(kParts, 0);

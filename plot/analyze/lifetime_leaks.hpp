@@ -19,11 +19,18 @@
 //      cycles when the cycles are known; r_q is the share of the bytes born
 //      in part q that are kept.  A node leaks when every part keeps some
 //      (r_q > 0) and the least-keeping part keeps at least kSteady of the
-//      most-keeping one's share, in either cut.  A start-up table keeps only
-//      its first part, a cache and a random walk keep mostly the newest,
-//      temporaries, batches and a working set keep nothing.  A node that
-//      churned before it started to keep is judged from its first kept
-//      birth (a late start, kKeptSpan of its span at least, new blocks).
+//      most-keeping one's share, in either cut.  A part in a pause of the
+//      node's cadence is left out: a container grown by a factor (kGrowth
+//      at most) when full makes its steps at gaps that grow by that factor,
+//      and a stretch without births that the gaps before it predict (the
+//      kCadence-th stretch in a row to keep the cadence) is no evidence that
+//      it stopped.  A container that grows by copying itself (one block
+//      replaced by a larger one) carries its old bytes' births on.  A
+//      start-up table keeps only its first part, a cache and a random walk
+//      keep mostly the newest, temporaries, batches and a working set keep
+//      nothing.  A node that churned before it started to keep is judged
+//      from its first kept birth (a late start, kKeptSpan of its span at
+//      least, new blocks).
 //   4. Turnover.  A steady node is no leak when a node's older bytes (its
 //      own too) die, from the first of those deaths on, as its kept bytes
 //      are born (at least kReplaced of them, part by part): the entries of a
@@ -55,6 +62,9 @@ inline constexpr double kActiveShare = 0.01;     // the work ends with 1% of a m
 inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts
 inline constexpr std::uint32_t kMinSpan = 2 * kParts;  // 2 epochs a part: an empty part shows
 inline constexpr double kSteady = 0.6;                 // least-keeping part / most-keeping part
+inline constexpr double kGrowth = 2.0;      // a container grows by 2 at most: so do its gaps
+inline constexpr std::size_t kCadence = 4;  // a pause: the 4th stretch in a row that keeps it
+inline constexpr double kCopyGrowth = 1.5;  // a container that copies itself grows by 1.5 at least
 inline constexpr double kKeptSpan = 0.5;    // a late start keeps from half its span at least
 inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
 inline constexpr double kSame = 0.35;       // total variation of one structure's births

@@ -2,8 +2,9 @@
 // Leak findings from the lifetime table (analyze/lifetime_leaks.hpp), on
 // models built here with known lifetimes: a leak among decoys, a cache, a
 // turnover between two lines, one structure from two lines of a function,
-// the headline past a wrapper of the program's own, and two leaks born
-// together told apart by the code that frees them.
+// the headline past a wrapper of the program's own, two leaks born
+// together told apart by the code that frees them, and containers grown by
+// a factor (realloc, a vector's copies) against a table that is full.
 #include "analyze/lifetime_leaks.hpp"
 
 #include <gtest/gtest.h>
@@ -171,6 +172,116 @@ TEST(LifetimeLeaks, TheSameBytesEachCycleOfUnevenLengthIsALeak) {
   std::vector<std::uint64_t> times(starts.begin(), starts.end());
   LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}), times);
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{"frame_keep"});
+}
+
+// Steps of a container grown by doubling, at epochs 0, 1, 2, 4, 8, 16 and
+// 32: its contents, fed at a steady rate, fill it again at each.
+const std::vector<std::uint32_t> kDoublings = {0, 1, 2, 4, 8, 16, 32};
+
+TEST(LifetimeLeaks, ABufferGrownByDoublingIsALeak) {
+  // log_grow: realloc adds 64, 64, 128, ... bytes at each doubling (born
+  // then), never truncated.  The parts with no step, from 17 to 31, are in
+  // a pause of its cadence (the stretch after 16 is no longer than twice
+  // the gap before it).
+  Model model = model_of({"main", "log_grow", "scratch"});
+  Site& log = add_site(model, {1, 0});
+  std::uint64_t size = 64;
+  for (std::uint32_t e : kDoublings) {
+    cell(log, e, kAlive, e == 0 ? 64 : size);
+    if (e > 0) size *= 2;
+  }
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"log_grow"});
+  for (double r : found.findings.front().retention) EXPECT_DOUBLE_EQ(r, 1.0);
+}
+
+TEST(LifetimeLeaks, AVectorThatCopiesItselfKeepsItsHistory) {
+  // remember: a vector doubled by allocating a new buffer and freeing the
+  // old one, in the same epoch or (a large copy) the next: only the last
+  // buffer, born in epoch 32, is kept, and carries on the bytes of the
+  // buffers before it.
+  Model model = model_of({"main", "remember", "scratch"});
+  Site& vec = add_site(model, {1, 0});
+  std::uint64_t size = 64;
+  for (std::size_t i = 0; i < kDoublings.size(); ++i) {
+    bool last = i + 1 == kDoublings.size();
+    std::uint32_t death = last ? kAlive : kDoublings[i + 1] + (kDoublings[i + 1] == 16 ? 1 : 0);
+    cell(vec, kDoublings[i], death, size);
+    size *= 2;
+  }
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"remember"});
+  const Finding& f = found.findings.front();
+  EXPECT_EQ(f.kept_bytes, 4096u);
+  EXPECT_EQ(f.kept_blocks, 1u);
+  // The kept history: the first buffer's 64 bytes in epoch 0, each copy's
+  // new half in its epoch.
+  EXPECT_EQ(f.kept_by_epoch[0], 64u);
+  EXPECT_EQ(f.kept_by_epoch[1], 64u);
+  EXPECT_EQ(f.kept_by_epoch[16], 1024u);
+  EXPECT_EQ(f.kept_by_epoch[32], 2048u);
+}
+
+TEST(LifetimeLeaks, ATableFullAfterItsDoublingsIsNoLeak) {
+  // table_grow doubles up to epoch 8, then the table is full: the stretch
+  // after its last step, 29 epochs, is far longer than twice the gap before.
+  Model model = model_of({"main", "table_grow", "scratch"});
+  Site& table = add_site(model, {1, 0});
+  std::uint64_t size = 64;
+  for (std::uint32_t e : {0u, 1u, 2u, 4u, 8u}) {
+    cell(table, e, kAlive, size);
+    if (e > 0) size *= 2;
+  }
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
+}
+
+TEST(LifetimeLeaks, AFewStepsAreNoCadence) {
+  // slots_grow: a random walk's high-water mark, reached in epochs 0, 10 and
+  // 23: the stretch after 23 is within twice the gap before, but two
+  // stretches are too few to show a cadence (kCadence).
+  Model model = model_of({"main", "slots_grow", "scratch"});
+  Site& slots = add_site(model, {1, 0});
+  cell(slots, 0, kAlive, 256);
+  cell(slots, 10, kAlive, 256);
+  cell(slots, 23, kAlive, 512);
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
+}
+
+TEST(LifetimeLeaks, ABlockReplacedByOneOfItsSizeIsNoLeak) {
+  // config_reload: every 4 epochs a new configuration, as large, replaces
+  // the old one (freed then): only the last is kept, and it does not grow
+  // (no copy: it carries on no history).
+  Model model = model_of({"main", "config_reload", "scratch"});
+  Site& config = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < kEpochs; e += 4) {
+    cell(config, e, e + 4 < kEpochs ? e + 4 : kAlive, 1000);
+  }
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
+}
+
+TEST(LifetimeLeaks, TemporariesLargerEachTimeAreNoCopies) {
+  // packet_alloc: temporaries one at a time, each a little larger than the
+  // one before (trap_temp); each epoch's last one is alive across its end and freed in
+  // the next epoch, where one more is alive across the end: one block for
+  // one block, larger, but not by a container's factor.  The one freed at
+  // the horizon is kept; it carries on no history.
+  Model model = model_of({"main", "packet_alloc", "scratch"});
+  Site& temp = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e + 1 < kEpochs; ++e) {
+    cell(temp, e, e, 30000);
+    cell(temp, e, e + 1, 300 + 300 * e);
+  }
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
 }
 
 // Two leaks born in the same epochs, both freed at exit by free stack 1
