@@ -108,6 +108,17 @@ std::optional<std::size_t> FindingHeadlines::freer(std::span<const FrameId> fram
   return first;
 }
 
+std::optional<std::size_t> FindingHeadlines::builder(std::span<const FrameId> frames,
+                                                     std::size_t head) const {
+  for (std::size_t i = head + 1; i < frames.size(); ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    if (frame.function.empty()) continue;
+    if (frame.function == "main" || library(frames, i)) return std::nullopt;
+    return i;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // ---- the lifetime table, by node -----------------------------------------------------
@@ -698,20 +709,27 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   // freed by two release functions).
   std::vector<std::string> functions;
   std::vector<std::optional<ExitFreer>> freers;
+  std::vector<std::string_view> builders;  // FindingHeadlines::builder
   for (std::size_t i : leaking) {
     // (a site without a stack has no headline function)
     functions.push_back(nodes[i].key.empty() ? "" : model.frame(nodes[i].key.back()).function);
     freers.push_back(exit_freer(model, headlines, nodes[i]));
+    const Node& n = nodes[i];
+    std::span<const FrameId> frames = model.sites[index(n.main_site)].frames;
+    std::optional<std::size_t> at =
+        n.key.empty() ? std::nullopt : headlines.builder(frames, n.key.size() - 1);
+    builders.push_back(at ? model.frame(frames[*at]).function : std::string_view());
   }
   Joins joins(leaking.size());
   for (std::size_t a = 0; a < leaking.size(); ++a) {
     for (std::size_t b = a + 1; b < leaking.size(); ++b) {
       bool same_function = !functions[a].empty() && functions[a] == functions[b];
+      bool same_builder = !builders[a].empty() && builders[a] == builders[b];
       bool both_freed = freers[a] && freers[b];
       bool together = both_freed && freed_together(model, *freers[a], *freers[b]);
       bool same_births =
           total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) <= kSame;
-      if (same_function || together || (same_births && !both_freed)) {
+      if (same_function || together || ((same_births || same_builder) && !both_freed)) {
         joins.join(a, b);
       }
     }

@@ -135,6 +135,10 @@ class FindingHeadlines {
   // which kWrapperFanIn or more functions free, over all the free stacks,
   // such as xfree), else its first own frame; none without an own frame.
   std::optional<std::size_t> freer(std::span<const FrameId> frames) const;
+  // The code that builds what an allocation stack allocates: the first
+  // named frame beyond its headline (`head`), when it is the program's own
+  // and not main; none otherwise.
+  std::optional<std::size_t> builder(std::span<const FrameId> frames, std::size_t head) const;
 
  private:
   // Whether frames[i] is in a library (OwnCode::library, with each frame's own verdict cached).

@@ -37,7 +37,8 @@ namespace strata {
 std::string why_no_lifetimes(const Model& model);
 
 // A time as given on a command line: a number in the profile's unit, a
-// percentage of the run (`35%`: from the lifetimes' time zero, the program's first heap operation, to the end), or a marker
+// percentage of the run (`35%`: from the lifetimes' time zero, the program's first heap operation,
+// to the end), or a marker
 // (`marker:LABEL`, `marker:LABEL#3` for its third occurrence).  An Error
 // "WHAT: why" on a bad one (an unknown marker names the labels there are).
 std::uint64_t resolve_time(const Model& model, const std::string& text, const std::string& what);

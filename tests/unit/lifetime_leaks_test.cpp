@@ -324,5 +324,39 @@ TEST(LifetimeLeaks, TwoPartsFreedByOneDestructorAreOne) {
   EXPECT_EQ(freed_by({}, {}).size(), 1u);
 }
 
+// index_grow's table, doubled at kDoublings, and entry_new's entries, one
+// an epoch, all kept: their births differ (geometric steps against every
+// epoch).  Built by `index_builder` and `entry_builder` (frames).
+Model index_and_entries(std::uint32_t index_builder, std::uint32_t entry_builder) {
+  Model model = model_of({"main", "index_grow", "entry_new", "name_add", "config_add", "scratch"});
+  Site& table = add_site(model, {1, index_builder, 0});
+  std::uint64_t size = 64;
+  for (std::uint32_t e : kDoublings) {
+    cell(table, e, kAlive, e == 0 ? 64 : size);
+    if (e > 0) size *= 2;
+  }
+  Site& entries = add_site(model, {2, entry_builder, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(entries, e, kAlive, 100);
+  temporaries(model, 5);
+  return model;
+}
+
+TEST(LifetimeLeaks, TheStructureOneFunctionBuildsIsOneFinding) {
+  // name_add builds both the table and the entries: one structure, one
+  // finding of two parts.
+  Model model = index_and_entries(3, 3);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(found.findings.size(), 1u);
+  EXPECT_EQ(found.findings.front().parts.size(), 2u);
+}
+
+TEST(LifetimeLeaks, WhatTwoFunctionsBuildWithOtherBirthsIsTwoFindings) {
+  // The table built by config_add, the entries by name_add: nothing ties
+  // them (other builders, other births, never freed), two findings.
+  Model model = index_and_entries(4, 3);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(found.findings.size(), 2u);
+}
+
 }  // namespace
 }  // namespace strata::test
