@@ -1940,17 +1940,28 @@ static void add_Layer(Layers* ls, Birth birth, SizeT szB)
    epochs passed closed (lt_end is 0 until that operation). */
 static void close_epoch(void);
 
+/* The open epoch's first event is now: its time, for its L record. */
+static void note_epoch_opened(void)
+{
+   refresh_ms_clock();
+   lt_open_time = get_time();
+}
+
+/* Time zero of the lifetimes is 'now' (epoch_time()): the first epoch opens. */
+static void start_epochs(ULong now)
+{
+   lt_started = True;
+   lt_t0      = now;
+   lt_end     = now + 1;
+   note_epoch_opened();
+}
+
 static NOINLINE void pass_epochs(ULong now, Bool heap_op)
 {
    ULong idx;
    if (!lt_started) {
-      if (!heap_op)
-         return;
-      lt_started = True;
-      lt_t0      = now;
-      lt_end     = now + 1;
-      refresh_ms_clock();
-      lt_open_time = get_time();
+      if (heap_op)
+         start_epochs(now);
       return;
    }
    tl_assert(now >= lt_t0);
@@ -1966,8 +1977,7 @@ static NOINLINE void pass_epochs(ULong now, Bool heap_op)
    tl_assert(lt_gen < 64);
    lt_index = (UInt)idx;
    lt_end   = lt_t0 + (idx + 1) * lt_len;
-   refresh_ms_clock();
-   lt_open_time = get_time();
+   note_epoch_opened();
    lt_birth = (lt_gen << 6) | lt_index;
 }
 
@@ -2244,13 +2254,8 @@ static void define_last_epoch(void)
 {
    if (!lt_on || !is_open_Writer())
       return;
-   if (!lt_started) {
-      lt_started = True;     // no heap operation: one empty epoch
-      lt_t0      = epoch_time();
-      lt_end     = lt_t0 + 1;
-      refresh_ms_clock();
-      lt_open_time = get_time();
-   }
+   if (!lt_started)
+      start_epochs(epoch_time());   // no heap operation: one empty epoch
    define_epoch_record(True);
 }
 

@@ -391,12 +391,12 @@ std::uint32_t working_epochs(std::uint32_t s, std::uint32_t h, const std::vector
   return n;
 }
 
-// Without markers or a rhythm of the heap: the program's bursts of work as
-// its cycles, the starts of the runs of epochs in which it works (as for the
-// horizon) after an epoch in which it does not, before h.  A program that
-// plays a video, pauses, plays the next makes a burst of each; in
-// milliseconds, the heap's rhythm is seen through Valgrind's own pauses, the
-// table's epochs are the work's (instructions).
+// Without markers: the program's bursts of work as its cycles, the starts of
+// the runs of epochs in which it works (as for the horizon) after an epoch
+// in which it does not, before h.  A program that plays a video, pauses,
+// plays the next makes a burst of each.  Read off the table, they are the
+// same in every time unit (the epochs of a profile in ms are instructions);
+// the heap's rhythm, read off the snapshots, is not.
 std::vector<std::uint32_t> work_bursts(const std::vector<double>& work, std::uint32_t h) {
   double least = working_least(work);
   std::vector<std::uint32_t> starts;

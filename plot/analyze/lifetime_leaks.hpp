@@ -164,8 +164,9 @@ CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts
 
 // The findings of a profile with lifetimes (Model::has_lifetimes); none when
 // its epochs are too few to judge.
-// `cycle_starts`: the program's cycles (cycles.hpp), times increasing, or
-// none: a node may then also be judged in parts of whole cycles.
+// `cycle_starts`: the program's cycles as its markers give them (cycles.hpp),
+// times increasing; a node may then also be judged in parts of whole cycles.
+// None: the program's bursts of work are its cycles (work_bursts).
 LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
                                   std::span<const std::uint64_t> cycle_starts = {});
 
