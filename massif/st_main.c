@@ -3600,6 +3600,19 @@ static void st_pre_clo_init(void)
    // every memory access (--vex-iropt-register-updates still overrides).
    VG_(clo_vex_control).iropt_register_updates_default
       = VG_(clo_px_file_backed) = VexRegUpdSpAtMemAccess;
+   // A superblock ends at each unconditional jump and call rather than
+   // chasing into its target (--vex-guest-chase=yes still overrides).
+   // Chasing translates the code it chases into again, in every block that
+   // reaches it: a program with much code and little reuse, a compiler
+   // above all, spends most of its run under Valgrind translating.  Direct
+   // jumps between translations are chained after their first use, so the
+   // run costs about the same: cc1plus took a fifth less time without
+   // chasing, and no workload of `make bench` longer (docs/benchmarks.md).
+   // Nothing in strata depends on the blocks' shapes (a client request
+   // never spans two blocks), and the instruction count is exact: chasing
+   // also joins both arms of a short conditional branch into one block,
+   // and counted the arm not taken.
+   VG_(clo_vex_control).guest_chase = False;
 
    VG_(basic_tool_funcs)(st_post_clo_init, st_instrument, st_fini);
    VG_(needs_command_line_options)(st_process_cmd_line_option,

@@ -305,7 +305,7 @@ void print_record_help(std::ostream& out) {
       << "Runs PROGRAM under Valgrind with the strata tool and writes its heap profile.\n\n";
   print_options(out, record_options());
   out << "\n"
-      << "Valgrind core options passed on (see valgrind --help):\n";
+      << "Valgrind core options passed on (see valgrind --help; --vex-*: --help-debug):\n";
   // A paragraph, not indented: help2man would take indented lines starting
   // with '-' for options of strata record in its manual page.
   std::string line;

@@ -3,7 +3,9 @@
 // record` passes on, with the values each takes, so that a mistyped option or
 // value fails before anything runs.  Left out: most options about reporting
 // errors (strata reports none), XML output (the tool has none), --tool, and
-// the debugging options of --help-debug.
+// the debugging options of --help-debug, but for the two translation settings
+// whose defaults the tool changes (docs/design.md, "Translation"), so that
+// Valgrind's own can be had.
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -85,6 +87,10 @@ constexpr std::array kCoreOptions = {
     CoreOption{"--max-threads", Takes::number},
     CoreOption{"--resync-filter", Takes::choice, "no|yes|verbose"},
     CoreOption{"--sanity-level", Takes::number},
+    CoreOption{"--vex-guest-chase", Takes::yes_no},
+    CoreOption{"--vex-iropt-register-updates", Takes::choice,
+               "sp-at-mem-access|unwindregs-at-mem-access|allregs-at-mem-access|"
+               "allregs-at-each-insn"},
 };
 
 const CoreOption* find(std::string_view name) {
