@@ -188,39 +188,42 @@ PlotOptions plot_options(const po::variables_map& values, const GraphOptions& gr
   return options;
 }
 
-// The sites of --focus: a leak of the report (leak:N), else a function.
+// The sites of --focus: a leak of `judged`'s report (leak:N), else a function.
 std::vector<SiteId> focus_sites(const Model& model, const std::string& focus,
-                                const ContextOptions& contexts, Cycles& cycles) {
+                                const HeapAnalysis* judged) {
   std::string what = "--focus=" + focus;
   if (focus.starts_with("leak:")) {
     std::optional<std::uint64_t> n = parse_number(std::string_view(focus).substr(5));
-    HeapAnalysis analysis = analyze_heap(model, contexts);
-    cycles = analysis.leaks.cycles;
-    const std::vector<Leak>& leaks = analysis.leaks.suspects;
+    const std::vector<Leak>& leaks = judged->leaks.suspects;
     if (!n || *n == 0 || *n > leaks.size()) {
       throw Error(what + ": the report lists " + std::to_string(leaks.size()) + " leak" +
                   (leaks.size() == 1 ? "" : "s") + (leaks.empty() ? "" : ", from leak:1"));
     }
-    return analysis.contexts.contexts.at(leaks[*n - 1].context).sites;
+    return judged->contexts.contexts.at(leaks[*n - 1].context).sites;
   }
   std::vector<SiteId> sites = sites_of_function(model, focus);
   if (sites.empty()) throw Error(what + ": no call site has this function on its stack");
   return sites;
 }
 
-// --by=age: the layers of every site's bytes, or of those of --focus.
+// --by=age: the layers of every site's bytes, or of those of --focus.  An
+// analysis that judged the leaks (`judged`, may be null) gives the cycles and
+// the leaks of --focus=leak:N; without one, what is needed is found here.
 PlotData age_plot_data(const Model& model, const po::variables_map& values,
-                       const ContextOptions& contexts, PlotOptions plot) {
+                       const ContextOptions& contexts, PlotOptions plot,
+                       const HeapAnalysis* judged = nullptr) {
   if (!model.has_lifetimes || model.lifetimes.epochs == 0) {
     throw Error(
         model.file, 0,
         "--by=age needs lifetimes, which this file has not (" + why_no_lifetimes(model) + ")");
   }
-  Cycles cycles = find_cycles(model);
+  std::string focus = values.count("focus") ? values["focus"].as<std::string>() : "";
+  std::optional<HeapAnalysis> own;
+  if (!judged && focus.starts_with("leak:")) judged = &own.emplace(analyze_heap(model, contexts));
+  Cycles cycles = judged ? judged->leaks.cycles : find_cycles(model);
   std::vector<SiteId> sites;
-  if (values.count("focus")) {
-    std::string focus = values["focus"].as<std::string>();
-    sites = focus_sites(model, focus, contexts, cycles);
+  if (!focus.empty()) {
+    sites = focus_sites(model, focus, judged);
     plot.note += (plot.note.empty() ? "" : ", ") + focus;
   } else {
     for (std::size_t i = 0; i < model.sites.size(); ++i) sites.push_back(static_cast<SiteId>(i));
@@ -252,9 +255,10 @@ PageData page_data(const Model& model, const po::variables_map& values,
   if (values.count("keep-script")) {
     throw Error("--keep-script: a page draws its graph with its own script, not gnuplot");
   }
-  PageData page = make_page_data(model, contexts, plot, selection);
+  HeapAnalysis analysis = analyze_heap(model, contexts, {.leaks = !selection, .tree = true});
+  PageData page = make_page_data(model, contexts, analysis, plot, selection);
   if (by_age || (model.has_lifetimes && model.lifetimes.epochs > 0)) {
-    page.by_age = age_plot_data(model, values, contexts, plot);
+    page.by_age = age_plot_data(model, values, contexts, plot, selection ? nullptr : &analysis);
   }
   page.by_age_first = by_age;
   return page;

@@ -118,9 +118,9 @@ void add_moments(const Model& model, TreeMoments& moments, PageData& page) {
 
 }  // namespace
 
-PageData make_page_data(const Model& model, const ContextOptions& options, const PlotOptions& plot,
+PageData make_page_data(const Model& model, const ContextOptions& options,
+                        const HeapAnalysis& analysis, const PlotOptions& plot,
                         const std::optional<Selection>& selection) {
-  HeapAnalysis analysis = analyze_heap(model, options, {.leaks = !selection, .tree = true});
   PageData page{.graph = make_plot_data(model, analysis, plot),
                 .by_age = std::nullopt,
                 .by_age_first = false,

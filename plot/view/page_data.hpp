@@ -68,10 +68,11 @@ struct PageData {
 constexpr std::size_t kPageMomentCells = 200000;
 constexpr std::size_t kPageMaxMoments = 600, kPageMinMoments = 32;
 
-// The page of `model` (with a question of time, the selection's model): one
-// analysis with its tree, drawn as the graph (make_plot_data) and reported
-// (make_report) with `options`.
-PageData make_page_data(const Model& model, const ContextOptions& options, const PlotOptions& plot,
+// The page of `model` (with a question of time, the selection's model):
+// `analysis`, made of it with `options` and its tree (AnalysisParts::tree),
+// drawn as the graph (make_plot_data) and reported (make_report).
+PageData make_page_data(const Model& model, const ContextOptions& options,
+                        const HeapAnalysis& analysis, const PlotOptions& plot,
                         const std::optional<Selection>& selection);
 
 }  // namespace strata

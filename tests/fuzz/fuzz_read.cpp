@@ -45,7 +45,8 @@ void graph(const strata::Model& model) {
   strata::PlotData data = strata::make_plot_data(model, strata::analyze_heap(model, options), plot);
   strata::GraphOptions graph;
   strata::gnuplot_job(data, graph, "graph.dat", "graph.svg");
-  strata::page_html(strata::make_page_data(model, options, plot, std::nullopt));
+  strata::HeapAnalysis page = strata::analyze_heap(model, options, {.leaks = true, .tree = true});
+  strata::page_html(strata::make_page_data(model, options, page, plot, std::nullopt));
 }
 
 // The questions of time, on a file with lifetimes: the report and the graph
