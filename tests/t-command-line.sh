@@ -37,6 +37,14 @@ done
 "$STRATA" report --depth=4294967295 "$massif" >"$WORK/depth-max.out" 2>&1
 expect_eq "report --depth=4294967295: accepted" "$?" 0
 
+# The translation settings strata record passes on (t-translation.sh).
+refused "vex-guest-chase=maybe" "^strata record: --vex-guest-chase=maybe: must be yes or no$" \
+   record --vex-guest-chase=maybe -o "$WORK/vex.%p" /bin/true
+refused "vex-iropt-register-updates=all" \
+   "^strata record: --vex-iropt-register-updates=all: must be one of: sp-at-mem-access " \
+   record --vex-iropt-register-updates=all -o "$WORK/vex.%p" /bin/true
+expect_eq "bad translation settings: nothing recorded" "$(ls "$WORK" | grep -c '^vex\.[0-9]')" 0
+
 # Times near 2^64: the axis counts from the first record, and says so.
 printf 'strata-profile\t2\ncmd\t./late\npid\t1\nppid\t0\ntime_unit\ti\n%s\n' \
    $'F\t1\t0x401000\t0\tf\tf.c\t1\t/bin/late\t\nS\t1\t1' >"$WORK/late.strata"

@@ -42,11 +42,11 @@ void graph(const strata::Model& model) {
   options.top = 10;
   strata::PlotOptions plot;
   plot.max_samples = 3600;
-  strata::PlotData data = strata::make_plot_data(model, strata::analyze_heap(model, options), plot);
+  strata::HeapAnalysis analysis = strata::analyze_heap(model, options, {.leaks = true, .tree = true});
+  strata::PlotData data = strata::make_plot_data(model, analysis, plot);
   strata::GraphOptions graph;
   strata::gnuplot_job(data, graph, "graph.dat", "graph.svg");
-  strata::HeapAnalysis page = strata::analyze_heap(model, options, {.leaks = true, .tree = true});
-  strata::page_html(strata::make_page_data(model, options, page, plot, std::nullopt));
+  strata::page_html(strata::make_page_data(model, options, analysis, plot, std::nullopt));
 }
 
 // The questions of time, on a file with lifetimes: the report and the graph
