@@ -10,7 +10,7 @@
 
 /* Every allocation needs its site: the allocation's call stack, with the
    allocator's frames taken off the top and cut to --depth frames.
-   Unwinding a stack is most of the cost of an allocation, so get_Site
+   Unwinding a stack is most of the cost of an allocation, so get_Unwound
    avoids it in three steps, each taken only when the one before fails:
 
    - the stack cache.  Most allocations come from a call site seen before,
@@ -173,7 +173,7 @@ typedef struct _UnwindEntry {
    UInt  n_tops;
    UInt  top_victim;
    Addr  tops[TOP_WAYS][SHALLOW_IPS];
-   Site* top_sites[TOP_WAYS];
+   Unwound* top_sites[TOP_WAYS];
    UInt  top_ends[TOP_WAYS];     // the first frame their site did not use
    Addr* ips;
    Addr* sps;
@@ -294,7 +294,7 @@ static UInt unwind_cached(Unwinder* u, ThreadId tid, Addr* ips, Addr* sps,
 
 /* The site remembered for these shallow frames over e's deep frames. */
 static Bool lookup_top_site(const UnwindEntry* e, const Addr* ips,
-                            Site** site, UInt* end)
+                            Unwound** site, UInt* end)
 {
    UInt w;
    for (w = 0; w < e->n_tops; w++)
@@ -307,7 +307,7 @@ static Bool lookup_top_site(const UnwindEntry* e, const Addr* ips,
 }
 
 static void remember_top_site(UnwindEntry* e, const Addr* ips,
-                              Site* site, UInt end)
+                              Unwound* site, UInt end)
 {
    UInt w = e->n_tops < TOP_WAYS ? e->n_tops++
                                  : e->top_victim++ % TOP_WAYS;
@@ -341,7 +341,7 @@ typedef struct _StackEntry {
    Addr  ip, sp;          // frame 0; ip 0: an empty entry
    UInt  n;               // frames 1 .. n checked
    UInt  victim;          // in the set's first entry: the way to replace
-   Site* site;            // NULL: the allocation is ignored
+   Unwound* site;            // NULL: the allocation is ignored
 } StackEntry;
 
 static Addr* words_of(const Unwinder* u, const StackEntry* e)
@@ -380,7 +380,7 @@ static Bool scache_entry_holds(const Unwinder* u, const StackEntry* e,
 
 /* The site of an allocation made now by 'tid', if the stack cache knows
    it. */
-static Bool lookup_stack_cache(Unwinder* u, ThreadId tid, Site** site)
+static Bool lookup_stack_cache(Unwinder* u, ThreadId tid, Unwound** site)
 {
    Addr        ip = VG_(get_IP)(tid), sp = VG_(get_SP)(tid);
    Addr        max;
@@ -412,7 +412,7 @@ static Bool lookup_stack_cache(Unwinder* u, ThreadId tid, Site** site)
    or ended where the unwinder found no caller: the same frames in the same
    slots end it again.) */
 static void remember_stack(Unwinder* u, const Addr* ips, const Addr* sps,
-                           UInt n_ips, UInt end, Site* site)
+                           UInt n_ips, UInt end, Unwound* site)
 {
    UInt        last, i;
    StackEntry* set;
@@ -447,15 +447,15 @@ static void remember_stack(Unwinder* u, const Addr* ips, const Addr* sps,
 /* The site of the stack of 'tid' unwound to at most 'max_ips' frames;
    u->rules.need_deeper if that is not enough (and 'last_try' is False).  The
    stack cache learns it if 'learn'. */
-static Site* get_Site_unwinding(Unwinder* u, ThreadId tid, UInt max_ips,
+static Unwound* get_Unwound_unwinding(Unwinder* u, ThreadId tid, UInt max_ips,
                                 Bool last_try, Bool learn)
 {
    Addr         ips[MAX_IPS];
    Addr         sps[MAX_IPS];
    UInt         n_ips, end, cached_end = 0;
    UnwindEntry* entry = NULL;
-   Site*        site;
-   Site*        cached = NULL;
+   Unwound*        site;
+   Unwound*        cached = NULL;
    Bool         known = False;
 
    if (max_ips == u->ucache_max_ips)
@@ -486,17 +486,17 @@ static Site* get_Site_unwinding(Unwinder* u, ThreadId tid, UInt max_ips,
 }
 
 /* Most stacks need only a few frames beyond --depth: the allocator's. */
-Site* get_Site(Unwinder* u, ThreadId tid)
+Unwound* get_Unwound(Unwinder* u, ThreadId tid)
 {
-   Site* site;
-   Site* hit = NULL;
+   Unwound* site;
+   Unwound* hit = NULL;
    Bool  found = lookup_stack_cache(u, tid, &hit);
    if (found && !u->rules.check)
       return hit;
-   site = get_Site_unwinding(u, tid, u->rules.depth + FAST_SLACK, False,
+   site = get_Unwound_unwinding(u, tid, u->rules.depth + FAST_SLACK, False,
                              !found);
    if (site == u->rules.need_deeper)
-      site = get_Site_unwinding(u, tid, u->rules.depth + DEEP_SLACK, True,
+      site = get_Unwound_unwinding(u, tid, u->rules.depth + DEEP_SLACK, True,
                                 !found);
    if (found && hit != site)
       u->stats.wrong++;

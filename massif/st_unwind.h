@@ -9,6 +9,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_threadstate.h"
+#include "st_core.h"   // same_words, copy_words
 
 /* The unwinder (st_unwind.c says how it works): the site of an allocation
    made now by a thread, found through the stack cache, the unwind cache,
@@ -21,15 +22,16 @@
 
 #define MAX_DEPTH  200    // the largest --depth
 
-/* A site of the tool; the unwinder keeps pointers to them only. */
-typedef struct _Site Site;
+/* What the rules make of a stack (a Site of the tool, or a FreeStack):
+   opaque to the unwinder, which keeps pointers to them only. */
+typedef struct _Unwound Unwound;
 
 typedef struct {
    UInt  depth;           // --depth
    Bool  check;           // --check-unwind-cache=yes: unwind at every hit
                           // too, and count the hits that differ
-   Site* no_stack;        // the site of a stack with no frame
-   Site* need_deeper;     // what site_of_stack says when too few frames
+   Unwound* no_stack;     // the site of a stack with no frame
+   Unwound* need_deeper;  // what site_of_stack says when too few frames
                           // were unwound to tell
    UInt  scache_ways;     // ways per set of the stack cache, 2 or 4: more
                           // for stacks that call from several places of
@@ -40,7 +42,7 @@ typedef struct {
       'truncated' (the unwind stopped at its limit) and that is not enough
       to tell; '*end' is the deepest frame that decided it (the first frame
       cut, or the frame --ignore-fn looked at). */
-   Site* (*site_of_stack)(const Addr* ips, UInt n_ips, Bool truncated,
+   Unwound* (*site_of_stack)(const Addr* ips, UInt n_ips, Bool truncated,
                           UInt* end);
    /* Whether the code address has a function name and is not below main
       (a frame of the program, not one of the words that the unwinder
@@ -55,7 +57,7 @@ Unwinder* new_Unwinder(const UnwindRules* rules);
 
 /* The site of an allocation made now by thread 'tid' (what the rules make
    of its stack); NULL if it is ignored. */
-Site* get_Site(Unwinder* u, ThreadId tid);
+Unwound* get_Unwound(Unwinder* u, ThreadId tid);
 
 /* For --stats=yes. */
 typedef struct {
@@ -72,23 +74,5 @@ const UnwindStats* stats_Unwind(const Unwinder* u);
 /* For the sanity check (--sanity-level=2 and more): tl_asserts that the
    caches' entries are well formed. */
 void check_Unwind(const Unwinder* u);
-
-/* VG_(memcmp) and VG_(memcpy) go byte by byte: too slow for every
-   allocation. */
-static inline Bool same_words(const Addr* a, const Addr* b, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      if (a[i] != b[i])
-         return False;
-   return True;
-}
-
-static inline void copy_words(Addr* to, const Addr* from, UInt n)
-{
-   UInt i;
-   for (i = 0; i < n; i++)
-      to[i] = from[i];
-}
 
 #endif /* ST_UNWIND_H */

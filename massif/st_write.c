@@ -38,26 +38,8 @@
    - Output then stops for good, with a message on stderr; what the tool
      puts afterwards is dropped. */
 
-#include "pub_tool_basics.h"
-#include "pub_tool_vki.h"
-#include "pub_tool_vkiscnums.h"
-#include "pub_tool_libcassert.h"
-#include "pub_tool_libcbase.h"
-#include "pub_tool_libcfile.h"
-#include "pub_tool_libcprint.h"
-#include "pub_tool_libcproc.h"
-
+#include "st_port.h"
 #include "st_write.h"
-
-/* Not in the tool API, but in the core this tool links with (Valgrind
-   3.19's signatures).  VG_(safe_fd) moves a descriptor to the range the
-   client cannot use and sets its close-on-exec flag; it exits if it
-   cannot.  VG_(do_syscall) makes the calls the API has no wrapper for
-   (ftruncate, fallocate). */
-extern Int    VG_(safe_fd)(Int oldfd);
-extern Int    VG_(fcntl)(Int fd, Int cmd, Addr arg);
-extern SysRes VG_(do_syscall)(UWord sysno, RegWord, RegWord, RegWord,
-                              RegWord, RegWord, RegWord, RegWord, RegWord);
 
 #define BUF_SZB            (1 << 16)
 #define RESERVE_SZB        4096      // allocated past the end, for a Q record

@@ -7,7 +7,7 @@
 #ifndef ST_WRITE_H
 #define ST_WRITE_H
 
-#include "pub_tool_basics.h"
+#include "st_port.h"
 
 /* The profile file, written through a buffer (st_write.c says what the
    writer guarantees).  Records are put field by field; flush_Writer writes
