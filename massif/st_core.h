@@ -265,6 +265,24 @@ void  check_heap_cheaply(void);
 Bool  is_known_Site(Site* s);
 ULong check_all_Sites(void);
 
+/* A block of 'req_szB' bytes (and 'extra_szB' of the allocator's) is
+   born at 's': its tag (its birth) for record_death.  The allocation call
+   that made it is counted apart (count_call): a mapping of pages is one
+   call for many blocks. */
+UInt record_birth(Site* s, SizeT req_szB, SizeT extra_szB);
+/* The block 'block' of 's', with its tag, dies: freed by 'tid'.  The free
+   is counted apart (count_free_call), once for all the blocks it frees. */
+void record_death(ThreadId tid, Site* s, const void* block, UInt tag,
+                  SizeT req_szB, SizeT extra_szB);
+/* The end of the profile: the epochs and the snapshots due, the final
+   snapshot, the last epoch's record, and the X record ('provisional': the
+   end written before an execve, which the execve may take back). */
+void write_profile_end(Bool provisional);
+
+/* A marker (an M record) with 'label' (NULL: none), at the time now; the
+   label is cut at its first 255 bytes. */
+void write_marker(const HChar* label);
+
 /* A forked child starts its own profile: sites and frames unwritten, its
    counts from 0, the inherited heap its first peak (Fork). */
 void restart_heap_in_child(void);

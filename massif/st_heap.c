@@ -670,6 +670,59 @@ void count_free_call(void)
 
 
 /*------------------------------------------------------------*/
+/*--- Births, deaths and the end                           ---*/
+/*------------------------------------------------------------*/
+
+UInt record_birth(Site* s, SizeT req_szB, SizeT extra_szB)
+{
+   UInt tag = born_Block(s, req_szB);
+   count_alloc(s, req_szB, extra_szB);
+   return tag;
+}
+
+void record_death(ThreadId tid, Site* s, const void* block, UInt tag,
+                  SizeT req_szB, SizeT extra_szB)
+{
+   died_Block(tid, s, (UWord)block, tag, req_szB);
+   count_free_of(s, block);
+   count_free(s, req_szB, extra_szB);
+}
+
+void write_profile_end(Bool provisional)
+{
+   check_clock(False);   // an idle stretch before the end is held
+   refresh_ms_clock();
+   define_last_epoch();
+   take_snapshot_as(SnapFinal, provisional);
+   write_last_epoch();
+   // The peak is the largest total of the run (within --peak-inaccuracy),
+   // unless output stopped (a full disk) before it could be written.
+   tl_assert(!is_open_Writer()
+             || (peak_written && within_peak(largest_written_szB)));
+   put_str("X");
+   put_field_u64(get_time());
+   put_nl();
+   finish_Writer();
+}
+
+void write_marker(const HChar* label)
+{
+   HChar copy[256];
+   if (!is_open_Writer())
+      return;
+   check_clock(False);   // the ticks passed come first in the file
+   refresh_ms_clock();
+   VG_(strncpy)(copy, label ? label : "", sizeof(copy) - 1);
+   copy[sizeof(copy) - 1] = '\0';
+   if (get_time() > last_stamp)
+      last_stamp = get_time();
+   put_str("M");
+   put_field_u64(get_time());
+   put_field_text(copy);
+   put_nl();
+}
+
+/*------------------------------------------------------------*/
 /*--- Start and fork                                       ---*/
 /*------------------------------------------------------------*/
 

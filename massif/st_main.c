@@ -677,9 +677,8 @@ static Block* add_Block(Addr p, SizeT req_szB, SizeT extra_szB, Site* site)
    b->req_szB   = req_szB;
    b->extra_szB = extra_szB;
    b->site      = site;
-   b->tag       = born_Block(site, req_szB);
+   b->tag       = record_birth(site, req_szB, extra_szB);
    VG_(HT_add_node)(blocks, b);
-   count_alloc(site, req_szB, extra_szB);
    return b;
 }
 
@@ -700,9 +699,7 @@ static Bool unrecord_Block(ThreadId tid, Addr p)
    Block* b = VG_(HT_remove)(blocks, p);
    if (b == NULL)
       return False;
-   died_Block(tid, b->site, (UWord)b, b->tag, b->req_szB);
-   count_free_of(b->site, b);
-   count_free(b->site, b->req_szB, b->extra_szB);
+   record_death(tid, b->site, b, b->tag, b->req_szB, b->extra_szB);
    VG_(freeEltPA)(block_pool, b);
    return True;
 }
@@ -749,8 +746,8 @@ static void record_Chunk(ThreadId tid, ChunkHdr* h)
       ignored_chunks++;
       count_ignored_call();
    } else {
-      set_tag_of_Chunk(h, born_Block(h->site, req_szB_of_Chunk(h)));
-      count_alloc(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
+      set_tag_of_Chunk(h, record_birth(h->site, req_szB_of_Chunk(h),
+                                       extra_szB_of_Chunk(h)));
       count_call(h->site, req_szB_of_Chunk(h), h);
    }
 }
@@ -759,16 +756,13 @@ static void record_Chunk(ThreadId tid, ChunkHdr* h)
 static void unrecord_Chunk(ThreadId tid, ChunkHdr* h)
 {
    if (h->site != NULL)
-      died_Block(tid, h->site, (UWord)h, tag_of_Chunk(h),
-                 req_szB_of_Chunk(h));
-   count_free_of(h->site, h);
-   count_free_call();
-   if (h->site != NULL)
-      count_free(h->site, req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
+      record_death(tid, h->site, h, tag_of_Chunk(h), req_szB_of_Chunk(h),
+                   extra_szB_of_Chunk(h));
    else {
       tl_assert(ignored_chunks > 0);
       ignored_chunks--;
    }
+   count_free_call();
 }
 
 /* A realloc moves the block from its site to the realloc's (like massif)
@@ -1148,23 +1142,6 @@ static void st_new_mem_stack_signal(Addr a, SizeT len, ThreadId tid)
 /*--- Client requests                                      ---*/
 /*------------------------------------------------------------*/
 
-static void write_marker(const HChar* label)
-{
-   HChar copy[256];
-   if (!is_open_Writer())
-      return;
-   check_clock(False);   // the ticks passed come first in the file
-   refresh_ms_clock();
-   VG_(strncpy)(copy, label ? label : "", sizeof(copy) - 1);
-   copy[sizeof(copy) - 1] = '\0';
-   if (get_time() > last_stamp)
-      last_stamp = get_time();
-   put_str("M");
-   put_field_u64(get_time());
-   put_field_text(copy);
-   put_nl();
-}
-
 static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
 {
    switch (argv[0]) {
@@ -1512,21 +1489,8 @@ static void st_print_stats(void)
 /* The final snapshot (with the peak, if not yet written) and the end. */
 void end_profile(Bool provisional)
 {
-   if (!is_open_Writer())
-      return;
-   check_clock(False);   // an idle stretch before the end is held
-   refresh_ms_clock();
-   define_last_epoch();
-   take_snapshot_as(SnapFinal, provisional);
-   write_last_epoch();
-   // The peak is the largest total of the run (within --peak-inaccuracy),
-   // unless output stopped (a full disk) before it could be written.
-   tl_assert(!is_open_Writer()
-             || (peak_written && within_peak(largest_written_szB)));
-   put_str("X");
-   put_field_u64(get_time());
-   put_nl();
-   finish_Writer();
+   if (is_open_Writer())
+      write_profile_end(provisional);
 }
 
 static void st_fini(Int exitcode)
