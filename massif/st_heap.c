@@ -513,7 +513,7 @@ static Word cmp_stacks(const void* a, const void* b)
 /* The node of 'table' (a Site or a FreeStack) whose stack is 'ips', or
    NULL; '*hash' is that stack's hash. */
 void* lookup_stack(VgHashTable* table, const Addr* ips, UInt n_ips,
-                          UWord* hash)
+                   UWord* hash)
 {
    StackNode key;
    key.hash  = *hash = hash_stack(ips, n_ips);

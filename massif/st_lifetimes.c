@@ -42,8 +42,10 @@
    use; young deaths cost no unwind.  At the end of the run the open
    epoch's record gives what is alive by site and birth (a lines). */
 
-#define N_EPOCHS      64
-#define BIRTH_MASK    0xfff     // of a tag: the Birth, (generation << 6) | index
+#define N_EPOCHS_LOG2 6
+#define N_EPOCHS      (1u << N_EPOCHS_LOG2)
+#define BIRTH_MASK    0xfff     // of a tag: the Birth,
+                                // (generation << N_EPOCHS_LOG2) | index
 #define LAYERED_TAG   0x1000    // of a tag: the block has an entry in 'layered'
 #define FREE_SLACK    8         // frames unwound beyond --free-depth, for free's own
 typedef UInt Birth;
@@ -75,11 +77,11 @@ static inline Birth birth_now(void)
    the epochs of this length, and the open epoch is in the second. */
 static inline UInt epoch_of_Birth(Birth b)
 {
-   UInt g = b >> 6;
+   UInt g = b >> N_EPOCHS_LOG2;
    if (b == lt_birth)
       return lt_index;
    tl_assert(g <= lt_gen && (b & ~BIRTH_MASK) == 0);
-   return lt_gen - g >= 6 ? 0 : (b & (N_EPOCHS - 1)) >> (lt_gen - g);
+   return lt_gen - g >= N_EPOCHS_LOG2 ? 0 : (b & (N_EPOCHS - 1)) >> (lt_gen - g);
 }
 
 /* Alive cells: a site's live bytes and blocks born in 'epoch' (at the
@@ -112,7 +114,7 @@ static void normalise_alive(Site* s)
    s->alive_mask = 0;
    for (i = 0; i < s->n_alive; i++) {
       AliveCell c = s->alive[i];
-      c.epoch = shift >= 6 ? 0 : c.epoch >> shift;
+      c.epoch = shift >= N_EPOCHS_LOG2 ? 0 : c.epoch >> shift;
       if (n > 0 && s->alive[n - 1].epoch == c.epoch) {
          s->alive[n - 1].szB      += c.szB;
          s->alive[n - 1].n_blocks += c.n_blocks;
@@ -455,9 +457,6 @@ static void add_Layer(Layers* ls, Birth birth, SizeT szB)
    tl_assert(ls->n <= N_EPOCHS);
 }
 
-/* What the clock does for lifetimes before a heap operation ('heap_op'),
-   marker or snapshot at 'now': lt_t0 at the first heap operation, and the
-   epochs passed closed (lt_end is 0 until that operation). */
 static void close_epoch(void);
 
 /* The open epoch's first event is now: its time, for its L record. */
@@ -476,6 +475,9 @@ static void start_epochs(ULong now)
    note_epoch_opened();
 }
 
+/* What the clock does for lifetimes before a heap operation ('heap_op'),
+   marker or snapshot at 'now': lt_t0 at the first heap operation, and the
+   epochs passed closed (lt_end is 0 until that operation). */
 static NOINLINE void pass_epochs(ULong now, Bool heap_op)
 {
    ULong idx;
@@ -498,7 +500,7 @@ static NOINLINE void pass_epochs(ULong now, Bool heap_op)
    lt_index = (UInt)idx;
    lt_end   = lt_t0 + (idx + 1) * lt_len;
    note_epoch_opened();
-   lt_birth = (lt_gen << 6) | lt_index;
+   lt_birth = (lt_gen << N_EPOCHS_LOG2) | lt_index;
 }
 
 void advance_epochs(ULong now, Bool heap_op)
@@ -538,7 +540,7 @@ static NOINLINE void died_old_Block(ThreadId tid, Site* s, UWord key,
 }
 
 void died_Block(ThreadId tid, Site* s, UWord key, UInt tag,
-                              SizeT szB)
+                SizeT szB)
 {
    if (!lt_on)
       return;
@@ -552,7 +554,7 @@ void died_Block(ThreadId tid, Site* s, UWord key, UInt tag,
    realloc by 'tid'): its bytes die at 'from' and are born at 'to', with
    their ages. */
 void move_Block(ThreadId tid, Site* from, Site* to, UWord key,
-                       UInt tag, SizeT szB)
+                UInt tag, SizeT szB)
 {
    Layers* ls;
    UInt    i, e;
@@ -638,7 +640,7 @@ static UInt shrink_Block(ThreadId tid, Site* s, UWord key, UInt tag,
 
 /* The block 'key' of 's' is resized by 'tid'.  Its tag. */
 UInt resize_lifetimes(ThreadId tid, Site* s, UWord key, Bool chunk,
-                             UInt tag, SizeT old_szB, SizeT new_szB)
+                      UInt tag, SizeT old_szB, SizeT new_szB)
 {
    if (!lt_on || new_szB == old_szB)
       return tag;

@@ -367,7 +367,7 @@ static FrameRun* get_FrameRun(Addr ip)
 /* Writes the frames of a stack not yet written, then its record 'rec'
    (S for a site, P for a free stack) with id 'id'. */
 void put_stack_record(const HChar* rec, UInt id, const Addr* ips,
-                             UInt n_ips)
+                      UInt n_ips)
 {
    UInt i, j;
    FrameRun** runs;
@@ -1352,9 +1352,6 @@ static IRSB* st_instrument(VgCallbackClosure* closure, IRSB* sbIn,
    it only from level 2.  Each tl_asserts what it checks: the message
    says which assumption failed. */
 
-/* Not in the tool API, but in the core this tool links with. */
-extern Int VG_(clo_sanity_level);
-
 /* The clocks as the last cheap check saw them: they never go back. */
 static ULong checked_time[3] = { 0, 0, 0 };   // by TimeUnit
 
@@ -1556,14 +1553,11 @@ static void st_post_clo_init(void)
    open_Output();
 }
 
-/* Valgrind reads inlined-call information by default only for the tools it
-   knows (memcheck, massif, ...).  Not in the tool API, but in the core this
-   tool links with; set before the command line is read, so that
-   --read-inline-info=no still wins. */
-extern Bool VG_(clo_read_inline_info);
-
 static void st_pre_clo_init(void)
 {
+   // Valgrind reads inlined-call information by default only for the tools
+   // it knows (memcheck, massif, ...); set before the command line is read,
+   // so that --read-inline-info=no still wins.
    VG_(clo_read_inline_info) = True;
 
    VG_(details_name)("Strata");
@@ -1598,9 +1592,9 @@ static void st_pre_clo_init(void)
                                    st_print_usage, st_print_debug_usage);
    VG_(needs_client_requests)(st_handle_client_request);
    VG_(needs_syscall_wrapper)(st_pre_syscall, st_post_syscall);
+   VG_(needs_sanity_checks)(st_cheap_sanity_check, st_expensive_sanity_check);
    // Like massif: at exit, let the C and C++ libraries free their own
    // buffers, so that the final heap shows what the program kept.
-   VG_(needs_sanity_checks)(st_cheap_sanity_check, st_expensive_sanity_check);
    VG_(needs_libc_freeres)();
    VG_(needs_cxx_freeres)();
    VG_(needs_malloc_replacement)(ST_MALLOC_FNS, 0);

@@ -229,7 +229,7 @@ static void take_back_Ledger(void)
 }
 
 void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
-                           UInt nArgs)
+                    UInt nArgs)
 {
    if (syscallno == __NR_execve || syscallno == __NR_execveat) {
       end_profile(True);
@@ -239,7 +239,7 @@ void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
 }
 
 void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
-                            UInt nArgs, SysRes res)
+                     UInt nArgs, SysRes res)
 {
    if (syscallno == __NR_setrlimit || syscallno == __NR_prlimit64)
       check_limit_Writer();   // RLIMIT_FSIZE must not stop the profile

@@ -111,7 +111,7 @@ static void* alloc_cache_memory(SizeT szB)
    frees a node, its string and its vector). */
 static UInt set_of(Addr ip, Addr sp, UInt n_sets)
 {
-   UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * 0x9E3779B97F4A7C15ULL;
+   UWord h = (ip ^ (sp >> 3) ^ (ip >> 17)) * GOLDEN_MULT;
    return (UInt)(h >> 32) & (n_sets - 1);
 }
 
@@ -225,8 +225,9 @@ static Bool ucache_entry_holds(const UnwindEntry* e, ThreadId tid)
 
 /* At the bottom of every stack the unwinder reads a few words that are not
    frames (below _start or a thread's clone): the rule cannot hold there,
-   and those words do not change.  How many frames can be checked, or -1
-   if the rule fails on a frame that has a name. */
+   and those words do not change.  How many frames can be checked, or
+   UNCHECKABLE if the rule fails on a frame that has a name. */
+#define UNCHECKABLE ((UInt)-1)
 static UInt checkable_frames(const Unwinder* u, const UnwindEntry* e)
 {
    UInt j, first_bad;
@@ -235,7 +236,7 @@ static UInt checkable_frames(const Unwinder* u, const UnwindEntry* e)
    first_bad = j;
    for (; j < e->n; j++)
       if (u->rules.named_frame(e->ips[j]))
-         return (UInt)-1;
+         return UNCHECKABLE;
    return first_bad;
 }
 
@@ -285,7 +286,7 @@ static UInt unwind_cached(Unwinder* u, ThreadId tid, Addr* ips, Addr* sps,
    VG_(memcpy)(e->sps, sps + SHALLOW_IPS, e->n * sizeof(Addr));
    e->n_check = checkable_frames(u, e);
    e->n_tops  = 0;
-   if (e->n_check == (UInt)-1)
+   if (e->n_check == UNCHECKABLE)
       e->key_ip = 0;                         // a stack the rule misses
    else
       *used = e;

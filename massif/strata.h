@@ -7,7 +7,8 @@
  *
  * Both compile to a few no-op instructions and do nothing when the program
  * does not run under `strata record` (valgrind --tool=strata).  The label is
- * copied when the request is made; it is data, never interpreted.
+ * copied when the request is made, its first 255 bytes; it is data, never
+ * interpreted.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The stack cache and the unwind cache (massif/st_main.c) take a stack's
+# The stack cache and the unwind cache (massif/st_unwind.c) take a stack's
 # frames from earlier unwinds: they must still tell apart two chains that
 # differ only in deep return addresses, and they must be used (the
 # statistics say so): the stack cache for via_a and via_b, whose allocations
