@@ -3,6 +3,8 @@
 # "The folders"): no folder includes one it may not, no include cycle between
 # modules or folders.  Checked on plot/, and, so that the check itself is
 # known to work, on a copy of plot/ with a forbidden include and a cycle.
+# And the tool's: the recorder's core (massif/st_core.h) includes only its
+# own headers and the port (st_port.h), the one place it meets its host.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 layers() { "$PYTHON" "$top_srcdir/tests/layers" "$1" 2>"$WORK/layers.err"; }
@@ -23,4 +25,17 @@ sed -i '0,/^#include "/s//#include "analyze\/heap_analysis.hpp"\n&/' "$WORK/plot
 layers "$WORK/plot2" >"$WORK/cycle.out"
 expect_in "a cycle between modules of one folder: found" "$WORK/cycle.out" \
    '^an include cycle between modules: .*analyze/series'
+# The core's files and what they include, quoted or bracketed, but the port.
+core_includes() {
+   local f
+   for f in st_core.h st_write.h st_heap.c st_lifetimes.c st_write.c; do
+      sed -n "s/^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]\([^\">]*\).*/$f: \1/p" "$1/$f"
+   done | grep -v ': st_\(core\|port\|write\)\.h$'
+}
+expect_eq "massif/: the core includes nothing but the core and the port" \
+   "$(core_includes "$top_srcdir/massif")" ""
+mkdir -p "$WORK/massif" && cp "$top_srcdir"/massif/st_* "$WORK/massif/"
+sed -i '0,/^#include "st_core.h"/s//&\n#include "pub_tool_debuginfo.h"/' "$WORK/massif/st_heap.c"
+expect_eq "... a core file that includes Valgrind's headers: found" \
+   "$(core_includes "$WORK/massif")" "st_heap.c: pub_tool_debuginfo.h"
 finish
