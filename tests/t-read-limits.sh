@@ -128,4 +128,28 @@ expect_in "100,000 markers: the rest counted" "$WORK/graph.dat" \
    $'^[0-9]+\tmarkers: 200 of 100000 drawn'
 "$PYTHON" "$top_srcdir/tests/plot-check" svg "$WORK/graph.svg" >"$WORK/graph.texts"
 expect_in "100,000 markers: the count in the legend" "$WORK/graph.texts" '^markers: 200 of 100000 drawn'
+# A profile dominated by deaths (the record of a run's last epoch, where a
+# program frees what it kept): 10,000 sites born in 64 epochs, dying in one
+# record by 4 free stacks.  Its lifetimes are read in less memory than twice
+# the file (once, five times it: every d line a pending line, a hash-set
+# node and a cell).
+awk -v n=10000 'BEGIN {
+  printf "strata-profile\t3\ncmd\t./d\npid\t1\nppid\t0\ntime_unit\tB\nopt\tlifetimes\tyes\n"
+  printf "opt\tfree_stacks\tyes\nF\t1\t0x1000\t0\tmain\tm.c\t1\t/m\t0x1000\n"
+  for (i = 1; i <= n; i++) printf "S\t%d\t1\n", i
+  for (p = 1; p <= 4; p++) printf "P\t%d\t1\n", p
+  printf "T\tregular\t10\t0\t0\t0\nE\nL\t63\t63\t1\n"
+  for (i = 1; i <= n; i++) for (b = 0; b < 64; b++) printf "b\t%d\t%d\t8\t1\n", i, b
+  printf "E\nL\t32\t64\t2\n"
+  for (i = 1; i <= n; i++) for (b = 0; b < 32; b++) for (p = 1; p <= 4; p++)
+    printf "d\t%d\t%d\t%d\t4\t0\n", i, b, p
+  printf "E\nT\tfinal\t100\t0\t0\t0\nE\nL\t33\t66\t2\n"
+  for (i = 1; i <= n; i++) for (b = 0; b < 32; b++) printf "d\t%d\t%d\t1\t0\t2\n", i, b
+  printf "E\nX\t100\n"
+}' >"$WORK/deaths.strata"
+guarded deaths 120 report "$WORK/deaths.strata"
+expect_eq "a profile of deaths: exit status ($(head -c 200 "$WORK/deaths.err"))" "$status" 0
+expect_in "a profile of deaths: its sites read" "$WORK/deaths.out" '^contexts: '
+[ -n "${STRATA_SANITIZED:-}" ] || expect_le "a profile of deaths: memory held (MiB) within twice the file" \
+   "$rss" $(($(wc -c <"$WORK/deaths.strata") * 2 / 1048576))
 finish

@@ -101,20 +101,27 @@ void LifetimeRecords::born(SiteId site, std::uint64_t birth, std::uint64_t bytes
   std::uint8_t epoch = checked_birth(birth, "b");
   check_once(born_seen_, site, epoch, "b");
   pending_.push_back(
-      {Kind::born, epoch, static_cast<std::uint32_t>(index(site)), 0, bytes, blocks});
+      {Kind::born, epoch, static_cast<std::uint32_t>(index(site)), bytes, blocks});
 }
 
 void LifetimeRecords::died(SiteId site, std::uint64_t birth, std::uint64_t stack,
                            std::uint64_t bytes, std::uint64_t blocks) {
   std::uint8_t epoch = checked_birth(birth, "d");
   if (stack > free_stacks_) lines_.fail("free stack " + text(stack) + " is not defined");
+  // Kept with the site's cells at once, not as a pending line: a record
+  // of deaths can be most of the file.  The record's E checks them.
   auto site_index = static_cast<std::uint32_t>(index(site));
-  auto stack_id = static_cast<std::uint32_t>(stack);
-  if (!deaths_seen_.insert({site_index, stack_id, epoch}).second) {
-    lines_.fail("d line for site " + text(site_index + 1) + ", birth epoch " + text(epoch) +
-                ", free stack " + text(stack) + " given twice in one record");
+  SiteLives& lives = touch(site_index);
+  if (lives.record_from == kNotInRecord) {
+    lives.record_from = lives.deaths.size();
+    dying_.push_back(site_index);
   }
-  pending_.push_back({Kind::died, epoch, site_index, stack_id, bytes, blocks});
+  // Grown by half, not doubled: the deaths are most of the memory read.
+  if (lives.deaths.size() == lives.deaths.capacity()) {
+    lives.deaths.reserve(lives.deaths.size() + lives.deaths.size() / 2 + 4);
+  }
+  lives.deaths.push_back({epoch, static_cast<std::uint8_t>(open_index_),
+                          static_cast<std::uint32_t>(stack), bytes, blocks});
 }
 
 void LifetimeRecords::alive(SiteId site, std::uint64_t birth, std::uint64_t bytes,
@@ -122,7 +129,7 @@ void LifetimeRecords::alive(SiteId site, std::uint64_t birth, std::uint64_t byte
   std::uint8_t epoch = checked_birth(birth, "a");
   check_once(alive_seen_, site, epoch, "a");
   pending_.push_back(
-      {Kind::alive, epoch, static_cast<std::uint32_t>(index(site)), 0, bytes, blocks});
+      {Kind::alive, epoch, static_cast<std::uint32_t>(index(site)), bytes, blocks});
 }
 
 // A site's cells and balances, brought to the open record's epoch length:
@@ -177,21 +184,39 @@ void LifetimeRecords::apply_births() {
   }
 }
 
+// The open record's deaths, each site's sorted by (birth, free stack): no
+// (birth, free stack) given twice, and none more than was born and alive.
 void LifetimeRecords::apply_deaths() {
-  for (const Line& line : pending_) {
-    if (line.kind != Kind::died) continue;
-    SiteLives& lives = touch(line.site);
-    Balance& b = balance(lives, line.birth);
-    if (line.bytes > b.bytes || line.blocks > b.blocks) {
-      lines_.fail(where(line.site, line.birth) + ": more died (" + text(line.bytes) + " bytes, " +
-                  text(line.blocks) + " blocks) than were born and alive (" + text(b.bytes) +
-                  " bytes, " + text(b.blocks) + " blocks)");
+  for (std::uint32_t site : dying_) {
+    SiteLives& lives = touch(site);
+    auto first = lives.deaths.begin() + static_cast<std::ptrdiff_t>(lives.record_from);
+    std::sort(first, lives.deaths.end(), cell_before);
+    for (auto cell = first; cell != lives.deaths.end(); ++cell) {
+      if (cell != first && same_cell(cell[-1], *cell)) {
+        lines_.fail("d line for site " + text(site + 1) + ", birth epoch " + text(cell->birth) +
+                    ", free stack " + text(cell->freed_by) + " given twice in one record");
+      }
+      Balance& b = balance(lives, cell->birth);
+      if (cell->bytes > b.bytes || cell->blocks > b.blocks) {
+        lines_.fail(where(site, cell->birth) + ": more died (" + text(cell->bytes) + " bytes, " +
+                    text(cell->blocks) + " blocks) than were born and alive (" + text(b.bytes) +
+                    " bytes, " + text(b.blocks) + " blocks)");
+      }
+      b.bytes -= cell->bytes;
+      b.blocks -= cell->blocks;
     }
-    b.bytes -= line.bytes;
-    b.blocks -= line.blocks;
-    lives.deaths.push_back(
-        {line.birth, static_cast<std::uint8_t>(open_index_), line.stack, line.bytes, line.blocks});
   }
+}
+
+// The end of the open record: its deaths are kept ('keep', at its E) or
+// taken back (a record the file cut short).
+void LifetimeRecords::forget_record_deaths(bool keep) {
+  for (std::uint32_t site : dying_) {
+    SiteLives& lives = sites_[site];
+    if (!keep) lives.deaths.resize(lives.record_from);
+    lives.record_from = kNotInRecord;
+  }
+  dying_.clear();
 }
 
 // The `a` lines must be every birth less every death: those given equal
@@ -236,8 +261,8 @@ void LifetimeRecords::end() {
   previous_end_ = start_ + length_;
   if (open_time_) clock_.emplace_back(start_, *open_time_);
   open_time_.reset();
-  pending_.clear();
-  deaths_seen_.clear();
+  std::vector<Line>().swap(pending_);  // a record's births can be many: memory back
+  forget_record_deaths(true);
   for (std::uint32_t site : touched_) born_seen_[site] = alive_seen_[site] = 0;
   touched_.clear();
 }
@@ -246,7 +271,7 @@ void LifetimeRecords::drop() {
   open_ = false;
   open_time_.reset();
   pending_.clear();
-  deaths_seen_.clear();
+  forget_record_deaths(false);
   for (std::uint32_t site : touched_) born_seen_[site] = alive_seen_[site] = 0;
   touched_.clear();
 }

@@ -16,7 +16,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_set>
 #include <vector>
 
 #include "model/model.hpp"
@@ -63,33 +62,23 @@ class LifetimeRecords {
     std::uint64_t blocks;
   };
 
+  static constexpr std::size_t kNotInRecord = SIZE_MAX;
+
   struct SiteLives {
     std::uint8_t shift = 0;            // the log2 of the epoch length of its cells and balances
     std::vector<Balance> balances;     // sorted by birth
-    std::vector<LifetimeCell> deaths;  // in file order, not merged
+    std::vector<LifetimeCell> deaths;  // by record, not merged; the open record's last
+    std::size_t record_from = kNotInRecord;  // where the open record's deaths begin
   };
 
-  enum class Kind : std::uint8_t { born, died, alive };
+  enum class Kind : std::uint8_t { born, alive };
 
   struct Line {
     Kind kind;
     std::uint8_t birth;
     std::uint32_t site;
-    std::uint32_t stack;
     std::uint64_t bytes;
     std::uint64_t blocks;
-  };
-
-  struct DeathKey {
-    std::uint32_t site;
-    std::uint32_t stack;
-    std::uint8_t birth;
-    bool operator==(const DeathKey&) const = default;
-  };
-  struct DeathKeyHash {
-    std::size_t operator()(const DeathKey& k) const {
-      return std::hash<std::uint64_t>()((std::uint64_t{k.site} << 32 | k.stack) * 64 + k.birth);
-    }
   };
 
   std::uint8_t checked_birth(std::uint64_t birth, const char* record) const;
@@ -99,6 +88,7 @@ class LifetimeRecords {
   Balance& balance(SiteLives& lives, std::uint8_t birth);
   void apply_births();
   void apply_deaths();
+  void forget_record_deaths(bool keep);
   void check_alive();
   std::string where(std::uint32_t site, std::uint8_t birth) const;
 
@@ -118,10 +108,10 @@ class LifetimeRecords {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> clock_;  // Lifetimes::clock
   std::uint8_t open_shift_ = 0;
   std::uint64_t open_index_ = 0, open_start_ = 0, open_length_ = 0;
-  std::vector<Line> pending_;                          // the open record's lines
+  std::vector<Line> pending_;                          // the open record's b and a lines
   std::vector<std::uint64_t> born_seen_, alive_seen_;  // SiteId -> births on a line (bits)
   std::vector<std::uint32_t> touched_;                 // the sites with such bits
-  std::unordered_set<DeathKey, DeathKeyHash> deaths_seen_;
+  std::vector<std::uint32_t> dying_;                   // the sites with d lines in the record
 };
 
 }  // namespace strata

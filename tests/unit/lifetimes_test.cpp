@@ -123,7 +123,8 @@ TEST(ReadLifetimes, BadLines) {
   expect_body_error({"L|1|101|1", "b|1|2|64|1"}, 1, "birth epoch 2 after the record's epoch 1");
   expect_body_error({"L|1|101|1", "d|1|2|0|64|1"}, 1, "birth epoch 2 after");
   expect_body_error({"L|0|100|1", "b|1|0|64|1", "b|1|0|64|1"}, 2, "given twice in one record");
-  expect_body_error({"L|0|100|1", "b|1|0|64|1", "d|1|0|0|8|0", "d|1|0|0|8|0"}, 3,
+  // Deaths are checked at their record's E, which names the line.
+  expect_body_error({"L|0|100|1", "b|1|0|64|1", "d|1|0|0|8|0", "d|1|0|0|8|0", "E"}, 4,
                     "free stack 0 given twice");
   expect_body_error({"L|0|100|1", "b|3|0|64|1"}, 1, "site '3' is not defined");
   expect_body_error({"L|0|100|1", "b|1|0|64|1", "d|1|0|2|8|0"}, 2, "free stack 2 is not defined");
