@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <unordered_map>
 
 namespace strata {
 
@@ -510,7 +511,7 @@ bool steady(Node& n, std::uint32_t h, const std::vector<double>& work,
 // bytes then.  The turnover of a bounded structure: a cache's entries
 // replaced in the same line, or moving from the line that filled it to the
 // line that replaces them.
-bool turnover(const Node& n, const std::vector<Node>& nodes, std::uint32_t h) {
+bool turnover(const Node& n, const std::vector<const Node*>& dying, std::uint32_t h) {
   std::vector<std::uint32_t> bounds = n.bounds;
   bounds.back() = h;
   auto part = [&](std::uint32_t e) {
@@ -518,9 +519,9 @@ bool turnover(const Node& n, const std::vector<Node>& nodes, std::uint32_t h) {
     while (q + 1 < kParts && e >= bounds[q + 1]) ++q;
     return q;
   };
-  for (const Node& m : nodes) {
+  for (const Node* m : dying) {
     std::map<std::uint32_t, std::uint64_t> older;  // death epoch -> bytes
-    for (const auto& [cell, amount] : m.deaths) {
+    for (const auto& [cell, amount] : m->deaths) {
       auto [birth, death] = cell;
       if (birth < bounds[1] && death >= bounds[1]) older[death] += amount.bytes;
     }
@@ -613,18 +614,6 @@ std::optional<ExitFreer> exit_freer(const Model& model, const FindingHeadlines& 
   return ExitFreer{frames, model.frame(frames[*at]).function};
 }
 
-// Whether two nodes' bytes are freed at exit by one piece of code: the same
-// freer, or one's freer calling the other's (a destructor and the one it
-// calls for a member), as far as their stacks show.
-bool freed_together(const Model& model, const ExitFreer& a, const ExitFreer& b) {
-  auto calls = [&](const ExitFreer& stack, std::string_view function) {
-    return std::any_of(stack.frames.begin(), stack.frames.end(),
-                       [&](FrameId f) { return model.frame(f).function == function; });
-  };
-  if (a.function.empty() || b.function.empty()) return false;
-  return a.function == b.function || calls(a, b.function) || calls(b, a.function);
-}
-
 Finding finding_of(const Model& model, const FindingHeadlines& headlines,
                    std::vector<const Node*> members, std::uint32_t h) {
   std::sort(members.begin(), members.end(), [](const Node* a, const Node* b) {
@@ -656,6 +645,130 @@ Finding finding_of(const Model& model, const FindingHeadlines& headlines,
   f.holder = holder_stack(exit_free, f.alive_bytes);
   f.holder_frame = holder_frame(model, headlines, f.holder);
   return f;
+}
+
+
+// The joins of step 5, indexed by what they compare so that they cost about
+// the leaking nodes, not their pairs; the same joins as comparing every
+// pair (a,b), whose rule is: the same headline function; or both freed at
+// exit and freed together; or, unless both are freed at exit, the same
+// builder or the same births (total variation at most kSame).  A join with
+// one node of a class that every member would join is a join with them all
+// (union-find), which is what lets a class stand for its members.
+void join_leaking(const Model& model, const std::vector<Node>& nodes,
+                  const std::vector<std::size_t>& leaking,
+                  const std::vector<std::string>& functions,
+                  const std::vector<std::optional<ExitFreer>>& freers,
+                  const std::vector<std::string_view>& builders, Joins& joins) {
+  std::size_t n = leaking.size();
+  // The same headline function.
+  std::unordered_map<std::string_view, std::size_t> by_function;
+  for (std::size_t a = 0; a < n; ++a) {
+    if (functions[a].empty()) continue;
+    auto [at, fresh] = by_function.emplace(functions[a], a);
+    if (!fresh) joins.join(a, at->second);
+  }
+  // Freed together: one freer, or one's freer called on the other's stack.
+  std::unordered_map<std::string_view, std::size_t> by_freer;
+  for (std::size_t a = 0; a < n; ++a) {
+    if (!freers[a] || freers[a]->function.empty()) continue;
+    auto [at, fresh] = by_freer.emplace(freers[a]->function, a);
+    if (!fresh) joins.join(a, at->second);
+  }
+  for (std::size_t a = 0; a < n; ++a) {
+    if (!freers[a] || freers[a]->function.empty()) continue;
+    for (FrameId f : freers[a]->frames) {
+      auto at = by_freer.find(model.frame(f).function);
+      if (at != by_freer.end()) joins.join(a, at->second);
+    }
+  }
+  // The same builder, unless both are freed at exit: every node without a
+  // freer joins every other of its builder.
+  std::unordered_map<std::string_view, std::size_t> unfreed_by_builder;
+  for (std::size_t a = 0; a < n; ++a) {
+    if (!builders[a].empty() && !freers[a]) unfreed_by_builder.emplace(builders[a], a);
+  }
+  for (std::size_t a = 0; a < n; ++a) {
+    if (builders[a].empty()) continue;
+    auto at = unfreed_by_builder.find(builders[a]);
+    if (at != unfreed_by_builder.end() && at->second != a) joins.join(a, at->second);
+  }
+  // The same births, unless both are freed at exit.  Nodes whose kept
+  // blocks come from the epochs in exactly the same proportions are one
+  // class (each is as far from any other node as the next); classes are
+  // compared in the order of their mean birth epoch, which differs by at
+  // most (H - 1) x kSame between two within kSame.
+  struct Births {
+    std::vector<std::uint64_t> blocks;
+    double mean = 0;
+    std::size_t unfreed = SIZE_MAX;   // a member without a freer (all of them are joined)
+    std::vector<std::size_t> freed;   // the members with one
+  };
+  auto proportional = [](const std::vector<std::uint64_t>& x, const std::vector<std::uint64_t>& y) {
+    using Wide = unsigned __int128;
+    Wide tx = std::accumulate(x.begin(), x.end(), Wide{0});
+    Wide ty = std::accumulate(y.begin(), y.end(), Wide{0});
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (Wide{x[i]} * ty != Wide{y[i]} * tx) return false;
+    }
+    return true;
+  };
+  std::vector<Births> classes;
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_shape;  // shape -> classes
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::vector<std::uint64_t>& blocks = nodes[leaking[a]].kept_blocks;
+    std::uint64_t total = std::accumulate(blocks.begin(), blocks.end(), std::uint64_t{0});
+    if (total == 0) continue;  // no births to compare (total_variation says 1)
+    std::uint64_t shape = 0;   // which epochs have blocks, and their shares to 1/1024
+    double mean = 0;
+    for (std::size_t e = 0; e < blocks.size(); ++e) {
+      if (blocks[e] == 0) continue;
+      auto share = static_cast<std::uint64_t>((unsigned __int128){blocks[e]} * 1024 / total);
+      shape = (shape ^ (e + 1) ^ (share << 8)) * 0x9E3779B97F4A7C15ULL;
+      mean += static_cast<double>(e) * static_cast<double>(blocks[e]) / static_cast<double>(total);
+    }
+    std::vector<std::size_t>& same = by_shape[shape];
+    auto it = std::find_if(same.begin(), same.end(),
+                           [&](std::size_t c) { return proportional(classes[c].blocks, blocks); });
+    std::size_t c = it != same.end() ? *it : classes.size();
+    if (c == classes.size()) {
+      classes.push_back({blocks, mean, SIZE_MAX, {}});
+      same.push_back(c);
+    }
+    Births& k = classes[c];
+    if (freers[a]) {
+      k.freed.push_back(a);
+    } else if (k.unfreed == SIZE_MAX) {
+      k.unfreed = a;
+    } else {
+      joins.join(a, k.unfreed);
+    }
+  }
+  // Within a class (the same births) and between two classes within kSame:
+  // every pair but those of two freed members.
+  auto join_classes = [&](const Births& x, const Births& y) {
+    if (x.unfreed != SIZE_MAX && y.unfreed != SIZE_MAX) joins.join(x.unfreed, y.unfreed);
+    if (y.unfreed != SIZE_MAX) {
+      for (std::size_t a : x.freed) joins.join(a, y.unfreed);
+    }
+    if (x.unfreed != SIZE_MAX) {
+      for (std::size_t b : y.freed) joins.join(b, x.unfreed);
+    }
+  };
+  for (const Births& k : classes) join_classes(k, k);
+  std::vector<std::size_t> order(classes.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t x, std::size_t y) { return classes[x].mean < classes[y].mean; });
+  double window = kSame * static_cast<double>(nodes.empty() ? 0 : nodes.front().kept_blocks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Births& x = classes[order[i]];
+    for (std::size_t j = i + 1; j < order.size() && classes[order[j]].mean - x.mean <= window;
+         ++j) {
+      const Births& y = classes[order[j]];
+      if (total_variation(x.blocks, y.blocks) <= kSame) join_classes(x, y);
+    }
+  }
 }
 
 }  // namespace
@@ -702,7 +815,11 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (steady(nodes[i], h, work, cycles)) leaking.push_back(i);
   }
-  std::erase_if(leaking, [&](std::size_t i) { return turnover(nodes[i], nodes, h); });
+  std::vector<const Node*> dying;  // the nodes whose bytes die: those turnover looks at
+  for (const Node& m : nodes) {
+    if (!m.deaths.empty()) dying.push_back(&m);
+  }
+  std::erase_if(leaking, [&](std::size_t i) { return turnover(nodes[i], dying, h); });
   // One structure: the same headline function, freed together at exit, or
   // the same distribution of kept blocks over the epochs, unless the code
   // that frees them at exit says they are two (two leaks of one request,
@@ -721,19 +838,7 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
     builders.push_back(at ? model.frame(frames[*at]).function : std::string_view());
   }
   Joins joins(leaking.size());
-  for (std::size_t a = 0; a < leaking.size(); ++a) {
-    for (std::size_t b = a + 1; b < leaking.size(); ++b) {
-      bool same_function = !functions[a].empty() && functions[a] == functions[b];
-      bool same_builder = !builders[a].empty() && builders[a] == builders[b];
-      bool both_freed = freers[a] && freers[b];
-      bool together = both_freed && freed_together(model, *freers[a], *freers[b]);
-      bool same_births =
-          total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) <= kSame;
-      if (same_function || together || ((same_births || same_builder) && !both_freed)) {
-        joins.join(a, b);
-      }
-    }
-  }
+  join_leaking(model, nodes, leaking, functions, freers, builders, joins);
   std::map<std::size_t, std::vector<const Node*>> groups;
   for (std::size_t a = 0; a < leaking.size(); ++a) {
     groups[joins.find(a)].push_back(&nodes[leaking[a]]);
