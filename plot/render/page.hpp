@@ -25,8 +25,23 @@ std::string page_html(const PageData& page);
 // when `path` is the profile `input`.
 void write_page(const PageData& page, const std::string& path, const std::string& input);
 
-// The page's script and style (page_script.cpp, page_style.cpp).
+// The page's script, page.js after a newline: the build makes it a string
+// (scripts/embed-text).  It reads the page's data (page_html.cpp) and draws,
+// each text with textContent or as an attribute's value only:
+// - the graph, an SVG it builds for the time range shown (drag to zoom, a
+//   reset), the band under the pointer in a tip, a click to pin a moment
+//   (the tip stays, to be selected and copied);
+// - the legend, an HTML list beside the graph: a click highlights a band;
+// - the calling-context tree at the pinned moment, else at the peak of the
+//   range shown: the lines of tree_lines_at there (the moments, replayed);
+//   as a tree, an icicle or a flame graph, with a search that marks the
+//   matching frames among the nodes shown;
+// - the findings of `strata report` with their evidence (a click highlights
+//   its band and opens its stack and parts), and its contexts as a table
+//   sorted by any column.
 extern const char* const kPageScript;
+
+// The page's style, page.css after a newline, made a string the same way.
 extern const char* const kPageStyle;
 
 }  // namespace strata

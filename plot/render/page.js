@@ -1,22 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
-// The script of the page (page.hpp).  It reads the page's data (page_html.cpp)
-// and draws, each text with textContent or as an attribute's value only:
-// - the graph, an SVG it builds for the time range shown (drag to zoom, a
-//   reset), the band under the pointer in a tip, a click to pin a moment
-//   (the tip stays, to be selected and copied);
-// - the legend, an HTML list beside the graph: a click highlights a band;
-// - the calling-context tree at the pinned moment, else at the peak of the
-//   range shown: the lines of tree_lines_at there (the moments, replayed);
-//   as a tree, an icicle or a flame graph, with a search that marks the
-//   matching frames among the nodes shown;
-// - the findings of `strata report` with their evidence (a click highlights
-//   its band and opens its stack and parts), and its contexts as a table
-//   sorted by any column.
-#include "render/page.hpp"
-
-namespace strata {
-
-const char* const kPageScript = R"JS(
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("strata-data").textContent);
@@ -761,6 +742,3 @@ const char* const kPageScript = R"JS(
   drawTable();
   window.addEventListener("resize", draw);
 })();
-)JS";
-
-}  // namespace strata
