@@ -39,6 +39,14 @@ if [ "$finished" = no ] && [ "$end_status" -eq 0 ]; then
    exit 1
 fi' EXIT
 
+# run_py NAME ARGS...: tests/py/NAME.py ARGS..., the Python of a test that
+# takes more than a few lines.
+run_py() {
+   local name=$1
+   shift
+   "$PYTHON" "$top_srcdir/tests/py/$name.py" "$@"
+}
+
 # q ARGS...: tests/profile-query ARGS...: one question, one run of python3
 # reading the whole profile.  Several questions about one profile: ask.
 q() {
