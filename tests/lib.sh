@@ -20,7 +20,9 @@ PROGS=$top_builddir/tests/programs
 EXAMPLES=$top_builddir/examples
 if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
 TEST_NAME=$(basename "$0" .sh)
-WORK=$top_builddir/tests/work/$TEST_NAME
+# tests/work/NAME, or NAME-sanitized in make check-sanitize's run (so that
+# it keeps what make check's run of the test left)
+WORK=$top_builddir/tests/work/$TEST_NAME${STRATA_SANITIZED:+-sanitized}
 failures=0
 checks=0
 
