@@ -20,7 +20,9 @@ PROGS=$top_builddir/tests/programs
 EXAMPLES=$top_builddir/examples
 if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
 TEST_NAME=$(basename "$0" .sh)
-WORK=$top_builddir/tests/work/$TEST_NAME
+# tests/work/NAME, or NAME-sanitized in make check-sanitize's run (so that
+# it keeps what make check's run of the test left)
+WORK=$top_builddir/tests/work/$TEST_NAME${STRATA_SANITIZED:+-sanitized}
 failures=0
 checks=0
 
@@ -39,6 +41,14 @@ if [ "$finished" = no ] && [ "$end_status" -eq 0 ]; then
    exit 1
 fi' EXIT
 
+# run_py NAME ARGS...: tests/py/NAME.py ARGS..., the Python of a test that
+# takes more than a few lines.
+run_py() {
+   local name=$1
+   shift
+   "$PYTHON" "$top_srcdir/tests/py/$name.py" "$@"
+}
+
 # q ARGS...: tests/profile-query ARGS...: one question, one run of python3
 # reading the whole profile.  Several questions about one profile: ask.
 q() {
@@ -51,32 +61,28 @@ q() {
 # FUNC has none).  Then $(answer FILE QUESTION) is what $(q ... FILE ...)
 # would have printed then, until record writes FILE again or the question is
 # asked again.  A question without an answer (a profile that is not there or
-# does not parse, no such snapshot) fails the test.
-declare -A answers=()
+# does not parse, no such snapshot) fails the test.  The answers are files
+# (answers_dir), not shell variables: what a subshell or a pipeline asks is
+# answered after it too, and a failed test keeps them in $WORK/.answers.
 ask() {
-   local file=$1 question words args=() keys=() record i
+   local file=$1 question words args=() out status line
    shift
    for question in "$@"; do
       read -ra words <<<"$question"
-      [ ${#keys[@]} -gt 0 ] && args+=(--)
+      [ ${#args[@]} -gt 0 ] && args+=(--)
       args+=("${words[@]}")
-      keys+=("$file"$'\t'"${words[*]}")
    done
-   [ ${#keys[@]} -gt 0 ] || return 0
-   for ((i = 0; i < ${#keys[@]}; i++)); do
-      unset -v 'answers[${keys[i]}]'
-   done
-   i=0
-   # each answer is "=ANSWER" or "!REASON", then a NUL byte
-   while IFS= read -r -d '' record; do
-      [ "$i" -lt ${#keys[@]} ] && answers[${keys[i]}]=$record
-      i=$((i + 1))
-   done < <("$PYTHON" "$top_srcdir/tests/profile-query" ask "$file" "${args[@]}")
-   for ((i = 0; i < ${#keys[@]}; i++)); do
-      record=${answers[${keys[i]}]:-"!no answer: profile-query stopped"}
-      answers[${keys[i]}]=$record
-      [ "${record:0:1}" = "=" ] || fail "ask $(basename "$file") ${keys[i]#*$'\t'}: ${record:1}"
-   done
+   [ ${#args[@]} -gt 0 ] || return 0
+   # one line "WORDS: REASON" for each question without an answer
+   out=$("$PYTHON" "$top_srcdir/tests/profile-query" ask "$(answers_dir "$file")" "$file" \
+      "${args[@]}")
+   status=$?
+   while IFS= read -r line; do
+      [ -n "$line" ] && fail "ask $(basename "$file") $line"
+   done <<<"$out"
+   if [ "$status" -ne 0 ] && [ -z "$out" ]; then
+      fail "ask $(basename "$file"): profile-query stopped (exit status $status)"
+   fi
 }
 
 # answer FILE QUESTION: ask's answer to QUESTION (its words, as asked) about
@@ -84,14 +90,15 @@ ask() {
 # answer, prints why and returns 1; one not asked also fails the test at
 # finish (answer runs in $(...), where a failure would not count).
 answer() {
-   local file=$1 record
+   local file=$1 record path
    shift
-   local key=$file$'\t'$*
-   if [ -z "${answers[$key]+set}" ]; then
+   path=$(answers_dir "$file")/$(escaped "$*")
+   if [ ! -f "$path" ]; then
       echo "answer: '$*' was not asked of $(basename "$file")" | tee -a "$WORK/not-asked"
       return 1
    fi
-   record=${answers[$key]}
+   # "=ANSWER" or "!REASON", newlines and all
+   IFS= read -r -d '' record <"$path"
    [ -z "${record:1}" ] || printf '%s\n' "${record:1}"
    [ "${record:0:1}" = "=" ]
 }
@@ -99,10 +106,23 @@ answer() {
 # forget_answers PREFIX: forgets the answers about the files whose names
 # start with PREFIX (record forgets those of the files it may overwrite).
 forget_answers() {
-   local key
-   for key in "${!answers[@]}"; do
-      [[ $key == "$1"* ]] && unset -v 'answers[$key]'
-   done
+   rm -rf "$(answers_dir "$1")"*
+}
+
+# answers_dir FILE: the folder of ask's answers about FILE, one file a
+# question: $WORK/.answers/ and FILE's path from $WORK (its whole path if
+# elsewhere), escaped into one name.
+answers_dir() {
+   local path=$1
+   [[ $path == "$WORK"/* ]] && path=${path#"$WORK"/}
+   echo "$WORK/.answers/$(escaped "$path")"
+}
+
+# escaped TEXT: TEXT as one file name, "%" and "/" written %25 and %2F (as
+# tests/profile-query's answer_name writes a question).
+escaped() {
+   local text=${1//%/%25}
+   printf '%s' "${text//\//%2F}"
 }
 
 fail() {

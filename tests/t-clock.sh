@@ -54,24 +54,7 @@ done
 # consecutive snapshots with the same heap and no site listed are a plateau;
 # together they cover most of the run.
 p=${bursty[i]}
-held=$("$PYTHON" - "$p" <<'PY'
-import sys
-snaps, cur = [], None
-for line in open(sys.argv[1]):
-    f = line.rstrip("\n").split("\t")
-    if f[0] == "T":
-        cur = [f[1], int(f[2]), int(f[3]), 0]
-    elif f[0] == "s":
-        cur[3] += 1
-    elif f[0] == "E":
-        snaps.append(cur)
-    elif f[0] == "X":
-        end = int(f[1])
-regular = [s for s in snaps if s[0] != "peak"]
-held = sum(b[1] - a[1] for a, b in zip(regular, regular[1:]) if b[3] == 0 and a[2] == b[2])
-print(int(100 * held / end))
-PY
-)
+held=$(run_py clock_held "$p")
 expect_le "bursty: held stretches cover 80% of the run or more" 80 "$held"
 
 # ---- allocate once, idle, free, idle: level points in the plotted data --------
@@ -85,30 +68,7 @@ checks=$((checks + 1))
 # tops.  The top band's value sloping (strictly between 0 and 1 MiB of
 # hold_buffer) may last one tick at most; level at 1 MiB and at 0 for most
 # of the run each.
-level=$("$PYTHON" - "$WORK/plot/idle.dat" "$(q get "$p" time final)" <<'PY'
-import sys
-blocks = open(sys.argv[1]).read().split("\n\n\n")
-rows = []
-for block in blocks:
-    lines = [l for l in block.split("\n") if l and not l.startswith("#")]
-    if lines and all(len(l.split("\t")) >= 3 for l in lines):
-        rows = [[float(x) for x in l.split("\t")] for l in lines]
-        break
-end = float(sys.argv[2])
-MiB = 1 << 20
-up = down = slope = 0.0
-for a, b in zip(rows, rows[1:]):
-    dt = b[0] - a[0]
-    ya, yb = a[2], b[2]            # the bottom band: hold_buffer
-    if ya == yb == MiB:
-        up += dt
-    elif ya == yb == 0 and a[0] > 0.3 * end:
-        down += dt
-    elif ya != yb:
-        slope += dt
-print(int(100 * up / end), int(100 * down / end), int(100000 * slope / end))
-PY
-)
+level=$(run_py clock_levels "$WORK/plot/idle.dat" "$(q get "$p" time final)")
 read -r up down slope <<<"$level"
 expect_le "idle_free: level at 1 MiB for 45% of the run or more" 45 "$up"
 expect_le "idle_free: level at 0 after the free for 45% or more" 45 "$down"

@@ -40,21 +40,7 @@ expect_in "desc names the export's options and what was dropped" "$WORK/leaky.ma
 expect_in "entries under 1% put together, as massif does" "$WORK/leaky.massif" \
    "^ +n0: [0-9]+ in [0-9]+ places?,( all)? below massif's threshold \(1.00%\)$"
 # The peak snapshot's row and its tree's first entry, as ms_print prints them.
-py "$WORK/ms_print.out" "$WORK/report.json" >"$WORK/ms_peak" <<'PYEOF'
-import json, re, sys
-text = open(sys.argv[1]).read()
-report = json.load(open(sys.argv[2]))
-peak = int(re.search(r"(\d+) \(peak\)", text).group(1))
-rows = re.findall(r"^\s*(\d+)\s+([\d,]+)\s+([\d,]+)\s+([\d,]+)", text, re.M)
-row = [r for r in rows if int(r[0]) == peak][0]
-print("total", int(row[2].replace(",", "")) == report["peak"]["total_bytes"])
-tree = text.split("\n%s " % row[0].rjust(3), 1)[1]
-first = re.search(r"^->[\d.]+% \(([\d,]+)B\) 0x[0-9A-F]+: (\S+) \((\S+)\)", tree, re.M)
-top = report["contexts"][0]
-print("bytes", int(first.group(1).replace(",", "")) == top["peak_bytes"])
-print("frame", first.group(2) == top["frames"][0]["function"],
-      first.group(3) == "%s:%d" % (top["frames"][0]["file"], top["frames"][0]["line"]))
-PYEOF
+run_py convert_ms_peak "$WORK/ms_print.out" "$WORK/report.json" >"$WORK/ms_peak"
 expect_eq "ms_print: the peak's total is strata report's" "$(sed -n 1p "$WORK/ms_peak")" "total True"
 expect_eq "ms_print: the peak's first entry holds context #1's bytes" "$(sed -n 2p "$WORK/ms_peak")" "bytes True"
 expect_eq "ms_print: ... at context #1's frame" "$(sed -n 3p "$WORK/ms_peak")" "frame True True"
@@ -66,17 +52,7 @@ expect_eq "every snapshot with sites is detailed (--detailed-freq=1)" \
    "$(grep -c '^heap_tree=\(detailed\|peak\)' "$WORK/all.massif")" "$(json "$WORK/report.json" snapshots)"
 "$STRATA" report --json "$WORK/all.massif" >"$WORK/back.json" 2>"$WORK/back.err"
 expect_eq "strata report on the massif.out: exit status" "$?" 0
-py "$WORK/report.json" "$WORK/back.json" >"$WORK/trip" <<'PYEOF'
-import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
-print("peak", a["peak"] == b["peak"])
-def contexts(r):
-    return [([f["name"] for f in c["frames"]], c["peak_bytes"], c["end_bytes"])
-            for c in r["contexts"] if c["frames"]]
-print("contexts", contexts(a) == contexts(b))
-print("leaks", [l["headline"]["name"] for l in a["leaks"]] ==
-      [l["headline"]["name"] for l in b["leaks"]] != [])
-PYEOF
+run_py convert_round_trip "$WORK/report.json" "$WORK/back.json" >"$WORK/trip"
 expect_eq "round trip: the peak" "$(sed -n 1p "$WORK/trip")" "peak True"
 expect_eq "round trip: the contexts, their frames and bytes" "$(sed -n 2p "$WORK/trip")" "contexts True"
 expect_eq "round trip: the leak suspect" "$(sed -n 3p "$WORK/trip")" "leaks True"
@@ -143,35 +119,8 @@ ms_print "$WORK/hostile.massif" >"$WORK/hostile.ms_print" 2>&1
 expect_eq "hostile, ms_print: exit status" "$?" 0
 "$STRATA" report --json "$WORK/hostile.massif" >"$WORK/hostile-back.json"
 expect_eq "hostile, massif read back: exit status" "$?" 0
-py "$WORK/hostile.folded" "$WORK/hostile-leaks.folded" "$WORK/hostile-back.json" \
-   "$WORK/hostile.massif" >"$WORK/hostile.facts" <<'PYEOF'
-import json, re, sys
-names = ['leak;here "q" \\ <script>alert(1)</script> ]]> $(touch /tmp/strata-PWNED-e1)',
-         'a;b', '"', '\\', '<script>x</script> ]]>',
-         'line\nbreak\r\ttab `touch /tmp/strata-PWNED-e2`']
-def unescape(frame):
-    return re.sub(r"\\(\\|n|r|t|x([0-9a-f]{2}))", lambda m: {"\\": "\\", "n": "\n", "r": "\r",
-                  "t": "\t"}.get(m.group(1)) or chr(int(m.group(2), 16)), frame)
-for path in sys.argv[1:3]:
-    lines = open(path, newline="").read().split("\n")
-    print("ends with a newline", lines[-1] == "")
-    # flamegraph.pl: ^(.*)\s+?(\d+(?:\.\d*)?)$ then split on ';'
-    stacks = [re.match(r"^(.*)\s+?(\d+(?:\.\d*)?)$", l) for l in lines[:-1]]
-    print("every line a stack and a count", all(stacks))
-    print("main first", all(s.group(1).startswith("main;") for s in stacks))
-    print("no control character", not any(re.search(r"[\x00-\x1f]", l) for l in lines[:-1]))
-    got = set(unescape(f) for s in stacks for f in s.group(1).split(";")[1:])
-    print("the names come back", got <= set(names) and len(got) >= 1)
-back = json.load(open(sys.argv[3]))
-print("massif: every name read back",
-      sorted(set(f["function"] for c in back["contexts"] for f in c["frames"]) - {"main"}) ==
-      sorted(n.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t") for n in names))
-# Every line of the massif.out file is one of massif's.
-massif = re.compile(r"^(desc: .*|cmd: .*|time_unit: [a-zA-Z]+|#-----------|[a-z_A-Z]+=\w+|"
-                    r" *n\d+: \d+ .*)$")
-lines = open(sys.argv[4], newline="").read().split("\n")
-print("massif: every line one of the format's", all(massif.match(l) for l in lines[:-1]))
-PYEOF
+run_py convert_hostile_facts "$WORK/hostile.folded" "$WORK/hostile-leaks.folded" "$WORK/hostile-back.json" \
+   "$WORK/hostile.massif" >"$WORK/hostile.facts"
 for fact in "ends with a newline" "every line a stack and a count" "main first" \
    "no control character" "the names come back"; do
    expect_eq "hostile, collapsed: $fact" "$(grep -c "^$fact True" "$WORK/hostile.facts")" 2

@@ -55,21 +55,7 @@ expect_in "diff: the leak vanished" "$WORK/diff.txt" '^vanished: Leak at frame_a
 "$STRATA" diff --json "$leaky" "$fixed" >"$WORK/diff.json"
 "$STRATA" report --json "$leaky" >"$WORK/leaky.json"
 "$STRATA" report --json "$fixed" >"$WORK/fixed.json"
-"$PYTHON" - "$WORK/diff.json" "$WORK/leaky.json" "$WORK/fixed.json" >"$WORK/diff.facts" <<'PYEOF'
-import json, sys
-diff, old, new = (json.load(open(f)) for f in sys.argv[1:4])
-print("peak", diff["peak"]["old"] == old["peak"]["heap_bytes"],
-      diff["peak"]["new"] == new["peak"]["heap_bytes"])
-def by_names(report):
-    return {tuple(f["name"] for f in c["frames"]): c for c in report["contexts"] if c["frames"]}
-o, n = by_names(old), by_names(new)
-d = {tuple(f["name"] for f in c["frames"]): c for c in diff["contexts"]}
-top = tuple(f["name"] for f in old["contexts"][0]["frames"])
-print("top", d[top]["peak"]["old"] == o[top]["peak_bytes"], d[top]["peak"]["new"] == n[top]["peak_bytes"],
-      d[top]["peak"]["change"] == n[top]["peak_bytes"] - o[top]["peak_bytes"] < 0)
-print("first", tuple(f["name"] for f in diff["contexts"][0]["frames"]) == top)
-print("leaks", [(l["status"], l["old"]["kind"], l["new"]) for l in diff["leaks"]])
-PYEOF
+run_py gate_diff_facts "$WORK/diff.json" "$WORK/leaky.json" "$WORK/fixed.json" >"$WORK/diff.facts"
 expect_eq "diff --json: the peaks" "$(sed -n 1p "$WORK/diff.facts")" "peak True True"
 expect_eq "diff --json: frame_alloc's bytes at the peak, before and after, fell" \
    "$(sed -n 2p "$WORK/diff.facts")" "top True True True"

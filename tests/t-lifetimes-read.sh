@@ -162,20 +162,7 @@ expect_eq "... the line" "$(cat "$WORK/more.err")" \
 # 1,024 a millisecond: each L record gives its start in instructions
 # (131,072 = 128 * 1,024 an epoch) and the time of its first event, in ms.
 # The answers are the same, in ms.
-"$PYTHON" - "$data" "$WORK/ms.strata" <<'PY'
-import sys
-out = []
-for line in open(sys.argv[1]).read().splitlines():
-    f = line.split("\t")
-    if f[0] == "time_unit":
-        f[1] = "ms"
-    elif f[0] == "L":
-        f = [f[0], f[1], str(int(f[2]) * 1024), str(int(f[3]) * 1024), f[2]]
-    out.append("\t".join(f))
-    if line == "opt\tfree_stacks\tyes":
-        out.append("opt\tepoch_unit\ti")
-open(sys.argv[2], "w").write("\n".join(out) + "\n")
-PY
+run_py lifetimes_read_in_ms "$data" "$WORK/ms.strata"
 "$STRATA" report "$WORK/ms.strata" >"$WORK/ms.txt" 2>"$WORK/ms.err"
 expect_eq "ms: exit status" "$?" 0
 expect_text "ms: the epochs in instructions" "$WORK/ms.txt" \

@@ -61,26 +61,7 @@ expect_eq "record --help exits 0" "$?" 0
 # as (=D), [D], (D) or "default D".
 has_option() {
    checks=$((checks + 1))
-   if "$PYTHON" - "$WORK/help" "$@" <<'PY'; then
-import re, sys
-lines = open(sys.argv[1]).read().split("\n")
-option = sys.argv[2]
-default = sys.argv[3] if len(sys.argv) > 3 else None
-starts = [i for i, l in enumerate(lines) if re.search(r"(^|[\s,])" + re.escape(option) + r"\b", l)]
-if not starts:
-    sys.exit(1)
-i = starts[0]
-block = [lines[i]]
-for l in lines[i + 1:]:
-    if l.lstrip().startswith("-") or not l.strip():
-        break
-    block.append(l)
-text = " ".join(block)
-if default is None:
-    sys.exit(0)
-d = re.escape(default)
-sys.exit(0 if re.search(r"\(=" + d + r"\)|\[" + d + r"\]|\(" + d + r"\)|default(:| is)? +" + d + r"\b", text) else 1)
-PY
+   if run_py options_has_option "$WORK/help" "$@"; then
       pass "--help lists $1${2:+ with its default $2}"
    else
       fail "--help does not list $1${2:+ with its default $2}"

@@ -15,18 +15,7 @@ unset COLORTERM
 # wide characters and emoji take two, combining marks and zero-width spaces
 # none).
 fits() {
-   "$PYTHON" - "$@" <<'PYEOF'
-import re, sys, unicodedata
-def columns(line):
-    return sum(0 if unicodedata.combining(c) or c in "\u200b\u200d" else
-               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
-text = open(sys.argv[1], encoding="utf-8").read().replace("\r", "")
-lines = re.sub(r"\x1b\[[0-9;]*m", "", text).split("\n")
-if lines[-1] == "": lines.pop()
-widest = max(columns(l) for l in lines)
-ok = len(lines) == int(sys.argv[3]) and widest <= int(sys.argv[2])
-print("fits" if ok else "%d lines, %d wide" % (len(lines), widest))
-PYEOF
+   run_py plot_terminal_fits "$@"
 }
 
 # sound FILE COLUMNS LINES utf8|ascii [REFERENCE]: the terminal's picture is
@@ -36,62 +25,7 @@ PYEOF
 # REFERENCE's labels, drawn at 1000 columns) or cut with an ellipsis; the
 # plot's left and bottom border unbroken.  Prints "sound" or what is wrong.
 sound() {
-   "$PYTHON" - "$@" <<'PYEOF'
-import re, sys, unicodedata
-path, columns, lines_wanted, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-raw = open(path, "rb").read().replace(b"\r", b"")
-problems = []
-if mode == "ascii" and any(b >= 0x80 for b in raw):
-    problems.append("a byte outside ASCII")
-try:
-    text = raw.decode("utf-8")
-except UnicodeDecodeError as error:
-    problems.append("invalid UTF-8: %s" % error)
-    text = raw.decode("utf-8", "replace")
-for index in re.findall(r"\x1b\[38;5;([0-9]+)m", text):
-    if int(index) > 255:
-        problems.append("colour %s" % index)
-def width(line):
-    return sum(0 if unicodedata.combining(c) or c in "\u200b\u200d" else
-               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
-lines = [re.sub(r"\x1b\[[0-9;]*m", "", l) for l in text.split("\n")]
-if lines[-1] == "":
-    lines.pop()
-if len(lines) != lines_wanted or max(width(l) for l in lines) > columns:
-    problems.append("%d lines, %d wide" % (len(lines), max(width(l) for l in lines)))
-key = re.compile(r"^  ([^ ])\1{3} (.+)$")
-first_key = len(lines)
-while first_key > 0 and key.match(lines[first_key - 1]):
-    first_key -= 1
-legend = [key.match(l).group(2) for l in lines[first_key:]]
-if len(legend) < 3:
-    problems.append("%d legend lines at the end" % len(legend))
-reference = []
-if len(sys.argv) > 5:
-    reference = [key.match(l).group(2) for l in
-                 re.sub(r"\x1b\[[0-9;]*m", "", open(sys.argv[5], encoding="utf-8").read()).split("\n")
-                 if key.match(l)]
-for label in legend:
-    cut = "\u2026" if mode == "utf8" else "..."
-    head = re.sub(r"[0-9]+", "#", label.split(cut)[0])
-    if reference and not any(re.sub(r"[0-9]+", "#", r).startswith(head) for r in reference):
-        problems.append("a label neither whole nor cut: %r" % label)
-# The border: the bottom line "+---...---+", the left one above it, up to
-# the top tic, "|" or "+" all the way.
-bottom = max((i for i, l in enumerate(lines[:first_key]) if re.search(r"\+-{3,}\+", l)), default=None)
-if bottom is None:
-    problems.append("no bottom border")
-else:
-    column = re.search(r"\+-{3,}\+", lines[bottom]).start()
-    top = bottom
-    while top > 0 and len(lines[top - 1]) > column and lines[top - 1][column] in "|+":
-        top -= 1
-    if bottom - top < 2 or lines[top][column] != "+":
-        problems.append("the left border broken above line %d" % top)
-    if not re.match(r"\+-+\+", lines[bottom][column:]):
-        problems.append("the bottom border broken")
-print("sound" if not problems else "; ".join(problems[:4]))
-PYEOF
+   run_py plot_terminal_sound "$@"
 }
 
 record_ok leaky "$EXAMPLES/leaky-player" || finish
@@ -201,19 +135,7 @@ expect_eq "... one line naming it" "$(cat "$WORK/size.err")" \
 
 # Wide characters: names in CJK and emoji, their legends cut to the
 # terminal's columns, each line within it.
-"$PYTHON" - "$WORK/wide.strata" <<'PYEOF'
-import sys
-lines = ["strata-profile\t2", "cmd\t./wide", "pid\t1", "ppid\t0", "time_unit\ti",
-         "F\t1\t0x401000\t0\t%s\twide.c\t1\t/bin/w\t" % ("\u6f22\u5b57" * 100),
-         "F\t2\t0x401010\t0\tcall_%s_x\twide.c\t2\t/bin/w\t" % ("\U0001f389" * 90),
-         "F\t3\t0x401020\t0\tmix_e\u0301_\u6f22\U0001f389_end\twide.c\t3\t/bin/w\t",
-         "F\t4\t0x401030\t0\tmain\twide.c\t9\t/bin/w\t",
-         "S\t1\t1\t4", "S\t2\t2\t4", "S\t3\t3\t4",
-         "T\tregular\t10\t600\t0\t0", "s\t1\t300\t1\t0\t300", "s\t2\t200\t1\t0\t200",
-         "s\t3\t100\t1\t0\t100", "E", "T\tregular\t20\t300\t0\t0", "s\t1\t150\t1\t150\t300",
-         "E", "X\t30"]
-open(sys.argv[1], "w", encoding="utf-8").write("\n".join(lines) + "\n")
-PYEOF
+run_py plot_terminal_wide "$WORK/wide.strata"
 COLUMNS=80 LINES=30 "$STRATA" plot "$WORK/wide.strata" -o - >"$WORK/wide.txt" 2>"$WORK/wide.err"
 expect_eq "wide characters: exit status" "$?" 0
 expect_eq "wide characters: 80 by 30 columns" "$(fits "$WORK/wide.txt" 80 30)" fits

@@ -15,20 +15,8 @@
 guarded() {
    local name=$1 seconds=$2
    shift 2
-   read -r status rss < <("$PYTHON" - "$seconds" "${STRATA_SANITIZED:-}" "$WORK/$name" \
-      "$STRATA" "$@" <<'PY'
-import resource, subprocess, sys
-seconds, sanitized, out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-def limits():
-    resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
-    if not sanitized:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-with open(out + ".out", "wb") as o, open(out + ".err", "wb") as e:
-    status = subprocess.run(sys.argv[4:], stdout=o, stderr=e, preexec_fn=limits).returncode
-print(status if status >= 0 else 128 - status,
-      resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
-PY
-   )
+   read -r status rss < <(run_py read_limits_guarded "$seconds" "${STRATA_SANITIZED:-}" "$WORK/$name" \
+      "$STRATA" "$@")
 }
 
 # one_line_error WHAT NAME PATTERN: exit status 1 and one line on stderr.
@@ -70,42 +58,7 @@ guarded wrap-massif 10 plot "$WORK/wrap.massif" -o "$WORK/wrap.svg"
 one_line_error "massif: heap 2^64-1, extra heap 1" wrap-massif \
    '^strata: .*/wrap.massif:10: the snapshot.s heap, extra heap and stacks add up to more than 2\^64-1 bytes$'
 
-"$PYTHON" - "$WORK" <<'PY'
-import sys
-work = sys.argv[1]
-head = ["strata-profile\t2", "cmd\t./many", "pid\t1", "ppid\t0", "time_unit\ti",
-        "F\t1\t0x401000\t0\tgrow\tg.c\t1\t/bin/g\t", "F\t2\t0x402000\t0\tcycle\tc.c\t2\t/bin/g\t",
-        "S\t1\t1", "S\t2\t2"]
-
-# 20,000 markers with one label over 40,000 snapshots: 20,000 cycles.
-lines, t = list(head), 0
-for i in range(40000):
-    t += 10
-    if i % 2 == 0:
-        lines.append("M\t%d\tframe" % t)
-    lines += ["T\tregular\t%d\t%d\t0\t0" % (t, 100 * (i % 2) + i), "s\t1\t%d\t1\t%d\t%d" % (i, i, i),
-              "s\t2\t%d\t1\t0\t%d" % (100 * (i % 2), 100), "E"]
-lines.append("X\t%d" % (t + 1))
-open(work + "/markers.strata", "w").write("\n".join(lines) + "\n")
-
-# 300,000 snapshots, each followed by a peak at time 0, written late.
-lines = list(head)
-for i in range(1, 300001):
-    lines += ["T\tregular\t%d\t100\t0\t0" % i, "E", "T\tpeak\t0\t100\t0\t0",
-              "s\t1\t100\t1\t100\t100", "E"]
-lines.append("X\t300001")
-open(work + "/peaks.strata", "w").write("\n".join(lines) + "\n")
-
-# 100,000 markers for the graph.
-lines, t = list(head), 0
-for i in range(100000):
-    t += 10
-    lines.append("M\t%d\tm%d" % (t, i % 7))
-    if i % 100 == 0:
-        lines += ["T\tregular\t%d\t%d\t0\t0" % (t, i), "s\t1\t%d\t1\t0\t%d" % (i, i), "E"]
-lines.append("X\t%d" % (t + 1))
-open(work + "/graph.strata", "w").write("\n".join(lines) + "\n")
-PY
+run_py read_limits_inputs "$WORK"
 
 guarded markers 60 report "$WORK/markers.strata"
 expect_eq "20,000 markers with one label: exit status ($(head -c 200 "$WORK/markers.err"))" \

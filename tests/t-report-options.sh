@@ -11,33 +11,7 @@ report_json all "$p"
 j=$WORK/all.json
 
 # ---- the JSON fields the manual promises ------------------------------------
-"$PYTHON" - "$j" >"$WORK/fields.out" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-need = {
-    "": ["command", "time_unit", "snapshots", "peak", "final", "contexts", "leaks", "options",
-         "duration", "cycles", "grouping"],
-    "peak": ["time", "heap_bytes", "extra_bytes", "stacks_bytes"],
-    "contexts": ["frames", "spacetime_pct", "peak_bytes", "end_bytes"],
-    "leaks": ["frames", "kind", "growth_bytes", "cycles", "end_bytes", "freed_before_exit",
-              "confidence"],
-    "frames": ["function", "file", "line", "object"],
-}
-for key in need[""]:
-    if key not in doc: print("missing", key)
-for key in need["peak"]:
-    if key not in doc["peak"]: print("missing peak.", key)
-for part in ("contexts", "leaks"):
-    for item in doc[part]:
-        for key in need[part]:
-            if key not in item: print("missing", part, key)
-        for frame in item["frames"]:
-            for key in need["frames"]:
-                if key not in frame: print("missing frame", key)
-print("contexts", len(doc["contexts"]), "leaks", len(doc["leaks"]))
-print("sum", round(sum(c["spacetime_pct"] for c in doc["contexts"]), 6))
-print("confidence", all(0 <= l["confidence"] <= 1 for l in doc["leaks"]))
-PY
+run_py report_options_fields "$j" >"$WORK/fields.out"
 expect_eq "every field is there" "$(grep -c missing "$WORK/fields.out")" 0
 expect_in "3 contexts, 1 leak" "$WORK/fields.out" "^contexts 3 leaks 1$"
 expect_in "the shares of spacetime add up to 100%" "$WORK/fields.out" "^sum 100.0$"
