@@ -292,7 +292,7 @@ void restart_heap_in_child(void);
 /*------------------------------------------------------------*/
 
 extern Bool         lt_on;        // lifetimes are recorded (the heap is)
-extern VgHashTable* layered;      /* ChunkHdr* or Block* -> Layers* */
+extern VgHashTable* layered;      /* Chunk* or Block* -> Layers* */
 
 void init_lifetimes(void);
 /* The epochs passed by 'now' close (before each heap operation, marker
