@@ -280,7 +280,9 @@ void record_death(ThreadId tid, Site* s, const void* block, UInt tag,
 void write_profile_end(Bool provisional);
 
 /* A marker (an M record) with 'label' (NULL: none), at the time now; the
-   label is cut at its first 255 bytes. */
+   label is cut at its first MARKER_LABEL_MAX bytes, so no more are read
+   (the recorder checks that those it reads can be: st_main.c). */
+#define MARKER_LABEL_MAX  255
 void write_marker(const HChar* label);
 
 /* A forked child starts its own profile: sites and frames unwritten, its

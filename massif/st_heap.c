@@ -707,7 +707,7 @@ void write_profile_end(Bool provisional)
 
 void write_marker(const HChar* label)
 {
-   HChar copy[256];
+   HChar copy[MARKER_LABEL_MAX + 1];
    if (!is_open_Writer())
       return;
    check_clock(False);   // the ticks passed come first in the file

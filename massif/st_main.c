@@ -90,6 +90,7 @@ static ULong stats_ignored_reallocs = 0;  // kept at their site: --ignore-fn
 static ULong stats_frames_written  = 0;
 static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
 static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
+static ULong stats_bad_labels      = 0;   // STRATA_MARK labels not readable
 static ULong stats_cheap_checks    = 0;   // sanity checks (Sanity checks)
 static ULong stats_expensive_checks = 0;
 /*------------------------------------------------------------*/
@@ -1145,6 +1146,43 @@ static void st_new_mem_stack_signal(Addr a, SizeT len, ThreadId tid)
 /*--- Client requests                                      ---*/
 /*------------------------------------------------------------*/
 
+/* Can the client read the label of a STRATA_MARK at 'label', up to its
+   NUL or its first MARKER_LABEL_MAX bytes (all write_marker reads)?
+   Checked against the address space manager a page at a time, before a
+   byte of the page is read: a dangling pointer, natively harmless (the
+   request does nothing outside the tool), must not kill the run. */
+static Bool is_readable_label(const HChar* label)
+{
+   Addr a   = (Addr)label;
+   Addr end = a + MARKER_LABEL_MAX;
+   if (end < a)
+      return False;                 // wraps around the address space
+   while (a < end) {
+      Addr page_end = VG_PGROUNDDN(a) + VKI_PAGE_SIZE;
+      Addr stop     = page_end < end ? page_end : end;
+      if (!VG_(am_is_valid_for_client)(a, stop - a, VKI_PROT_READ))
+         return False;
+      for (; a < stop; a++)
+         if (*(const HChar*)a == '\0')
+            return True;
+   }
+   return True;
+}
+
+/* STRATA_MARK: a marker, unless its label cannot be read; then none, and
+   the first such request is reported. */
+static void mark(const HChar* label)
+{
+   if (label != NULL && !is_readable_label(label)) {
+      if (stats_bad_labels++ == 0)
+         VG_(umsg)("strata: STRATA_MARK with a label at %p that cannot be "
+                   "read: no marker; further ones are not reported\n",
+                   label);
+      return;
+   }
+   write_marker(label);
+}
+
 static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
 {
    switch (argv[0]) {
@@ -1167,7 +1205,7 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
       clock_after_op();
       break;
    case VG_USERREQ__STRATA_MARK:
-      write_marker((const HChar*)argv[1]);
+      mark((const HChar*)argv[1]);
       break;
    case VG_USERREQ__STRATA_SNAPSHOT:
       check_clock(False);
@@ -1479,6 +1517,8 @@ static void st_print_stats(void)
              stats_layered, layered ? (ULong)VG_(HT_count_nodes)(layered) : 0);
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
    VG_(umsg)("strata: alignments refused:  %'llu\n", stats_aligns_refused);
+   VG_(umsg)("strata: markers not made:    %'llu (labels that cannot be "
+             "read)\n", stats_bad_labels);
    VG_(umsg)("strata: sanity checks:       %'llu cheap, %'llu expensive\n",
              stats_cheap_checks, stats_expensive_checks);
    VG_(umsg)("strata: live blocks at end:  %'llu\n",
