@@ -280,7 +280,9 @@ void record_death(ThreadId tid, Site* s, const void* block, UInt tag,
 void write_profile_end(Bool provisional);
 
 /* A marker (an M record) with 'label' (NULL: none), at the time now; the
-   label is cut at its first 255 bytes. */
+   label is cut at its first MARKER_LABEL_MAX bytes, so no more are read
+   (the recorder checks that those it reads can be: st_main.c). */
+#define MARKER_LABEL_MAX  255
 void write_marker(const HChar* label);
 
 /* A forked child starts its own profile: sites and frames unwritten, its
@@ -292,7 +294,7 @@ void restart_heap_in_child(void);
 /*------------------------------------------------------------*/
 
 extern Bool         lt_on;        // lifetimes are recorded (the heap is)
-extern VgHashTable* layered;      /* ChunkHdr* or Block* -> Layers* */
+extern VgHashTable* layered;      /* Chunk* or Block* -> Layers* */
 
 void init_lifetimes(void);
 /* The epochs passed by 'now' close (before each heap operation, marker

@@ -620,7 +620,7 @@ void count_free(Site* site, SizeT req_szB, SizeT extra_szB)
    changed is on the dirty list, and its c line is written with its s line
    (docs/format.md).  A forked child counts afresh (Fork). */
 
-/* The block (ChunkHdr* or Block*) of the latest allocation call, until
+/* The block (Chunk* or Block*) of the latest allocation call, until
    the next free; NULL after a free, or if that call was not recorded
    (--ignore-fn). */
 static const void* last_alloc = NULL;
@@ -707,7 +707,7 @@ void write_profile_end(Bool provisional)
 
 void write_marker(const HChar* label)
 {
-   HChar copy[256];
+   HChar copy[MARKER_LABEL_MAX + 1];
    if (!is_open_Writer())
       return;
    check_clock(False);   // the ticks passed come first in the file

@@ -54,8 +54,8 @@
 
 /* A live heap block of the table: a custom allocator's (MALLOCLIKE_BLOCK)
    or pages (--pages-as-heap).  The first two fields are those of
-   VgHashNode.  (The malloc family's blocks carry this in their chunk
-   header, st_alloc.h.) */
+   VgHashNode.  (The malloc family's blocks carry this in their Chunk,
+   st_alloc.h.) */
 typedef struct _Block {
    struct _Block* next;
    UWord  addr;           // key

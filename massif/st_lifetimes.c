@@ -19,8 +19,8 @@
    reaches N_EPOCHS epochs (epochs 2j and 2j+1 become epoch j), so a birth
    is a Birth: the epoch's index and the generation of the length it was
    counted in (length 2^generation), which says what it is at any later
-   length.  A block keeps its birth in its tag (the chunk header's tag
-   bits, or Block.tag): a block grown in a later epoch than its newest
+   length.  A block keeps its birth in its tag (its Chunk's tag bits,
+   or Block.tag): a block grown in a later epoch than its newest
    bytes is a pile of layers of different ages, kept in 'layered' (only
    such blocks have an entry there, and the LAYERED_TAG flag).
 
@@ -408,13 +408,13 @@ typedef struct {
 
 typedef struct _Layers {
    struct _Layers* next;
-   UWord  key;            // the block: its ChunkHdr* or its Block*
+   UWord  key;            // the block: its Chunk* or its Block*
    Bool   chunk;          // which of the two
    UInt   n, cap;
    Layer* l;
 } Layers;
 
-VgHashTable* layered = NULL;   /* ChunkHdr* or Block* -> Layers* */
+VgHashTable* layered = NULL;   /* Chunk* or Block* -> Layers* */
 
 static Layers* Layers_of(UWord key)
 {
@@ -857,7 +857,7 @@ void check_alive_of_Site(const Site* s)
 
 /* For the expensive sanity check: every layered block's layers add up to
    its size, oldest first, the oldest with its own birth.  'block' gives a
-   block's size and tag from its key (a ChunkHdr* or a Block*: 'chunk'). */
+   block's size and tag from its key (a Chunk* or a Block*: 'chunk'). */
 void check_Layers(void (*block)(UWord key, Bool chunk, SizeT* szB,
                                 UInt* tag))
 {

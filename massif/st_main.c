@@ -13,8 +13,9 @@
 
 /* strata replaces the client's malloc family (malloc, calloc, realloc,
    memalign and friends, every operator new and delete) with its own client
-   allocator (st_alloc.c), which keeps in a header in front of each block
-   its size and its allocation *site*: its call stack with the allocator's
+   allocator (st_alloc.c), which keeps in each block's record (in the
+   tool's memory, found from the block's address in constant time) its
+   size and its allocation *site*: its call stack with the allocator's
    own frames removed, cut to --depth frames.  Each site counts the bytes
    and blocks it holds now, and the lowest and highest bytes it held since
    the last snapshot.  It also counts, exactly and over the whole run, the
@@ -89,6 +90,7 @@ static ULong stats_ignored_reallocs = 0;  // kept at their site: --ignore-fn
 static ULong stats_frames_written  = 0;
 static ULong stats_fast_calls      = 0;   // malloc calls made from JIT code
 static ULong stats_aligns_refused  = 0;   // alignments above MAX_ALIGN_SZB
+static ULong stats_bad_labels      = 0;   // STRATA_MARK labels not readable
 static ULong stats_cheap_checks    = 0;   // sanity checks (Sanity checks)
 static ULong stats_expensive_checks = 0;
 /*------------------------------------------------------------*/
@@ -665,7 +667,8 @@ static void init_free_stack_rules(void)
 /*--- Blocks in the table: custom allocators, pages        ---*/
 /*------------------------------------------------------------*/
 
-/* Blocks of the malloc family carry their site in a header (st_alloc.h).
+/* Blocks of the malloc family carry their site in their chunk's record
+   (st_alloc.h).
    Blocks the tool does not allocate itself, those announced with
    VALGRIND_MALLOCLIKE_BLOCK and the pages of --pages-as-heap=yes, live in
    the 'blocks' hash table instead. */
@@ -727,7 +730,7 @@ static void resize_Block(ThreadId tid, Addr p, SizeT new_szB)
 /*--- Malloc wrappers                                      ---*/
 /*------------------------------------------------------------*/
 
-static SizeT extra_szB_of_Chunk(const ChunkHdr* h)
+static SizeT extra_szB_of_Chunk(const Chunk* h)
 {
    return clo_heap_admin + usable_szB_of_Chunk(h) - req_szB_of_Chunk(h);
 }
@@ -738,7 +741,7 @@ static SizeT extra_szB_of_Chunk(const ChunkHdr* h)
 static ULong ignored_chunks = 0;
 
 /* Gives the chunk its site (the stack of 'tid' now) and counts it. */
-static void record_Chunk(ThreadId tid, ChunkHdr* h)
+static void record_Chunk(ThreadId tid, Chunk* h)
 {
    h->site = get_Site(tid);
    if (h->site == NULL) {
@@ -753,7 +756,7 @@ static void record_Chunk(ThreadId tid, ChunkHdr* h)
 }
 
 /* The chunk is freed by 'tid'. */
-static void unrecord_Chunk(ThreadId tid, ChunkHdr* h)
+static void unrecord_Chunk(ThreadId tid, Chunk* h)
 {
    if (h->site != NULL)
       record_death(tid, h->site, h, tag_of_Chunk(h), req_szB_of_Chunk(h),
@@ -771,13 +774,13 @@ static void unrecord_Chunk(ThreadId tid, ChunkHdr* h)
    takes the block's bytes out of the totals only; recount_Chunk counts the
    chunk 'to' (the same or a new one) at 'site', and the move from the old
    site, which held 'old_szB' for it. */
-static void unrecord_Chunk_quietly(ChunkHdr* h)
+static void unrecord_Chunk_quietly(Chunk* h)
 {
    if (h->site != NULL)
       take_from_totals(req_szB_of_Chunk(h), extra_szB_of_Chunk(h));
 }
 
-static void recount_Chunk(ChunkHdr* to, Site* old_site, SizeT old_szB,
+static void recount_Chunk(Chunk* to, Site* old_site, SizeT old_szB,
                           Site* site)
 {
    tl_assert((site == NULL) == (old_site == NULL));   // realloc_Site
@@ -806,7 +809,8 @@ static void refuse_alignment(SizeT align, SizeT req_szB)
 
 static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
 {
-   void* p;
+   void*  p;
+   Chunk* h;
    if ((SSizeT)req_szB < 0)
       return NULL;
    if (align > MAX_ALIGN_SZB) {
@@ -814,19 +818,19 @@ static void* new_block(ThreadId tid, SizeT req_szB, SizeT align, Bool zeroed)
       return NULL;
    }
    clock_before_op();
-   p = alloc_Chunk(req_szB, align);
+   p = alloc_Chunk(req_szB, align, &h);
    if (p == NULL)
       return NULL;
    if (zeroed)
       VG_(memset)(p, 0, req_szB);
-   record_Chunk(tid, (ChunkHdr*)p - 1);
+   record_Chunk(tid, h);
    clock_after_op();
    return p;
 }
 
 static void die_block(ThreadId tid, void* p)
 {
-   ChunkHdr* h = live_Chunk(p);
+   Chunk* h = live_Chunk(p);
    if (h == NULL) {
       if (p != NULL)
          stats_bad_frees++;
@@ -834,7 +838,7 @@ static void die_block(ThreadId tid, void* p)
    }
    clock_before_op();
    unrecord_Chunk(tid, h);
-   free_Chunk(p);
+   free_Chunk(h, p);
    clock_after_op();
 }
 
@@ -862,7 +866,7 @@ static Site* realloc_Site(ThreadId tid, Site* old_site)
    shrink takes the newest bytes off at the old site, a move to another
    site takes what is left there with its ages, and a growth adds bytes
    born now at the new site.  'h' gets the tag. */
-static void renew_lifetimes(ThreadId tid, ChunkHdr* h, ChunkHdr* old_h,
+static void renew_lifetimes(ThreadId tid, Chunk* h, Chunk* old_h,
                             UInt tag, Site* old_site, Site* site,
                             SizeT old_szB)
 {
@@ -880,12 +884,13 @@ static void renew_lifetimes(ThreadId tid, ChunkHdr* h, ChunkHdr* old_h,
 
 static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
 {
-   ChunkHdr* h = live_Chunk(p_old);
-   SizeT     old_req_szB;
-   Site*     old_site;
-   Site*     site;
-   UInt      tag;
-   void*     p_new = p_old;
+   Chunk* h     = live_Chunk(p_old);
+   Chunk* new_h = h;
+   SizeT  old_req_szB;
+   Site*  old_site;
+   Site*  site;
+   UInt   tag;
+   void*  p_new = p_old;
 
    if (h == NULL || (SSizeT)new_req_szB < 0)
       return NULL;
@@ -897,21 +902,20 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_req_szB)
       update_peak();
    unrecord_Chunk_quietly(h);
    if (!resize_Chunk_in_place(h, new_req_szB)) {
-      p_new = alloc_Chunk(new_req_szB, VG_(clo_alignment));
+      p_new = alloc_Chunk(new_req_szB, VG_(clo_alignment), &new_h);
       if (p_new == NULL) {
          recount_Chunk(h, old_site, old_req_szB, old_site);
          return NULL;
       }
       VG_(memcpy)(p_new, p_old,
                   old_req_szB < new_req_szB ? old_req_szB : new_req_szB);
-      free_Chunk(p_old);
+      free_Chunk(h, p_old);
    }
    site = realloc_Site(tid, old_site);
-   recount_Chunk((ChunkHdr*)p_new - 1, old_site, old_req_szB, site);
+   recount_Chunk(new_h, old_site, old_req_szB, site);
    if (site != NULL) {
-      renew_lifetimes(tid, (ChunkHdr*)p_new - 1, h, tag, old_site, site,
-                      old_req_szB);
-      count_call(site, new_req_szB, (ChunkHdr*)p_new - 1);
+      renew_lifetimes(tid, new_h, h, tag, old_site, site, old_req_szB);
+      count_call(site, new_req_szB, new_h);
    } else
       count_ignored_call();
    stats_reallocs++;
@@ -995,7 +999,7 @@ static void* st_realloc(ThreadId tid, void* p_old, SizeT new_szB)
 
 static SizeT st_malloc_usable_size(ThreadId tid, void* p)
 {
-   ChunkHdr* h = live_Chunk(p);
+   Chunk* h = live_Chunk(p);
    return h ? usable_szB_of_Chunk(h) : 0;
 }
 
@@ -1142,6 +1146,43 @@ static void st_new_mem_stack_signal(Addr a, SizeT len, ThreadId tid)
 /*--- Client requests                                      ---*/
 /*------------------------------------------------------------*/
 
+/* Can the client read the label of a STRATA_MARK at 'label', up to its
+   NUL or its first MARKER_LABEL_MAX bytes (all write_marker reads)?
+   Checked against the address space manager a page at a time, before a
+   byte of the page is read: a dangling pointer, natively harmless (the
+   request does nothing outside the tool), must not kill the run. */
+static Bool is_readable_label(const HChar* label)
+{
+   Addr a   = (Addr)label;
+   Addr end = a + MARKER_LABEL_MAX;
+   if (end < a)
+      return False;                 // wraps around the address space
+   while (a < end) {
+      Addr page_end = VG_PGROUNDDN(a) + VKI_PAGE_SIZE;
+      Addr stop     = page_end < end ? page_end : end;
+      if (!VG_(am_is_valid_for_client)(a, stop - a, VKI_PROT_READ))
+         return False;
+      for (; a < stop; a++)
+         if (*(const HChar*)a == '\0')
+            return True;
+   }
+   return True;
+}
+
+/* STRATA_MARK: a marker, unless its label cannot be read; then none, and
+   the first such request is reported. */
+static void mark(const HChar* label)
+{
+   if (label != NULL && !is_readable_label(label)) {
+      if (stats_bad_labels++ == 0)
+         VG_(umsg)("strata: STRATA_MARK with a label at %p that cannot be "
+                   "read: no marker; further ones are not reported\n",
+                   label);
+      return;
+   }
+   write_marker(label);
+}
+
 static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
 {
    switch (argv[0]) {
@@ -1164,7 +1205,7 @@ static Bool st_handle_client_request(ThreadId tid, UWord* argv, UWord* ret)
       clock_after_op();
       break;
    case VG_USERREQ__STRATA_MARK:
-      write_marker((const HChar*)argv[1]);
+      mark((const HChar*)argv[1]);
       break;
    case VG_USERREQ__STRATA_SNAPSHOT:
       check_clock(False);
@@ -1392,13 +1433,13 @@ static ULong check_Block_table(void)
    return n;
 }
 
-/* A layered block's size and tag, for check_Layers: 'key' is its chunk
-   header if 'chunk', else its Block. */
+/* A layered block's size and tag, for check_Layers: 'key' is its Chunk
+   if 'chunk', else its Block. */
 static void size_and_tag_of_block(UWord key, Bool chunk, SizeT* szB,
                                   UInt* tag)
 {
    if (chunk) {
-      const ChunkHdr* h = (const ChunkHdr*)key;
+      const Chunk* h = (const Chunk*)key;
       tl_assert(h->site != NULL);
       *szB = req_szB_of_Chunk(h);
       *tag = tag_of_Chunk(h);
@@ -1476,11 +1517,15 @@ static void st_print_stats(void)
              stats_layered, layered ? (ULong)VG_(HT_count_nodes)(layered) : 0);
    VG_(umsg)("strata: frees of no block:   %'llu\n", stats_bad_frees);
    VG_(umsg)("strata: alignments refused:  %'llu\n", stats_aligns_refused);
+   VG_(umsg)("strata: markers not made:    %'llu (labels that cannot be "
+             "read)\n", stats_bad_labels);
    VG_(umsg)("strata: sanity checks:       %'llu cheap, %'llu expensive\n",
              stats_cheap_checks, stats_expensive_checks);
    VG_(umsg)("strata: live blocks at end:  %'llu\n",
              stats_allocs - stats_frees);
    VG_(umsg)("strata: slabs for blocks:    %'llu bytes\n", slab_szB_Chunks());
+   VG_(umsg)("strata: records of blocks:   %'llu bytes\n",
+             record_szB_Chunks());
 }
 
 /* The final snapshot (with the peak, if not yet written) and the end. */

@@ -8,7 +8,8 @@
  * Both compile to a few no-op instructions and do nothing when the program
  * does not run under `strata record` (valgrind --tool=strata).  The label is
  * copied when the request is made, its first 255 bytes; it is data, never
- * interpreted.
+ * interpreted.  A label the program cannot read makes no marker (the first
+ * such request is reported).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

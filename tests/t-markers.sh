@@ -32,4 +32,29 @@ expect_eq "X time: the two frees after user 2" "$(( $(answer "$p" get end) - t2 
 "$PROGS/markers" >"$WORK/native.out" 2>&1
 expect_eq "run natively, the program exits 0" "$?" 0
 expect_eq "run natively, it prints nothing" "$(cat "$WORK/native.out")" ""
+
+# Labels the program cannot read (issue 32, 2: a dangling one killed the
+# run): no marker for each, one line on stderr for the first, and the run
+# goes on; a label that ends where its page does, or that is cut at 255
+# bytes before an unreadable one, is read.
+record_valgrind bad-labels --stats=yes "$PROGS/bad_labels"
+expect_eq "bad labels: exit status" "$status" 0
+ask "$profile" markers "get end"
+{ echo before; echo edge; printf 'x%.0s' $(seq 255); echo; echo after; } >"$WORK/bad-labels.exp"
+answer "$profile" markers | cut -f2- >"$WORK/bad-labels.out"
+checks=$((checks + 1))
+if diff -u "$WORK/bad-labels.exp" "$WORK/bad-labels.out"; then
+   pass "bad labels: the markers of the labels that can be read, in order"
+else
+   fail "bad labels: markers differ (diff above)"
+fi
+expect_eq "bad labels: the profile has its end" \
+   "$([ "$(answer "$profile" get end)" != none ] && echo yes)" yes
+expect_eq "bad labels: one warning, naming the request" \
+   "$(grep -c 'STRATA_MARK with a label at 0x[0-9A-Fa-f]* that cannot be read: no marker' \
+      "$WORK/bad-labels.stderr")" 1
+expect_in "bad labels: --stats=yes counts the 5" "$WORK/bad-labels.stderr" \
+   'markers not made: *5 '
+"$PROGS/bad_labels" >"$WORK/native-bad.out" 2>&1
+expect_eq "bad labels, run natively: exit status 0" "$?" 0
 finish

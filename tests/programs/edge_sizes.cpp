@@ -1,11 +1,12 @@
-// edge_sizes: every allocation function at every size and alignment where
-// strata's allocator (massif/st_alloc.c) changes behaviour: 0 and 1, the
-// free-list link, its size classes' boundaries (16 bytes apart up to 1 KiB
-// with the header, then 4 per octave up to 64 KiB), the first chunk from
+// edge_sizes: every allocation function (pvalloc too, which Valgrind's
+// preload library aborted the program for) at every size and alignment
+// where strata's allocator (massif/st_alloc.c) changes behaviour: 0 and 1,
+// the free-list link, its size classes' boundaries (16 bytes apart up to
+// 1 KiB with the gap, then 4 per octave up to 64 KiB), the first chunk from
 // Valgrind's allocator, and the alignments served by a class or not.
 //
 // Each block is filled with its own byte and checked once all are live, so
-// blocks that overlap, or a free list written over a header, are caught.
+// blocks that overlap, or a free list written over a block, are caught.
 //   user snapshot 1: every block live; the program prints "HEAP BLOCKS",
 //                    the bytes asked for and the blocks, to stdout
 //   user snapshot 2: everything freed, each with its own deallocator:
@@ -31,7 +32,7 @@ static const std::size_t kBigAlignSizes[] = {0, 1, 16, 17, 65521};
 
 enum Kind {
    kMalloc, kCallocN1, kCalloc1N, kCallocN0, kCalloc0N, kReallocNull, kReallocarray,
-   kNewArray, kNew, kNewNothrow, kValloc,
+   kNewArray, kNew, kNewNothrow, kValloc, kPvalloc,
    kMemalign, kPosixMemalign, kAlignedAlloc, kNewAligned, kNewArrayAligned, kKinds
 };
 static const Kind kAlignedKinds[] = {kMemalign, kPosixMemalign, kAlignedAlloc, kNewAligned,
@@ -72,6 +73,7 @@ NOINLINE static void *allocate(Kind kind, std::size_t size, std::size_t align)
    case kNew: return AFTER_CALL(::operator new(size));
    case kNewNothrow: return AFTER_CALL(::operator new(size, std::nothrow));
    case kValloc: return AFTER_CALL(valloc(size));
+   case kPvalloc: return AFTER_CALL(pvalloc(size));
    case kMemalign: return AFTER_CALL(memalign(align, size));
    case kPosixMemalign:
       if (posix_memalign(&p, align, size) != 0) return nullptr;
@@ -96,9 +98,12 @@ static void deallocate(const Block &b)
    }
 }
 
-// The bytes a kind asks for, for `size`.
+// The bytes a kind asks for, for `size`: pvalloc rounds it up to a page
+// (glibc's; 0 stays 0).
 static std::size_t asked(Kind kind, std::size_t size)
 {
+   std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+   if (kind == kPvalloc) return (size + page - 1) / page * page;
    return kind == kCallocN0 || kind == kCalloc0N ? 0 : size;
 }
 
@@ -106,7 +111,7 @@ static void keep(void *p, Kind kind, std::size_t size, std::size_t align)
 {
    std::size_t n = asked(kind, size);
    std::size_t min_align = align > 16 ? align : 16;
-   if (kind == kValloc) min_align = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+   if (kind == kValloc || kind == kPvalloc) min_align = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
    if (p == nullptr) die("no block", size, align, kind);
    if (reinterpret_cast<std::uintptr_t>(p) % min_align != 0) die("misaligned", size, align, kind);
    if (n_blocks == sizeof blocks / sizeof blocks[0]) die("too many blocks", size, align, kind);
@@ -122,7 +127,7 @@ static void keep(void *p, Kind kind, std::size_t size, std::size_t align)
 
 static void allocate_all()
 {
-   for (int kind = kMalloc; kind <= kValloc; kind++)
+   for (int kind = kMalloc; kind <= kPvalloc; kind++)
       for (std::size_t size : kSizes) keep(allocate(Kind(kind), size, 0), Kind(kind), size, 0);
    for (Kind kind : kAlignedKinds) {
       for (std::size_t align : kAligns)
