@@ -77,6 +77,25 @@ def retired_free(leak, struct, var, free_fn, extra=""):
             f"#endif")
 
 
+def distinct_keys(rng, keys, power, draws, at):
+    """How many distinct keys skewed_below(keys, power) gives in the first
+    at[k] of `draws` draws (a simulation with the generator's own numbers:
+    the program's differ, their distribution does not)."""
+    seen, out, marks = set(), [], sorted(set(min(a, draws) for a in at))
+    for d in range(1, draws + 1):
+        x = 65536
+        for _ in range(power):
+            x = x * rng.below(65536) >> 16
+        seen.add(x * keys >> 16)
+        while marks and marks[0] == d:
+            out.append(len(seen))
+            marks.pop(0)
+    while marks:
+        out.append(len(seen))
+        marks.pop(0)
+    return out
+
+
 class Component:
     kind = ""
     prefixes = ()
@@ -146,6 +165,12 @@ class Sessions(Component):
         r = self.rng
         self.cap = r.int(40, 500)
         self.p_open = r.int(47, 58)
+        if self.p_open > 50:
+            # drifting up: the cap is reached by half the run (a random walk
+            # without drift, 47 to 50 % opens, is bounded by chance alone)
+            steps = self.prog.cycles * self.prog.requests
+            drift = (2 * self.p_open - 100) / 100.0
+            self.cap = min(self.cap, max(20, int(0.5 * steps * drift)))
         self.lo = r.size(32, 512)
         self.hi = self.lo + r.size(16, 4096)
         self.expire_k = r.int(4, 30)
@@ -301,6 +326,12 @@ class Cache(Component):
         self.lo = r.size(32, 1024)
         self.hi = self.lo + r.size(16, 8192)
         self.ttl = r.int(2, max(3, self.prog.cycles // 4))
+        if self.policy != "ttl":
+            # caches filling: full by half the run (a TTL cache is bounded by
+            # its TTL window, at most a quarter of the run)
+            draws = self.prog.cycles * self.prog.requests * self.lookups
+            half, = distinct_keys(r.fork("fill"), self.keys, self.skew, draws, [draws // 2])
+            self.cap = max(8, min(self.cap, half))
         bits = 4
         while (1 << bits) < 2 * self.cap:
             bits += 1
@@ -866,6 +897,15 @@ class KeyTable(Component):
         self.payload = r.size(8, 256)
         self.word = self.words[self.prefixes.index(self.p)] if self.p in self.prefixes else "key"
         self.free_at_exit = r.chance(0.6)
+        # filled early: 90 % of the keys seen by 40 % of the run
+        draws = self.prog.cycles * self.prog.requests * self.lookups
+        sim = r.fork("fill")
+        while self.keys > 20:
+            early, end = distinct_keys(sim, self.keys, self.power, draws,
+                                       [int(0.4 * draws), draws])
+            if early >= 0.9 * end:
+                break
+            self.keys = int(self.keys * 0.7)
         bits = 4
         while (1 << bits) < self.keys // 2:
             bits += 1
@@ -1215,7 +1255,10 @@ class Vector(Component):
         self.tag = r.size(4, 120)
         self.init = r.choice([4, 8, 16, 64])
         self.push_k = r.int(1, 3)
+        pushes = self.prog.cycles * self.prog.requests * (1 + self.push_k) // 2
         self.window = r.choice([256, 512, 1024, 4096])
+        while self.window > 64 and self.window > pushes // 2:
+            self.window //= 2
         if self.mode == "run":
             if self.prog.language == "C++":     # std::vector grows inside push
                 self.growth = {"functions": [self.fn("push")], "headline": [self.fn("push")]}
@@ -1634,6 +1677,9 @@ class Metrics(Component):
         self.nc = r.int(4, 400)
         self.every = r.int(1, 60)
         self.history = r.choice([0, r.int(4, 200)])
+        if self.history:
+            published = self.prog.cycles * self.prog.requests // self.every
+            self.history = max(2, min(self.history, published // 2))
 
     def plan_leak(self, leak):
         r = self.rng
@@ -1831,6 +1877,8 @@ class Workers(Component):
         self.alo = r.size(32, 512)
         self.aspan = r.size(16, 1024)
         self.seed = r.next64() & 0xFFFFFFFFFFFF
+        rounds = (self.prog.cycles + self.every - 1) // self.every
+        self.ring = max(2, min(self.ring, self.jobs * rounds // 2))
         self.leaky_thread = None
 
     def plan_leak(self, leak):
@@ -2351,3 +2399,58 @@ Cache.code = _cxx(Cache.code, cache_cxx)
 Cache.includes = _includes("cache", Cache.includes)
 Vector.code = _cxx(Vector.code, vector_cxx, leak_ok=False)
 Vector.includes = _includes("vector", Vector.includes)
+
+
+# ---- what a bounded structure holds, cycle by cycle -------------------------
+# A structure meant to look like growth at first (a cache filling, a table
+# over fixed keys, sessions in a random walk...) may still be growing when
+# the run ends: then, in this run, it is growth, and the truth must say so.
+# Program.size_probes() prints these sizes at the end of each cycle when the
+# program runs with GEN_SIZES set (generate does, natively); the structure is
+# growth when it holds less than 90 % of its peak at 60 % of the run
+# (program.STILL_GROWING).  Each entry: (C expression, the functions that
+# allocate what it counts).
+
+
+def _probe(self):
+    cxx = self.prog.language == "C++"
+    p, i = self.p, self.i
+    if self.kind == "sessions":
+        if self.p_open <= 50:   # a random walk: bounded by chance, not growth
+            return None
+        return (f"{p}_table_{i}.size()" if cxx else f"{p}_count_{i}", [self.fn("open")])
+    if self.kind == "cache":
+        return (f"{p}_lru_{i}.size()" if cxx else f"{p}_count_{i}",
+                [self.fn("load"), self.fn("insert")])
+    if self.kind == "pool":
+        return (f"{p}_made_{i}", [self.fn("grow")])
+    if self.kind == "table":
+        return (f"{p}_entries_{i}", [self.fn("intern")])
+    if self.kind == "startup":
+        return (f"{p}_loaded_{i}", [self.fn("text"), self.fn("load")])
+    if self.kind == "vector" and self.mode in ("window", "reuse"):
+        if cxx and self.leak is None:
+            return (f"{p}_items_{i}.capacity()", [self.fn("push")])
+        return (f"{p}_cap_{i}", [self.fn("grow")])
+    if self.kind == "metrics" and self.history and self.leak is None:
+        return (f"({p}_seq_{i} < {self.history} ? {p}_seq_{i} : {self.history})",
+                [self.fn("snapshot")])
+    return None
+
+
+def _workers_fill_cycle(self):
+    """The cycle whose round fills every worker's ring of results (the
+    rounds are known in advance: no need to measure)."""
+    done = 0
+    for c in range(self.prog.cycles):
+        if c % self.every == 0:
+            done += self.jobs
+            if done >= self.ring:
+                return c
+    return self.prog.cycles
+
+
+Component.probe = lambda self: None
+for _cls in (Sessions, Cache, Pool, KeyTable, StartupTable, Vector, Metrics):
+    _cls.probe = _probe
+Workers.fill_cycle = _workers_fill_cycle

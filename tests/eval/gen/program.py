@@ -46,6 +46,7 @@ AT_EXIT = {"unbounded_keys": ("freed", "reachable"), "dropped_batch": ("lost",),
            "old_array": ("lost",)}
 
 MIN_EXPECTED = 8     # leak events the plan must expect, at least
+STILL_GROWING = (0.6, 0.9)  # growth: under 90 % of its peak at 60 % of the run
 MIN_EVENTS = 4       # leak events a run must really have (generate --build checks)
 
 WRAPPER_NAMES = [
@@ -164,6 +165,10 @@ class Program:
                 for c in hosts)
         else:
             about += ". No leak"
+        growing = [c for c in self.components if getattr(c, "still_growing", False)]
+        if growing:
+            about += (". Still growing at the end of the run (growth): "
+                      + ", ".join(f"{c.p} ({c.i})" for c in growing))
         t = {
             "program": self.name,
             "language": self.language,
@@ -179,6 +184,8 @@ class Program:
                 "markers": self.markers,
                 "components": [f"{c.kind} {c.p}_*_{c.i}" for c in self.components],
                 "leaks": [c.leak.truth(c) for c in hosts],
+                "still_growing": [f"{c.kind} {c.p}_*_{c.i}" for c in self.components
+                                  if getattr(c, "still_growing", False)],
             },
         }
         if hosts:
@@ -207,6 +214,42 @@ class Program:
         for c in self.leaks():
             names.add(c.leak.fix_at)
         return sorted(names)
+
+    # ---- growth measured ----------------------------------------------------
+
+    def probes(self):
+        """[(component, C expression, functions)]: the bounded structures whose
+        size is printed each cycle under GEN_SIZES (not those of a leak's host:
+        its leak is its growth)."""
+        out = []
+        for c in self.components:
+            pr = c.probe() if c.leak is None else None
+            if pr:
+                out.append((c, pr[0], pr[1]))
+        return out
+
+    def judge_growth(self, sizes):
+        """sizes: {component index: [size at the end of each cycle]}, from a
+        native run.  Marks as growth each structure still growing late in the
+        run (STILL_GROWING), and the workers whose rings fill late."""
+        at, share = STILL_GROWING
+        late = int(at * (self.cycles - 1))
+        for c, _, functions in self.probes():
+            series = sizes.get(c.i)
+            if not series or len(series) != self.cycles:
+                raise RuntimeError(f"{self.name}: no sizes for {c.p}_*_{c.i}")
+            if max(series) > 0 and series[late] < share * max(series):
+                self.mark_growth(c, functions)
+        for c in self.components:
+            if c.kind == "workers" and c.fill_cycle() > late:
+                self.mark_growth(c, [c.fn("result")])
+
+    @staticmethod
+    def mark_growth(c, functions):
+        c.still_growing = True
+        if c.growth:
+            functions = unique(c.growth["functions"] + functions)
+        c.growth = {"functions": functions, "headline": functions}
 
     # ---- the program --------------------------------------------------------
 
@@ -295,6 +338,11 @@ NOINLINE static void *@REALLOC@(void *p, size_t n)
         startup = [s for c in self.components for s in c.startup()]
         shutdown = [s for c in reversed(self.components) for s in c.shutdown()]
         stats = [s for c in self.components for s in c.stats()]
+        probes = self.probes()
+        if probes:
+            cycle.append("if (print_sizes) {\n" + "\n".join(
+                f'   fprintf(stderr, "size %u {c.i} %lu\\n", cycle, (unsigned long)({expr}));'
+                for c, expr, _ in probes) + "\n}")
         mark = f'      STRATA_MARK("{self.mark_label}");\n' if self.markers else ""
         env = {
             "REQUEST": indent("\n".join(request), 3) if request else "   (void)cycle;\n   (void)req;",
@@ -312,6 +360,11 @@ NOINLINE static void serve_request(unsigned cycle, unsigned req)
 @REQUEST@
 }
 
+/* GEN_SIZES set: the sizes of the bounded structures, each cycle (for
+ * tests/eval/gen/generate, which tells a structure still growing at the end
+ * from one that filled early). */
+static int print_sizes;
+
 NOINLINE static void end_of_cycle(unsigned cycle)
 {
 @CYCLE@
@@ -319,6 +372,7 @@ NOINLINE static void end_of_cycle(unsigned cycle)
 
 int main(void)
 {
+   print_sizes = getenv("GEN_SIZES") != NULL;
 @STARTUP@   for (unsigned cycle = 0; cycle < @CYCLES@; cycle++) {
 @MARK@      for (unsigned r = 0; r < @REQUESTS@; r++)
          serve_request(cycle, cycle * @REQUESTS@ + r);

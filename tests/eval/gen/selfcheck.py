@@ -112,12 +112,14 @@ def check_program(prog, exe, selfcheck_exe, out):
     return ok, lines
 
 
-def main(seeds, args, write, build):
+def main(seeds, args, write, build, verify):
     failed = 0
     for s in seeds:
         prog = Program(s)
         src = write(prog, args.out)
         exe = build(prog, src, args.out, args)
+        verify(prog, exe)
+        write(prog, args.out)
         freed = any(c.leak.at_exit == "freed" for c in prog.leaks())
         sc = build(prog, src, args.out, args, self_check=True) if freed else None
         ok, lines = check_program(prog, exe, sc, args.out)
