@@ -85,12 +85,13 @@ expect_eq "--focus=leak:1 (the frames' finding) draws the frames' layers" \
 pc svg "$WORK/leak.svg" >"$WORK/leak.texts"
 expect_in "--focus=leak:1: the title says which" "$WORK/leak.texts" 'leak:1, by age$'
 
-# A selection first: what was born in the second half only.
-plot late "$p" --by=age --born=50%.. -o "$WORK/late.svg" --keep-script
+# A selection first: what was born in the second half only, alive before
+# the release at exit (at the end of the run nothing is: never freed).
+plot late "$p" --by=age --born=50%.. --alive-at=95% -o "$WORK/late.svg" --keep-script
 early=$(bands "$WORK/late.dat" | sed -n 1,2p | tr ' ' '\n' | sort -u)
-expect_eq "--born=50%..: the first cycles' layers are empty" "$early" 0
+expect_eq "--born=50%.. --alive-at=95%: the first cycles' layers are empty" "$early" 0
 later=$(bands "$WORK/late.dat" | sed -n '$p' | tr ' ' '\n' | sort -n | tail -1)
-expect_le "--born=50%..: the last cycle's layer is drawn" 1 "$later"
+expect_le "--born=50%.. --alive-at=95%: the last cycle's layer is drawn" 1 "$later"
 
 # ---- by tenths: no cycles ---------------------------------------------------------
 record_ok steady "$PROGS/leak_steady"
