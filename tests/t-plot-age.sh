@@ -85,6 +85,19 @@ expect_eq "--focus=leak:1 (the frames' finding) draws the frames' layers" \
 pc svg "$WORK/leak.svg" >"$WORK/leak.texts"
 expect_in "--focus=leak:1: the title says which" "$WORK/leak.texts" 'leak:1, by age$'
 
+# With a question of time, leak:N is still the whole profile's report's (the
+# report of a selection judges none: "the report lists 0 leaks", always),
+# its bytes then selected: the frames' layers under the same question.
+plot leak-born "$p" --by=age --focus=leak:1 --born=..50% --alive-at=95% -o "$WORK/leak-born.svg" \
+   --keep-script
+plot frames-born "$p" --by=age --focus=frame_alloc --born=..50% --alive-at=95% \
+   -o "$WORK/frames-born.svg" --keep-script
+expect_eq "--focus=leak:1 --born --alive-at: the frames' layers, selected" \
+   "$(bands "$WORK/leak-born.dat")" "$(bands "$WORK/frames-born.dat")"
+expect_le "... which hold some bytes" 1 "$(bands "$WORK/leak-born.dat" | tr ' ' '\n' | sort -n | tail -1)"
+plot leak-page "$p" --by=age --focus=leak:1 --alive-at=95% -o "$WORK/leak-born.html"
+expect "... and on the page" pc html "$WORK/leak-born.html"
+
 # A selection first: what was born in the second half only, alive before
 # the release at exit (at the end of the run nothing is: never freed).
 plot late "$p" --by=age --born=50%.. --alive-at=95% -o "$WORK/late.svg" --keep-script
