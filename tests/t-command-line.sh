@@ -45,6 +45,25 @@ refused "vex-iropt-register-updates=all" \
    record --vex-iropt-register-updates=all -o "$WORK/vex.%p" /bin/true
 expect_eq "bad translation settings: nothing recorded" "$(ls "$WORK" | grep -c '^vex\.[0-9]')" 0
 
+# Every option that takes a value, of every command (as its --help lists
+# them), given an empty one: "--born: needs a value (--born=...)", as record
+# always said (report, plot, convert and diff said Boost's "the argument for
+# option '--born' should follow immediately after the equal sign").
+for command in record report plot convert diff; do
+   options=$("$STRATA" "$command" --help | sed -n 's/^  \(--[a-z-]*\) [A-Za-z|.]\{1,\}.*/\1/p')
+   expect_le "$command: options with a value found in --help" 3 "$(echo "$options" | wc -w)"
+   for option in $options; do
+      refused "$command $option=" "^strata $command: $option: needs a value \\($option=\.\.\.\\)\$" \
+         "$command" "$option=" "$massif" /bin/true
+   done
+done
+for option in --log-file --num-callers --trace-children; do   # Valgrind's, through record
+   refused "record $option=" "^strata record: $option: needs a value \\($option=\.\.\.\\)\$" \
+      record "$option=" /bin/true
+done
+refused "plot -o at the end" "^strata plot: --output: needs a value \\(--output=\.\.\.\\)\$" \
+   plot "$massif" -o
+
 # Times near 2^64: the axis counts from the first record, and says so.
 printf 'strata-profile\t2\ncmd\t./late\npid\t1\nppid\t0\ntime_unit\ti\n%s\n' \
    $'F\t1\t0x401000\t0\tf\tf.c\t1\t/bin/late\t\nS\t1\t1' >"$WORK/late.strata"

@@ -66,6 +66,26 @@ expect_in "diff the other way: the leak appeared" "$WORK/back.txt" '^appeared: L
 "$STRATA" diff "$leaky" "$leaky" >"$WORK/same.txt"
 expect_in "diff with itself: the leak is the same" "$WORK/same.txt" '^same: Leak at frame_alloc'
 expect_not "diff with itself: no change" grep -Eq '^[-+][0-9]' "$WORK/same.txt"
+# A profile with lifetimes against one without (the same run written as
+# version 2, its lifetime and count records left out): the finding from the
+# lifetimes and the suspect from the curves are one leak, named by one call
+# site (once it was listed twice, "appeared" and "vanished": the one keyed by
+# its headline, the other by its context's whole names).
+awk -F'\t' 'NR == 1 { print "strata-profile\t2"; next }
+  $1 == "L" || $1 == "b" || $1 == "d" || $1 == "a" { skip = 1; next }
+  $1 == "E" && skip { skip = 0; next }
+  $1 == "P" || $1 == "c" { next }
+  $1 == "opt" && ($2 == "lifetimes" || $2 == "free_stacks" || $2 == "free_depth" || $2 == "epoch_unit") { next }
+  { print }' "$leaky" >"$WORK/leaky-v2.strata"
+"$STRATA" report "$WORK/leaky-v2.strata" >"$WORK/v2.txt"
+expect_in "version 2: the curves judge the leak" "$WORK/v2.txt" '^#1 Leak at frame_alloc'
+for pair in "$WORK/leaky-v2.strata $leaky" "$leaky $WORK/leaky-v2.strata"; do
+   # shellcheck disable=SC2086
+   "$STRATA" diff $pair >"$WORK/mixed.txt"
+   expect_eq "diff ${pair##*/} (lifetimes and curves): one leak, the same" \
+      "$(grep -E '^(appeared|vanished|changed|same): ' "$WORK/mixed.txt" | sed 's/ (.*//')" \
+      "same: Leak at frame_alloc"
+done
 "$STRATA" diff "$leaky" >/dev/null 2>"$WORK/one.err"
 expect_eq "diff with one profile: status 1" "$?" 1
 hostile=$top_srcdir/tests/data/hostile-export.strata

@@ -72,6 +72,26 @@ question 8 24 30
 question 10 20 end
 question 0 64 end
 
+# Alive at the end is what the final state holds, exactly: a 100,000-byte
+# table and a 1000-byte buffer made and freed 2,000 times, the table freed
+# last, then the release at exit.  Whatever the last epoch holds of them
+# (buffers born and freed in it, deaths at exit), none is alive at the end:
+# the bytes selected are the final snapshot's.  (Once, every byte freed in
+# the last epoch counted as alive: the repro of issue 32 got 7,780,000 bytes
+# "alive at the end" of a heap that never held more than 101,000.  Here the
+# last epoch's place moves with the run; tests/t-lifetimes-read.sh and the
+# unit tests hold the exact cases.)
+{ echo "malloc 0 100000"
+  for _ in $(seq 2000); do echo "malloc 2 1000"; echo "free 2"; done
+  echo "freelate 0"; } >"$WORK/churn.script"
+record_ok churn --time-unit=B "$PROGS/lifetimes" "$WORK/churn.script"
+"$STRATA" report --json "$profile" >"$WORK/churn.json"
+"$STRATA" report --json --born=.. "$profile" >"$WORK/churn-end.json"
+expect_eq "--born=..: the bytes alive at the end are the final snapshot's heap" \
+   "$(json "$WORK/churn-end.json" selection.bytes)" "$(json "$WORK/churn.json" final.heap_bytes)"
+expect_le "... no more than the peak" "$(json "$WORK/churn-end.json" selection.bytes)" \
+   "$(json "$WORK/churn.json" peak.heap_bytes)"
+
 # The same with the expensive sanity checks (alive by birth adds up to each
 # site's bytes and blocks, layers to each block's size) and --stats=yes.
 record_ok checked --time-unit=B --sanity-level=3 --stats=yes "$PROGS/lifetimes" "$WORK/mixed.script"

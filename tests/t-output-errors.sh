@@ -79,13 +79,14 @@ expect_eq "a new OUT: the mode the umask gives" "$(stat -c %a "$WORK/new")" 640
 "$STRATA" convert --to=massif "$WORK/a.massif" -o /dev/null
 expect_eq "OUT a device: written, not replaced" "$?" 0
 
-# A full disk: a 32 KiB tmpfs in a mount namespace of the test's own (root).
+# A full disk: a 32 KiB tmpfs in a mount namespace of the test's own (root),
+# OUT in it ($OUT, "out" unless given) holding "keep".
 disk=$WORK/disk
 mkdir -p "$disk"
 in_small_disk() {
-   unshare -m sh -c 'mount -t tmpfs -o size=32k tmpfs "$0" || exit 99
-      printf "keep\n" >"$0/out"; "$@" 2>"$0/../disk.err"; status=$?
-      cat "$0/out" >"$0/../disk.out.kept"; ls -A "$0" >"$0/../disk.ls"; exit $status' "$disk" "$@"
+   OUT=${OUT:-out} unshare -m sh -c 'mount -t tmpfs -o size=32k tmpfs "$0" || exit 99
+      printf "keep\n" >"$0/$OUT"; "$@" 2>"$0/../disk.err"; status=$?
+      cat "$0/$OUT" >"$0/../disk.out.kept"; ls -A "$0" >"$0/../disk.ls"; exit $status' "$disk" "$@"
 }
 if in_small_disk true 2>/dev/null; then
    in_small_disk sh -c "exec '$STRATA' convert --to=massif --threshold=0 --detailed-freq=1 '$data/ls.massif' -o - >'$disk/stdout'"
@@ -94,9 +95,34 @@ if in_small_disk true 2>/dev/null; then
       "^strata convert: standard output: cannot write: No space left on device\$"
    in_small_disk "$STRATA" convert --to=massif --threshold=0 --detailed-freq=1 "$data/ls.massif" -o "$disk/out"
    expect_eq "a full disk, convert -o OUT: exit status" "$?" 1
-   expect_in "a full disk, convert -o OUT: names OUT" "$WORK/disk.err" "^strata: $disk/out: cannot write: "
+   expect_in "a full disk, convert -o OUT: names OUT, and why" "$WORK/disk.err" \
+      "^strata: $disk/out: cannot write: No space left on device\$"
    expect_eq "a full disk: OUT is as it was" "$(cat "$WORK/disk.out.kept")" keep
    expect_eq "a full disk: no temporary file left" "$(cat "$WORK/disk.ls")" out
+   # strata plot -o OUT: the picture gnuplot drew elsewhere is written as
+   # convert's OUT is (it was copied over OUT, truncated first: a good graph
+   # became the first 16 KiB of another, "cannot write: Input/output error").
+   # 40 sites over 1,000 snapshots: each picture is more than the disk holds.
+   "$PYTHON" - "$WORK/big.strata" <<'PY'
+import sys
+out = ["strata-profile\t3", "cmd\t./big", "pid\t2", "ppid\t1", "time_unit\tB"]
+for i in range(1, 41):
+    out += ["F\t%d\t0x%x\t0\tfunction_with_a_long_name_%d\tfile%d.c\t%d\t/obj\t0x%x" % (i, 4096 + i, i, i, i, 4096 + i),
+            "S\t%d\t%d" % (i, i)]
+for t in range(1, 1001):
+    out += ["T\tregular\t%d\t%d\t0\t0" % (t * 100, t * 40), "s\t%d\t%d\t1\t0\t%d" % (t % 40 + 1, t * 40, t * 40), "E"]
+out.append("X\t100000")
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+   for out in graph.svg graph.png graph.pdf graph.html; do
+      if [ "$out" != graph.html ] && ! command -v gnuplot >/dev/null; then continue; fi
+      OUT=$out in_small_disk "$STRATA" plot "$WORK/big.strata" -o "$disk/$out"
+      expect_eq "a full disk, plot -o $out: exit status" "$?" 1
+      expect_in "a full disk, plot -o $out: names OUT, and why" "$WORK/disk.err" \
+         "^strata: $disk/$out: cannot write: No space left on device\$"
+      expect_eq "a full disk, plot -o $out: OUT is as it was" "$(cat "$WORK/disk.out.kept")" keep
+      expect_eq "a full disk, plot -o $out: no temporary file left" "$(cat "$WORK/disk.ls")" "$out"
+   done
 else
    echo "skipped the full disk: no tmpfs can be mounted here (unshare -m and mount need root)"
 fi

@@ -72,12 +72,26 @@ expect_eq "--focus=leak:1 (the frames' finding) draws the frames' layers" \
 pc svg "$WORK/leak.svg" >"$WORK/leak.texts"
 expect_in "--focus=leak:1: the title says which" "$WORK/leak.texts" 'leak:1, by age$'
 
-# A selection first: what was born in the second half only.
-plot late "$p" --by=age --born=50%.. -o "$WORK/late.svg" --keep-script
+# With a question of time, leak:N is still the whole profile's report's (the
+# report of a selection judges none: "the report lists 0 leaks", always),
+# its bytes then selected: the frames' layers under the same question.
+plot leak-born "$p" --by=age --focus=leak:1 --born=..50% --alive-at=95% -o "$WORK/leak-born.svg" \
+   --keep-script
+plot frames-born "$p" --by=age --focus=frame_alloc --born=..50% --alive-at=95% \
+   -o "$WORK/frames-born.svg" --keep-script
+expect_eq "--focus=leak:1 --born --alive-at: the frames' layers, selected" \
+   "$(bands "$WORK/leak-born.dat")" "$(bands "$WORK/frames-born.dat")"
+expect_le "... which hold some bytes" 1 "$(bands "$WORK/leak-born.dat" | tr ' ' '\n' | sort -n | tail -1)"
+plot leak-page "$p" --by=age --focus=leak:1 --alive-at=95% -o "$WORK/leak-born.html"
+expect "... and on the page" pc html "$WORK/leak-born.html"
+
+# A selection first: what was born in the second half only, alive before
+# the release at exit (at the end of the run nothing is: never freed).
+plot late "$p" --by=age --born=50%.. --alive-at=95% -o "$WORK/late.svg" --keep-script
 early=$(bands "$WORK/late.dat" | sed -n 1,2p | tr ' ' '\n' | sort -u)
-expect_eq "--born=50%..: the first cycles' layers are empty" "$early" 0
+expect_eq "--born=50%.. --alive-at=95%: the first cycles' layers are empty" "$early" 0
 later=$(bands "$WORK/late.dat" | sed -n '$p' | tr ' ' '\n' | sort -n | tail -1)
-expect_le "--born=50%..: the last cycle's layer is drawn" 1 "$later"
+expect_le "--born=50%.. --alive-at=95%: the last cycle's layer is drawn" 1 "$later"
 
 # ---- by tenths: no cycles ---------------------------------------------------------
 record_ok steady "$PROGS/leak_steady"
@@ -92,6 +106,50 @@ for b in 1 5 9; do
    kept=$(band_at "$WORK/tenths.dat" "$b" 0)
    expect_le "by tenths: layer $b still holds log records at the end ($kept bytes)" 48 "$kept"
 done
+
+# ---- cycles shorter than an epoch -------------------------------------------------
+# 500 cycles of 131 B (a "tick" marker each, the first at 100) in 64 epochs
+# of 1024 B, each epoch keeping 32 bytes: about 8 cycles start in each
+# epoch.  The layers were named by the cycles in which their epochs start:
+# "born in cycles 1-47", then "55-102": cycles 48-54, born in the first
+# layer, were never named, and the last, "cycle 493", held 493-500.  The
+# names now follow on, from before the first cycle to the 500th.
+"$PYTHON" - "$WORK/short.strata" <<'PY'
+import sys
+out = ["strata-profile\t3", "cmd\t./ticks", "pid\t1", "ppid\t0", "time_unit\tB",
+       "opt\tlifetimes\tyes", "opt\tfree_stacks\tyes",
+       "F\t1\t0x1000\t0\tkeep\tk.c\t1\t/m\t0x1000", "S\t1\t1"]
+events = [(100 + 131 * i, "M\t%d\ttick" % (100 + 131 * i)) for i in range(500)]
+for e in range(64):
+    t = e * 1024 + 1
+    events.append((t, "T\tregular\t%d\t%d\t0\t0\ns\t1\t%d\t%d\t%d\t%d\nE" % (t, 32 * (e + 1), 32 * (e + 1), e + 1, 32 * e, 32 * (e + 1))))
+    if e < 63:
+        events.append(((e + 1) * 1024, "L\t%d\t%d\t1024\nb\t1\t%d\t32\t1\nE" % (e, e * 1024, e)))
+events.sort(key=lambda x: x[0])
+out += [line for _, line in events]
+out += ["T\tfinal\t65535\t2048\t0\t0", "E", "L\t63\t64512\t1024", "b\t1\t63\t32\t1"]
+out += ["a\t1\t%d\t32\t1" % e for e in range(64)]
+out += ["E", "X\t65535"]
+open(sys.argv[1], "w").write("\n".join(out) + "\n")
+PY
+plot short "$WORK/short.strata" --by=age -o "$WORK/short.svg"
+pc svg "$WORK/short.svg" | grep '^born ' >"$WORK/short.texts"
+expect_eq "short cycles: the layers' names follow on, every cycle once" "$("$PYTHON" - "$WORK/short.texts" <<'PY'
+import re, sys
+names = [l.strip() for l in open(sys.argv[1])]
+first = re.fullmatch(r"born before cycle (\d+)", names[0])
+last = int(first.group(1)) - 1 if first else 0
+for n in names[1:]:
+    m = re.fullmatch(r"born in cycles? (\d+)(?:-(\d+))?", n)
+    if not m or int(m.group(1)) != last + 1:
+        print("after cycle %d: %s" % (last, n))
+        sys.exit()
+    last = int(m.group(2) or m.group(1))
+print("from the start to cycle %d in %d layers" % (last, len(names)))
+PY
+)" "from the start to cycle 500 in 10 layers"
+expect_in "... the first: before the first cycle and the cycles that start in its epochs" \
+   "$WORK/short.texts" '^born before cycle [0-9]*$'
 
 # ---- every format ---------------------------------------------------------------
 for format in png pdf html; do

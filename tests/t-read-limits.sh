@@ -58,6 +58,25 @@ guarded wrap-massif 10 plot "$WORK/wrap.massif" -o "$WORK/wrap.svg"
 one_line_error "massif: heap 2^64-1, extra heap 1" wrap-massif \
    '^strata: .*/wrap.massif:10: the snapshot.s heap, extra heap and stacks add up to more than 2\^64-1 bytes$'
 
+# Allocation counts: each site's are exact, but two sites of one call site
+# with 2^63 calls and 2^63 bytes allocated each were "0 allocation calls (0
+# temporary), 0 bytes allocated", their sum modulo 2^64.  A sum of counts
+# saturates: 2^64-1, "or more" in the report, in the JSON the number, and
+# convert's collapsed stack (sites of the same names, added up) says so.
+printf 'strata-profile\t3\ncmd\t./x\npid\t1\nppid\t0\ntime_unit\tB\nF\t1\t0x1000\t0\talloc\ta.c\t1\t/m\t0x1000\nF\t2\t0x2000\t0\tmain\tm.c\t1\t/m\t0x2000\nF\t3\t0x3000\t0\tmain\tm.c\t9\t/m\t0x3000\nS\t1\t1\t2\nS\t2\t1\t3\nT\tregular\t10\t20\t0\t0\ns\t1\t10\t1\t0\t10\ns\t2\t10\t1\t0\t10\nc\t1\t9223372036854775808\t9223372036854775808\t1\nc\t2\t9223372036854775808\t9223372036854775808\t1\nE\nT\tfinal\t20\t20\t0\t0\nE\nX\t20\n' \
+   >"$WORK/counts.strata"
+guarded counts 10 report --depth=1 "$WORK/counts.strata"
+expect_eq "counts of 2^63 + 2^63: exit status" "$status" 0
+expect_text "... 2^64-1 or more, not 0" "$WORK/counts.out" \
+   "   18,446,744,073,709,551,615 or more allocation calls (2 temporary), 18,446,744,073,709,551,615 or more bytes allocated"
+guarded counts-json 10 report --json --depth=1 "$WORK/counts.strata"
+expect_eq "... the JSON: 2^64-1" "$(json "$WORK/counts-json.out" contexts | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[0]["allocations"])')" \
+   "{'calls': 18446744073709551615, 'allocated_bytes': 18446744073709551615, 'temporary': 2}"
+guarded counts-collapsed 10 convert --to=collapsed --cost=allocated "$WORK/counts.strata" -o -
+expect_eq "... collapsed: main;alloc 2^64-1" "$(cat "$WORK/counts-collapsed.out")" "main;alloc 18446744073709551615"
+expect_eq "... and says so" "$(cat "$WORK/counts-collapsed.err")" \
+   "strata convert: note: $WORK/counts.strata: 1 stack weighs 2^64-1 (18446744073709551615) or more (--cost=allocated): the sum of its sites' counts"
+
 run_py read_limits_inputs "$WORK"
 
 guarded markers 60 report "$WORK/markers.strata"

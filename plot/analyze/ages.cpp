@@ -52,6 +52,17 @@ std::vector<AgeLayer> layers_of(const std::vector<std::size_t>& part) {
   return grouped;
 }
 
+// The cycles each layer is named by: from the one under way at its first
+// epoch's start to the one before the next layer's (the last layer: to the
+// last cycle), so that the names cover every cycle, once.  A cycle shorter
+// than an epoch starts and ends inside one: its bytes are that epoch's
+// layer's, and so is its name.
+void name_by_cycles(std::vector<AgeLayer>& layers, const Cycles& cycles) {
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    layers[i].last_cycle = i + 1 < layers.size() ? layers[i + 1].first_cycle - 1 : cycles.count();
+  }
+}
+
 }  // namespace
 
 AgeLayers age_layers(const Model& model, std::span<const SiteId> sites, const Cycles& cycles) {
@@ -61,6 +72,7 @@ AgeLayers age_layers(const Model& model, std::span<const SiteId> sites, const Cy
   out.by_cycles = cycles.count() >= 3;
   std::vector<std::size_t> part = epoch_parts(model, cycles, out.by_cycles);
   out.layers = layers_of(part);
+  if (out.by_cycles) name_by_cycles(out.layers, cycles);
   std::vector<std::size_t> layer_of(l.epochs);
   for (std::size_t i = 0; i < out.layers.size(); ++i) {
     for (std::uint32_t b = out.layers[i].from; b < out.layers[i].to; ++b) layer_of[b] = i;

@@ -10,9 +10,11 @@
 // part is a run of whole epochs, and the layers are known exactly at the
 // epoch boundaries (lifetimes.hpp), the last one, at the end of the run,
 // holding what was never freed (as the graph by site ends with the final
-// snapshot, after a release at exit): a part that holds no epoch of its own
-// (a cycle shorter than an epoch) is merged into the next, and at most
-// kMaxAgeLayers layers are drawn, consecutive cycles taken together.
+// snapshot, after a release at exit).  A layer is named by the cycles from
+// the one under way at its first epoch's start to the one before the next
+// layer's: every cycle is named once, and a cycle shorter than an epoch
+// with the epoch it was born in.  At most kMaxAgeLayers layers are drawn,
+// consecutive cycles taken together.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +34,9 @@ constexpr std::size_t kMaxAgeLayers = 10;
 struct AgeLayer {
   std::uint32_t from = 0;  // the epochs [from, to) its bytes were born in
   std::uint32_t to = 0;
-  std::size_t first_cycle = 0;  // by cycles: the cycles it holds, from 1 (0: before the first)
+  // By cycles: the cycles it is named by, from 1 (0: before the first): from
+  // the one under way at its start to the one before the next layer's.
+  std::size_t first_cycle = 0;
   std::size_t last_cycle = 0;
   std::uint64_t born = 0;            // bytes born in it (in the sites)
   std::vector<std::uint64_t> bytes;  // alive at each boundary 0..epochs

@@ -122,19 +122,20 @@ std::uint64_t end_heap(const Model& model) {
   return model.snapshots.empty() ? 0 : model.snapshots.back().heap;
 }
 
-// A side's suspects by their context's names; a finding from the lifetimes
-// by its headline's name alone (no two findings of a profile have the same
-// headline function: they would be one), so that it matches however its main
-// part's callers differ.
+// A side's suspects by the name of their headline, the call site the diff
+// names them by ("Leak at frame_alloc"), whatever judged them: a finding
+// from the lifetimes and a suspect from the curves of one leak match (a
+// profile with lifetimes against one without, or --leaks-from), however
+// their callers differ.  No two findings of a profile have the same headline
+// function (they would be one); a suspect from the curves whose headline a
+// more suspicious one has taken is keyed by its context's whole names.
 std::map<Names, const Leak*> suspects(const Side& side) {
   std::map<Names, const Leak*> found;
   for (const Leak& leak : side.analysis.leaks.suspects) {
-    const Context& context = side.analysis.contexts.contexts[leak.context];
-    if (leak.finding && leak.headline < context.frames.size()) {
-      found.emplace(Names{frame_name(side.model.frame(context.frames[leak.headline]))}, &leak);
-    } else {
-      found.emplace(names_of(side.model, context.frames), &leak);
-    }
+    Names names = names_of(side.model, side.analysis.contexts.contexts[leak.context].frames);
+    bool headed = leak.headline < names.size();
+    if (headed && found.emplace(Names{names[leak.headline]}, &leak).second) continue;
+    found.emplace(std::move(names), &leak);
   }
   return found;
 }
@@ -148,12 +149,18 @@ void fill_side(const Side& side, const Leak& leak, bool is_new, DiffLeak& out) {
   (is_new ? out.new_growth_bytes : out.old_growth_bytes) = leak.growth_bytes;
 }
 
+// A leak, from the curves (a rising trough) or from the lifetimes (left
+// behind), grows per cycle; a steady growth per time unit.  Its kind changes
+// when that does, not with what judged it.
+bool per_cycle(LeakKind kind) { return kind != LeakKind::steady_growth; }
+
 DiffStatus status_of(const DiffLeak& leak, bool in_old, bool in_new) {
   if (!in_old) return DiffStatus::appeared;
   if (!in_new) return DiffStatus::vanished;
   double larger = std::max(std::abs(leak.old_growth_bytes), std::abs(leak.new_growth_bytes));
   bool moved = std::abs(leak.new_growth_bytes - leak.old_growth_bytes) > kGrowthChange * larger;
-  return moved || leak.old_kind != leak.new_kind ? DiffStatus::changed : DiffStatus::same;
+  bool kind = per_cycle(leak.old_kind) != per_cycle(leak.new_kind);
+  return moved || kind ? DiffStatus::changed : DiffStatus::same;
 }
 
 std::vector<DiffLeak> diff_leaks(const Side& old_side, const Side& new_side) {

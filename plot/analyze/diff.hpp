@@ -7,9 +7,10 @@
 // and it is measured in each profile as the sites whose stacks start with
 // those names.  The contexts compared are those of either profile's report
 // (the calling-context tree's, with the same options), other than "N other
-// places" and the rest of a split; a leak suspect is matched by its
-// context's names too, and a finding from the lifetimes by the name of its
-// headline.
+// places" and the rest of a split; a leak suspect, from the lifetimes or
+// from the curves, is matched by the name of its headline, as the diff
+// names it (the whole names of its context when a more suspicious one of
+// its profile has that headline).
 #pragma once
 
 #include <cstdint>

@@ -62,10 +62,10 @@ std::uint32_t boundary_of(const Model& model, const std::string& text, const std
 }
 
 // The last boundary `cell` lives across: its death's epoch's start; the
-// end (epochs) when it never died or died in the last epoch (at exit).
+// end (epochs) when it never died: what the last record's `a` lines hold,
+// the heap of the final state.
 std::uint32_t last_boundary(const LifetimeCell& cell, std::uint32_t epochs) {
-  if (cell.alive() || std::uint32_t{cell.death} + 1 >= epochs) return epochs;
-  return cell.death;
+  return cell.alive() ? epochs : cell.death;
 }
 
 // Adds `cell`'s bytes and blocks to the boundaries it lives across:
@@ -230,8 +230,8 @@ std::uint32_t born_boundary(const Model& model) {
   std::optional<std::size_t> peak = peak_snapshot(model);
   if (l.epochs == 0 || !peak) return 0;
   std::uint64_t time = model.snapshots[*peak].time;
-  std::uint64_t e = l.epoch_of(time);
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(e, l.epochs - 1) + 1);
+  std::uint64_t e = std::min<std::uint64_t>(l.epoch_of(time), l.epochs - 1);
+  return static_cast<std::uint32_t>(e + 1 < l.epochs ? e + 1 : e);
 }
 
 std::vector<FreedBy> freed_by(const Model& model, std::span<const SiteId> sites) {

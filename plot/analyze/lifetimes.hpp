@@ -10,10 +10,11 @@
 // names: "born in [X, Y)" means born in the epochs from boundary X to
 // boundary Y, "alive at Z" alive across boundary Z (born before it, died
 // after it or never).  At the end of the run (the default of --alive-at,
-// and a time nearest the end of the last epoch), alive means never freed or
-// freed in the last epoch: at exit, as far as the epochs tell (the run's
-// last 1/64 to 1/32), which is where a program frees what it kept to the
-// end.
+// and a time nearest the end of the last epoch), alive means never freed:
+// what the last epoch record's `a` lines give, the heap of the final state,
+// exactly (a byte that died in the last epoch, at exit or born and freed in
+// it, is not alive at the end, and no set of bytes alive at one moment is
+// more than the heap held then).
 //
 // A selection is answered as a model: selected_model() gives one whose
 // snapshots are the epoch boundaries and whose sites hold their selected
@@ -44,8 +45,7 @@ std::string why_no_lifetimes(const Model& model);
 std::uint64_t resolve_time(const Model& model, const std::string& text, const std::string& what);
 
 // The bytes a question of time keeps: born in the epochs [from, to), alive
-// across boundary `at` (at == epochs: at the end, never freed or freed in
-// the last epoch).
+// across boundary `at` (at == epochs: at the end, never freed).
 struct Selection {
   std::uint32_t from = 0;
   std::uint32_t to = 0;
@@ -75,9 +75,11 @@ struct BornPart {
   std::uint64_t bytes = 0;
 };
 
-// The boundary the births of a report look at without a selection: the end of the peak's epoch (the
-// end of the last epoch is the end of the run, where the bytes freed in it
-// count as alive); 0 without epochs or a peak.
+// The boundary the births of a report look at without a selection: the end
+// of the peak's epoch, or its start when the peak's epoch is the last (its
+// end is the end of the run, where only what was never freed is alive, not
+// what the peak held and the release at exit freed); 0 without epochs or a
+// peak.
 std::uint32_t born_boundary(const Model& model);
 
 // When the bytes of `sites` alive across boundary `k` (born_boundary(), or

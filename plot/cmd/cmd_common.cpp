@@ -5,6 +5,7 @@
 
 #include "cmd/commands.hpp"
 #include "read/read.hpp"
+#include "util/command_line.hpp"
 #include "util/error.hpp"
 #include "util/shown.hpp"
 
@@ -44,13 +45,8 @@ std::optional<po::variables_map> parse_subcommand(const Args& args, const Subcom
   all.add(visible).add_options()("files", po::value<std::vector<std::string>>());
   po::positional_options_description positional;
   positional.add("files", static_cast<int>(command.files));
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    throw Error(error.what());
-  }
+  po::variables_map values =
+      parse_command_line(po::command_line_parser(args).options(all).positional(positional));
   if (values.count("help")) {
     std::cout << "Usage: " << command.usage << "\n" << command.about << "\n\n";
     print_options(std::cout, visible);

@@ -212,8 +212,12 @@ void write(const Model& model, const Conversion& c, const std::vector<CollapsedS
            std::ostream& out) {
   if (c.format == "massif") {
     write_massif(model, c.massif, out);
-  } else {
-    write_collapsed(model, stacks, out);
+    return;
+  }
+  if (std::size_t saturated = write_collapsed(model, stacks, out)) {
+    std::cerr << "strata convert: note: " << shown(model.file) << ": " << saturated << " stack"
+              << (saturated == 1 ? " weighs" : "s weigh") << " 2^64-1 (" << kCountsMax
+              << ") or more (--cost=" << c.cost_text << "): the sum of its sites' counts\n";
   }
 }
 

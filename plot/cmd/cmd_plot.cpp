@@ -209,6 +209,9 @@ std::vector<SiteId> focus_sites(const Model& model, const std::string& focus,
 // --by=age: the layers of every site's bytes, or of those of --focus.  An
 // analysis that judged the leaks (`judged`, may be null) gives the cycles and
 // the leaks of --focus=leak:N; without one, what is needed is found here.
+// With a question of time `model` is the selection's, and `judged` that of
+// the whole profile (whose sites the selection keeps, by the same ids):
+// the report of a selection judges no leak.
 PlotData age_plot_data(const Model& model, const po::variables_map& values,
                        const ContextOptions& contexts, PlotOptions plot,
                        const HeapAnalysis* judged = nullptr) {
@@ -248,17 +251,19 @@ PlotData fitted_plot_data(const Model& model, const HeapAnalysis& analysis, Plot
 }
 
 // The page: the graph by call site, with the heap by age as its toggle
-// when the profile has lifetimes (shown first with --by=age).
+// when the profile has lifetimes (shown first with --by=age); `whole` as
+// age_plot_data's `judged` with a selection.
 PageData page_data(const Model& model, const po::variables_map& values,
                    const ContextOptions& contexts, const PlotOptions& plot,
-                   const std::optional<Selection>& selection, bool by_age) {
+                   const std::optional<Selection>& selection, const HeapAnalysis* whole,
+                   bool by_age) {
   if (values.count("keep-script")) {
     throw Error("--keep-script: a page draws its graph with its own script, not gnuplot");
   }
   HeapAnalysis analysis = analyze_heap(model, contexts, {.leaks = !selection, .tree = true});
   PageData page = make_page_data(model, contexts, analysis, plot, selection);
   if (by_age || (model.has_lifetimes && model.lifetimes.epochs > 0)) {
-    page.by_age = age_plot_data(model, values, contexts, plot, selection ? nullptr : &analysis);
+    page.by_age = age_plot_data(model, values, contexts, plot, selection ? whole : &analysis);
   }
   page.by_age_first = by_age;
   return page;
@@ -277,20 +282,29 @@ int cmd_plot(const Args& args) {
   ContextOptions options = read_context_options(values);
   Model model = load_profile(file);
   PlotOptions plot = plot_options(values, graph);
-  std::optional<Selection> selection = ask(model, read_time_question(values));
-  if (selection) plot.note = selection_title(model, *selection);
   ContextOptions contexts = for_profile(options, values, model);
   std::string by = values["by"].as<std::string>();
   if (by != "sites" && by != "age") throw Error("--by=" + by + ": draw by sites or by age");
   if (values.count("focus") && by != "age") throw Error("--focus: give --by=age too");
+  // --focus=leak:N is the Nth leak of the report on the whole profile: judged
+  // before a question of time makes `model` the selection's.
+  TimeQuestion question = read_time_question(values);
+  std::optional<HeapAnalysis> whole;
+  if (question.asked() && values.count("focus") &&
+      values["focus"].as<std::string>().starts_with("leak:")) {
+    whole.emplace(analyze_heap(model, contexts));
+  }
+  const HeapAnalysis* judged = whole ? &*whole : nullptr;
+  std::optional<Selection> selection = ask(model, question);
+  if (selection) plot.note = selection_title(model, *selection);
   plot.top = contexts.top;
   if (graph.format == GraphFormat::html) {
-    write_page(page_data(model, values, contexts, plot, selection, by == "age"), graph.output,
-               file);
+    write_page(page_data(model, values, contexts, plot, selection, judged, by == "age"),
+               graph.output, file);
     return 0;
   }
   PlotData data =
-      by == "age" ? age_plot_data(model, values, contexts, plot)
+      by == "age" ? age_plot_data(model, values, contexts, plot, judged)
                   : fitted_plot_data(model, analyze_heap(model, contexts, {.leaks = !selection}),
                                      plot, graph);
   if (std::optional<KeptScript> kept = render_graph(data, graph)) {

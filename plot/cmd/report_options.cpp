@@ -133,7 +133,7 @@ void add_time_options(po::options_description& options) {
        "lifetimes")  //
       ("alive-at", po::value<std::string>()->value_name("T"),
        "keep only the bytes still alive at T, a time as for --born (the end of the run, where "
-       "alive means never freed, or freed in the last epoch: at exit)");
+       "alive means never freed)");
 }
 
 TimeQuestion read_time_question(const po::variables_map& values) {

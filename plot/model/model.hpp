@@ -53,15 +53,25 @@ struct Frame {
 // version 3): the calls that made one of its blocks, the bytes they asked
 // for, and how many of those blocks were temporary, freed by the next heap
 // operation: no allocation and no other free in between (heaptrack's rule).
+// A site's counts are exact; a sum of several sites' (a context's, a
+// collapsed stack's) saturates at kCountsMax: 2^64-1 there means that many
+// or more, and says so where shown ("or more"), never a sum wrapped around.
+constexpr std::uint64_t kCountsMax = UINT64_MAX;
+
+// a + b, or kCountsMax when that would pass it.
+constexpr std::uint64_t saturated_sum(std::uint64_t a, std::uint64_t b) {
+  return a > kCountsMax - b ? kCountsMax : a + b;
+}
+
 struct AllocationCounts {
   std::uint64_t calls = 0;
   std::uint64_t allocated = 0;
   std::uint64_t temporary = 0;
 
   AllocationCounts& operator+=(const AllocationCounts& other) {
-    calls += other.calls;
-    allocated += other.allocated;
-    temporary += other.temporary;
+    calls = saturated_sum(calls, other.calls);
+    allocated = saturated_sum(allocated, other.allocated);
+    temporary = saturated_sum(temporary, other.temporary);
     return *this;
   }
 };

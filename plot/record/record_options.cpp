@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "record/record.hpp"
+#include "util/command_line.hpp"
 #include "util/error.hpp"
 #include "util/help.hpp"
 #include "util/text.hpp"
@@ -219,7 +220,10 @@ void reject_misplaced(const std::string& name) {
 // a problem with FILE is named as given.
 std::string out_file_synonym(const std::string& arg) {
   std::size_t equals = arg.find('=');
-  if (equals == std::string::npos) throw Error(arg + ": needs a value (" + arg + "=...)");
+  std::string name = arg.substr(0, equals);
+  if (equals == std::string::npos || equals + 1 == arg.size()) {
+    throw Error(name + ": needs a value (" + name + "=...)");  // as parse_command_line() says
+  }
   std::string problem = out_file_problem(arg.substr(equals + 1));
   if (!problem.empty()) throw Error(arg + ": " + problem);
   return "--out-file" + arg.substr(equals);
@@ -263,20 +267,7 @@ po::variables_map parse_ours(const Args& ours, const po::options_description& op
   int valgrind_like = style::allow_long | style::long_allow_adjacent | style::allow_short |
                       style::short_allow_adjacent | style::short_allow_next |
                       style::allow_dash_for_short;
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(ours).options(options).style(valgrind_like).run(), values);
-    po::notify(values);
-  } catch (const po::invalid_command_line_syntax& error) {
-    bool missing = error.kind() == po::invalid_syntax::missing_parameter ||
-                   error.kind() == po::invalid_syntax::empty_adjacent_parameter;
-    std::string name = error.get_option_name();
-    if (missing) throw Error(name + ": needs a value (" + name + "=...)");
-    throw Error(error.what());
-  } catch (const po::error& error) {
-    throw Error(error.what());
-  }
-  return values;
+  return parse_command_line(po::command_line_parser(ours).options(options).style(valgrind_like));
 }
 
 }  // namespace

@@ -113,8 +113,7 @@ std::string value_problem(const CoreOption& option, std::string_view value) {
       return is_choice(value, "yes|no") ? "" : "must be yes or no";
     case Takes::number:
       return parse_number(value) ? "" : "must be a number";
-    case Takes::text:
-      return value.empty() ? "needs a value" : "";
+    case Takes::text:  // not empty: check_core_option()
     case Takes::any_text:
       return "";
     case Takes::hex: {
@@ -140,8 +139,10 @@ void check_core_option(const std::string& arg) {
   if (!option) throw Error(arg + ": not an option of strata record or a Valgrind core option");
   bool has_value = equals != std::string::npos;
   if (option->takes == Takes::nothing && has_value) throw Error(arg + ": takes no value");
-  if (option->takes != Takes::nothing && !has_value) {
-    throw Error(arg + ": needs a value (" + arg + "=...)");
+  bool empty = has_value && equals + 1 == arg.size() && option->takes != Takes::any_text;
+  if (option->takes != Takes::nothing && (!has_value || empty)) {
+    std::string name = arg.substr(0, equals);
+    throw Error(name + ": needs a value (" + name + "=...)");  // as parse_command_line() says
   }
   std::string problem = has_value ? value_problem(*option, arg.substr(equals + 1)) : "";
   if (!problem.empty()) throw Error(arg + ": " + problem);

@@ -96,9 +96,11 @@ std::string sites_note(const Model& model, std::size_t snapshot, const std::stri
 std::string collapsed_name(std::string_view name);
 
 // "main;player_play;frame_alloc 3226272", a line a stack (stacks with the
-// same names added up), each frame's name escaped (collapsed_name) so that
-// `;` and line breaks cannot split it.
-void write_collapsed(const Model& model, const std::vector<CollapsedStack>& stacks,
-                     std::ostream& out);
+// same names added up, the sum saturating at 2^64-1 as the counts' do:
+// model.hpp, kCountsMax), each frame's name escaped (collapsed_name) so
+// that `;` and line breaks cannot split it.  Returns how many lines weigh
+// 2^64-1: that much or more.
+std::size_t write_collapsed(const Model& model, const std::vector<CollapsedStack>& stacks,
+                            std::ostream& out);
 
 }  // namespace strata

@@ -125,17 +125,23 @@ std::string collapsed_name(std::string_view name) {
   return out;
 }
 
-void write_collapsed(const Model& model, const std::vector<CollapsedStack>& stacks,
-                     std::ostream& out) {
+std::size_t write_collapsed(const Model& model, const std::vector<CollapsedStack>& stacks,
+                            std::ostream& out) {
   std::map<std::string, std::uint64_t> lines;  // the frames' names -> bytes
   for (const CollapsedStack& stack : stacks) {
     std::string line;
     for (FrameId id : stack.frames) {
       line += (line.empty() ? "" : ";") + collapsed_name(frame_name(model.frame(id)));
     }
-    lines[line.empty() ? "[no stack]" : line] += stack.bytes;
+    std::uint64_t& weight = lines[line.empty() ? "[no stack]" : line];
+    weight = saturated_sum(weight, stack.bytes);
   }
-  for (const auto& [line, bytes] : lines) out << line << " " << bytes << "\n";
+  std::size_t saturated = 0;
+  for (const auto& [line, bytes] : lines) {
+    out << line << " " << bytes << "\n";
+    if (bytes == kCountsMax) ++saturated;
+  }
+  return saturated;
 }
 
 }  // namespace strata

@@ -23,6 +23,7 @@
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
 #include "util/interrupt.hpp"
+#include "util/output.hpp"
 
 extern char** environ;
 
@@ -159,11 +160,12 @@ std::string run_gnuplot(const std::string& directory, const std::string& script)
 
 namespace {
 
+// The script and data, replaced whole (util/output.hpp): kept beside OUT,
+// a full disk leaves the ones there as they were.
 void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw Error(path.string(), 0, std::string("cannot write: ") + std::strerror(errno));
+  ReplacedFile out(path.string());
+  out.stream() << text;
+  out.commit();
 }
 
 std::string read_file(const fs::path& path) {
@@ -199,13 +201,15 @@ class TempDir {
   RemovedOnSignal removed_;
 };
 
-// Moves `from` to `to`, copying when they are on different file systems.
-void move_file(const fs::path& from, const fs::path& to) {
-  std::error_code error;
-  fs::rename(from, to, error);
-  if (!error) return;
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
-  if (error) throw Error(to.string(), 0, "cannot write: " + error.message());
+// The picture gnuplot drew at `from` as OUT, replaced whole (util/output.hpp,
+// as convert and the page write theirs): a full disk leaves OUT as it was,
+// and says so.
+void write_picture(const fs::path& from, const std::string& to) {
+  std::ifstream in(from, std::ios::binary);
+  if (!in) throw Error(from.string(), 0, "gnuplot wrote no picture");
+  ReplacedFile out(to);
+  if (in.peek() != std::ifstream::traits_type::eof()) out.stream() << in.rdbuf();
+  out.commit();
 }
 
 // The name the kept script and data take from the output: its stem, with
@@ -325,7 +329,7 @@ std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions&
     for (const std::string& line : job.key) std::cout << line << '\n';
     if (escapes_only) std::cout << last;
   } else if (!options.keep_script) {
-    move_file(work.directory / work.picture, options.output);
+    write_picture(work.directory / work.picture, options.output);
   }
   if (!options.keep_script) return std::nullopt;
   return KeptScript{work.script().string(), work.data().string()};

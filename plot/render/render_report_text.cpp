@@ -285,10 +285,14 @@ std::string callers_text(const ReportContext& c) {
   return "     ... and its other callers (" + stacks + "; the others have contexts of their own)";
 }
 
+// A count, "or more" when its sum saturated (model.hpp, kCountsMax).
+std::string count_text(std::uint64_t n) { return grouped(n) + (n == kCountsMax ? " or more" : ""); }
+
 // "1,204 allocation calls (1,100 temporary), 2,468,864 bytes allocated".
 std::string counts_text(const AllocationCounts& counts) {
-  return counted(counts.calls, "allocation call") + " (" + grouped(counts.temporary) +
-         " temporary), " + grouped(counts.allocated) + " bytes allocated";
+  return count_text(counts.calls) + " allocation call" + (counts.calls == 1 ? "" : "s") + " (" +
+         count_text(counts.temporary) + " temporary), " + count_text(counts.allocated) +
+         " bytes allocated";
 }
 
 void context(const Report& r, const ReportContext& c, std::ostream& out) {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -17,23 +18,16 @@ namespace fs = std::filesystem;
 
 namespace strata {
 
-// ---- standard output ---------------------------------------------------------
+// ---- a descriptor's buffer -------------------------------------------------------
 
-StandardOutput::StandardOutput() {
+DescriptorBuffer::DescriptorBuffer(int fd) : fd_(fd) {
   setp(buffer_.data(), buffer_.data() + buffer_.size());
-  std::cout.flush();
-  previous_ = std::cout.rdbuf(this);
 }
 
-StandardOutput::~StandardOutput() {
-  drain();
-  std::cout.rdbuf(previous_);
-}
-
-bool StandardOutput::drain() {
+bool DescriptorBuffer::drain() {
   const char* at = pbase();
   while (error_ == 0 && at < pptr()) {
-    ssize_t n = write(STDOUT_FILENO, at, static_cast<std::size_t>(pptr() - at));
+    ssize_t n = write(fd_, at, static_cast<std::size_t>(pptr() - at));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       error_ = n < 0 ? errno : ENOSPC;
@@ -45,7 +39,7 @@ bool StandardOutput::drain() {
   return error_ == 0;
 }
 
-StandardOutput::int_type StandardOutput::overflow(int_type c) {
+DescriptorBuffer::int_type DescriptorBuffer::overflow(int_type c) {
   if (!drain()) return traits_type::eof();
   if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
   *pptr() = traits_type::to_char_type(c);
@@ -53,7 +47,7 @@ StandardOutput::int_type StandardOutput::overflow(int_type c) {
   return c;
 }
 
-std::streamsize StandardOutput::xsputn(const char* text, std::streamsize n) {
+std::streamsize DescriptorBuffer::xsputn(const char* text, std::streamsize n) {
   std::streamsize done = 0;
   while (done < n) {
     if (pptr() == epptr() && !drain()) return done;
@@ -65,13 +59,25 @@ std::streamsize StandardOutput::xsputn(const char* text, std::streamsize n) {
   return done;
 }
 
-int StandardOutput::sync() { return drain() ? 0 : -1; }
+int DescriptorBuffer::sync() { return drain() ? 0 : -1; }
+
+// ---- standard output ---------------------------------------------------------
+
+StandardOutput::StandardOutput() : buffer_(STDOUT_FILENO) {
+  std::cout.flush();
+  previous_ = std::cout.rdbuf(&buffer_);
+}
+
+StandardOutput::~StandardOutput() {
+  buffer_.drain();
+  std::cout.rdbuf(previous_);
+}
 
 void StandardOutput::finish() {
   std::cout.flush();
-  drain();
-  if (error_ != 0) {
-    throw Error(std::string("standard output: cannot write: ") + std::strerror(error_));
+  buffer_.drain();
+  if (buffer_.error() != 0) {
+    throw Error(std::string("standard output: cannot write: ") + std::strerror(buffer_.error()));
   }
 }
 
@@ -96,32 +102,39 @@ ReplacedFile::ReplacedFile(const std::string& path) : path_(path) {
   bool exists = stat(target_.c_str(), &st) == 0;
   fs::path dir = target_.parent_path().empty() ? fs::path(".") : target_.parent_path();
   std::string pattern = (dir / ("." + target_.filename().string() + ".strata-XXXXXX")).string();
-  int fd = exists && !S_ISREG(st.st_mode) ? -1 : mkstemp(pattern.data());
-  if (fd >= 0) {
-    fchmod(fd, exists ? st.st_mode & 07777 : new_file_mode());
-    close(fd);
+  fd_ = exists && !S_ISREG(st.st_mode) ? -1 : mkostemp(pattern.data(), O_CLOEXEC);
+  if (fd_ >= 0) {
+    fchmod(fd_, exists ? st.st_mode & 07777 : new_file_mode());
     temp_ = pattern;
     removed_ = std::make_unique<RemovedOnSignal>(temp_);
-    out_.open(temp_, std::ios::binary | std::ios::trunc);
   } else if (exists) {
     // a device or a pipe, or a file in a directory strata may not write
     // in: there is nothing to rename over it, it is written directly
-    out_.open(target_, std::ios::binary | std::ios::trunc);
+    fd_ = open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   }
-  if (!out_.is_open()) throw Error(path_, 0, std::string("cannot write: ") + std::strerror(errno));
+  if (fd_ < 0) fail(errno);
+  buffer_ = std::make_unique<DescriptorBuffer>(fd_);
+  out_.rdbuf(buffer_.get());
 }
 
 ReplacedFile::~ReplacedFile() {
+  if (fd_ >= 0) close(fd_);
   if (!temp_.empty()) unlink(temp_.c_str());
 }
 
+void ReplacedFile::fail(int error) const {
+  throw Error(path_, 0, std::string("cannot write: ") + std::strerror(error));
+}
+
 void ReplacedFile::commit() {
-  out_.close();
-  if (!out_) throw Error(path_, 0, std::string("cannot write: ") + std::strerror(errno));
+  out_.flush();
+  buffer_->drain();
+  if (buffer_->error() != 0) fail(buffer_->error());
+  int fd = fd_;
+  fd_ = -1;
+  if (close(fd) != 0) fail(errno);
   if (temp_.empty()) return;
-  if (std::rename(temp_.c_str(), target_.c_str()) != 0) {
-    throw Error(path_, 0, std::string("cannot write: ") + std::strerror(errno));
-  }
+  if (std::rename(temp_.c_str(), target_.c_str()) != 0) fail(errno);
   temp_.clear();
   removed_.reset();
 }

@@ -7,26 +7,27 @@
 
 #include <array>
 #include <filesystem>
-#include <fstream>
 #include <memory>
+#include <ostream>
 #include <streambuf>
 #include <string>
 
 namespace strata {
 
-// Standard output for std::cout, installed for its lifetime: a buffer
-// written to descriptor 1 that remembers the first write that failed, and
-// then drops the rest (std::cout goes bad, so the command's printing costs
-// nothing more).
-class StandardOutput : public std::streambuf {
+// A buffer written to a descriptor that remembers the first write that
+// failed, with its errno (ENOSPC on a full disk, whatever later calls leave
+// in errno), and then drops the rest: the stream goes bad, so the printing
+// costs nothing more.
+class DescriptorBuffer : public std::streambuf {
  public:
-  StandardOutput();
-  ~StandardOutput() override;
-  StandardOutput(const StandardOutput&) = delete;
-  StandardOutput& operator=(const StandardOutput&) = delete;
+  explicit DescriptorBuffer(int fd);
+  DescriptorBuffer(const DescriptorBuffer&) = delete;
+  DescriptorBuffer& operator=(const DescriptorBuffer&) = delete;
 
-  // Writes what is buffered; an Error naming standard output if a write failed.
-  void finish();
+  // Writes what is buffered; false once a write failed.
+  bool drain();
+  // The errno of the first write that failed; 0 while none has.
+  int error() const { return error_; }
 
  protected:
   int_type overflow(int_type c) override;
@@ -34,11 +35,26 @@ class StandardOutput : public std::streambuf {
   int sync() override;
 
  private:
-  bool drain();  // writes the buffer; false once a write failed
-
+  int fd_;
   std::array<char, 1 << 16> buffer_;
+  int error_ = 0;
+};
+
+// Standard output for std::cout, installed for its lifetime: a
+// DescriptorBuffer on descriptor 1.
+class StandardOutput {
+ public:
+  StandardOutput();
+  ~StandardOutput();
+  StandardOutput(const StandardOutput&) = delete;
+  StandardOutput& operator=(const StandardOutput&) = delete;
+
+  // Writes what is buffered; an Error naming standard output if a write failed.
+  void finish();
+
+ private:
+  DescriptorBuffer buffer_;
   std::streambuf* previous_ = nullptr;
-  int error_ = 0;  // the errno of the first write that failed
 };
 
 // A file written whole or not at all: the text goes to a temporary file
@@ -47,7 +63,10 @@ class StandardOutput : public std::streambuf {
 // without commit() removes its temporary file, and so does a stop signal
 // (interrupt.hpp).  A path that is not a regular file (a device, a pipe),
 // or one in a directory where no file can be created, is written directly:
-// there is nothing to rename over it.
+// there is nothing to rename over it.  Every write is checked, and an error
+// gives the first that failed ("No space left on device").  strata convert
+// -o, the page and the graphs of strata plot -o, with the script and data
+// --keep-script keeps, are written so.
 class RemovedOnSignal;
 class ReplacedFile {
  public:
@@ -57,15 +76,20 @@ class ReplacedFile {
   ReplacedFile& operator=(const ReplacedFile&) = delete;
 
   std::ostream& stream() { return out_; }
-  // Closes and renames; an Error naming the file if anything failed.
+  // Writes what is buffered, closes and renames; an Error naming the file
+  // if anything failed.
   void commit();
 
  private:
+  [[noreturn]] void fail(int error) const;
+
   std::string path_;              // as given, for errors
   std::filesystem::path target_;  // where it ends: `path` with its links followed
   std::string temp_;              // the temporary file, or empty when written directly
   std::unique_ptr<RemovedOnSignal> removed_;
-  std::ofstream out_;
+  int fd_ = -1;
+  std::unique_ptr<DescriptorBuffer> buffer_;
+  std::ostream out_{nullptr};
 };
 
 }  // namespace strata

@@ -62,8 +62,7 @@ std::string selected_range(const Model& model, const Selection& s, const std::st
 }  // namespace
 
 std::string selection_words(const Model& model, const Selection& s) {
-  return selected_range(model, s,
-                        "the end of the run (never freed, or freed in the last epoch: at exit)") +
+  return selected_range(model, s, "the end of the run (never freed)") +
          ", to the lifetimes' epochs of " + epoch_length_words(model);
 }
 

@@ -520,7 +520,8 @@ PlotData graph_frame(const Model& model, const PlotOptions& options) {
 }
 
 // "born in 20-30% of the run", "born in cycle 3", "born in cycles 3-4",
-// "born before the first cycle".
+// "born before the first cycle", "born before cycle 3" (before the first
+// and in cycles 1-2).
 std::string layer_legend(const AgeLayers& ages, const AgeLayer& layer, std::uint32_t epochs) {
   if (!ages.by_cycles) {
     auto pct = [&](std::uint32_t k) {
@@ -529,7 +530,8 @@ std::string layer_legend(const AgeLayers& ages, const AgeLayer& layer, std::uint
     return "born in " + pct(layer.from) + "-" + pct(layer.to) + "% of the run";
   }
   if (layer.last_cycle == 0) return "born before the first cycle";
-  std::string first = layer.first_cycle == 0 ? "the start" : std::to_string(layer.first_cycle);
+  if (layer.first_cycle == 0) return "born before cycle " + std::to_string(layer.last_cycle + 1);
+  std::string first = std::to_string(layer.first_cycle);
   if (layer.first_cycle == layer.last_cycle) return "born in cycle " + first;
   return "born in cycles " + first + "-" + std::to_string(layer.last_cycle);
 }

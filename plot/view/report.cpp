@@ -14,9 +14,17 @@ namespace strata {
 
 namespace {
 
-// When a context's bytes next to the peak were born, at epoch boundaries.
-void add_born(const Model& model, const Context& context, std::uint32_t k, bool selected,
-              ReportContext& out) {
+// Which boundary of the peak's epoch born_boundary() is, in words.
+std::string born_boundary_words(const Model& model, std::uint32_t k) {
+  std::optional<std::size_t> peak = peak_snapshot(model);
+  bool end = peak && boundary_time(model, k) > model.snapshots[*peak].time;
+  return std::string(end ? "the end" : "the start") + " of the peak's epoch";
+}
+
+// When a context's bytes next to the peak were born, at epoch boundaries
+// (boundary `k`, which `alive_at` names; empty for a selection's).
+void add_born(const Model& model, const Context& context, std::uint32_t k,
+              const std::string& alive_at, ReportContext& out) {
   if (!model.has_lifetimes) return;
   std::vector<BornPart> parts = born_across(model, context.sites, k);
   out.born.emplace();
@@ -27,8 +35,8 @@ void add_born(const Model& model, const Context& context, std::uint32_t k, bool 
   out.born_words = born_words(model, parts);
   std::uint64_t bytes = 0;
   for (const BornPart& part : parts) bytes += part.bytes;
-  if (!selected && bytes > 0) {
-    out.born_words += " (of the " + grouped(bytes) + " bytes alive at the end of the peak's epoch)";
+  if (!alive_at.empty() && bytes > 0) {
+    out.born_words += " (of the " + grouped(bytes) + " bytes alive at " + alive_at + ")";
   }
 }
 
@@ -237,9 +245,11 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
   const std::vector<Context>& contexts = analysis.contexts.contexts;
   // The contexts' births are of the bytes the selection keeps, else of those next to the peak.
   std::uint32_t born_at = selection ? selection->at : born_boundary(model);
+  std::string alive_at =
+      selection || !model.has_lifetimes ? "" : born_boundary_words(model, born_at);
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     report.contexts.push_back(report_context(model, contexts[i], i + 1));
-    add_born(model, contexts[i], born_at, selection.has_value(), report.contexts.back());
+    add_born(model, contexts[i], born_at, alive_at, report.contexts.back());
     if (selection) report.contexts.back().selected_bytes = cells_bytes(model, contexts[i]);
   }
   OwnCode own(model, options.libraries);

@@ -224,6 +224,36 @@ TEST(Lifetimes, SelectedModelHoldsTheSelectedBytesFromBirthToDeath) {
   EXPECT_EQ(sites_at(end, 3).size(), 2u);
 }
 
+// At the end, alive is what the last record's a lines give: not the bytes
+// freed at exit (born before the last epoch, died in it), nor those born
+// and freed in the last epoch (once both were, and "alive at the end" could
+// pass the peak).
+TEST(Lifetimes, AliveAtTheEndIsWhatTheLastRecordHolds) {
+  Model model = read_text(
+      lived(records({"L|0|100|1", "b|1|0|64|1", "E", "L|1|101|1", "b|1|1|8|1", "d|1|1|0|8|1",
+                     "d|1|0|1|64|1", "b|2|1|16|1", "a|2|1|16|1", "E", "X|102"})));
+  Selection end = select_lifetimes(model, "..", std::nullopt);
+  EXPECT_EQ(end.at, 2u);
+  EXPECT_FALSE(selected(end, model.sites[0].cells[0], 2));  // freed at exit
+  EXPECT_FALSE(selected(end, model.sites[0].cells[1], 2));  // born and freed in the last
+  EXPECT_TRUE(selected(end, model.sites[1].cells[0], 2));
+  Model at_end = selected_model(model, end);
+  std::vector<std::uint64_t> heap;
+  for (const Snapshot& s : at_end.snapshots) heap.push_back(s.heap);
+  EXPECT_EQ(heap, (std::vector<std::uint64_t>{0, 0, 16}));
+  // Alive at boundary 1: the 64 bytes freed at exit.
+  Selection at1 = select_lifetimes(model, std::nullopt, "101");
+  EXPECT_TRUE(selected(at1, model.sites[0].cells[0], 2));
+  // The peak in the last epoch: the report's births are of the bytes alive
+  // at its start (its end is the end of the run, after the release at exit).
+  model.snapshots.push_back({SnapshotKind::peak, 101, 88, 0, 0, SiteData::complete, {}});
+  EXPECT_EQ(born_boundary(model), 1u);
+  std::vector<SiteId> both = {SiteId{0}, SiteId{1}};
+  std::vector<BornPart> born = born_across(model, both, 1);
+  ASSERT_EQ(born.size(), 1u);
+  EXPECT_EQ(born[0].bytes, 64u);
+}
+
 TEST(Lifetimes, BornAndFreedBy) {
   Model model = read_text(three_epochs());
   // No snapshot, no peak: no boundary.
@@ -258,13 +288,12 @@ TEST(LifetimeWords, SaidExactly) {
   EXPECT_EQ(selection_words(model, select_lifetimes(model, "101..", "102")),
             "bytes born in [101, the end) and alive at 102, to the lifetimes' epochs of 1 B");
   EXPECT_EQ(selection_words(model, select_lifetimes(model, std::nullopt, std::nullopt)),
-            "bytes born in [100, the end) and alive at the end of the run (never freed, or freed "
-            "in the last epoch: at exit), to the lifetimes' epochs of 1 B");
+            "bytes born in [100, the end) and alive at the end of the run (never freed), to the "
+            "lifetimes' epochs of 1 B");
   // Boundaries 1 and 2 are at 101 and 102 of a run from 100 (the first heap
   // operation) to 103: 33.3% and 66.7%, outwards.
   EXPECT_EQ(run_range(model, 1, 2), "33-67%");
-  EXPECT_EQ(born_words(model, {{0, 1, 25}, {1, 2, 75}}),
-            "25% in 0-34% of the run, 75% in 33-67%");
+  EXPECT_EQ(born_words(model, {{0, 1, 25}, {1, 2, 75}}), "25% in 0-34% of the run, 75% in 33-67%");
   std::vector<Frame> frames = frames_of(model, model.lifetimes.free_stacks_frames[0]);
   std::vector<FreedBy> freed = {{1, 64, 100, 1, 1, false}};
   EXPECT_EQ(freed_words(model, freed, {{frames, 0}}),
