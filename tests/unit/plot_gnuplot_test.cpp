@@ -86,6 +86,29 @@ TEST(GnuplotJob, TextsAreNumberedAndEncoded) {
   EXPECT_TRUE(contains(job.data, "LEAK: a\001qb'c`touch x`$(touch y)\001bn\001b @z %s"));
 }
 
+// The workaround for gnuplot's SVG is in the texts gnuplot is given, not in
+// the graph's data (the page holds names as they are, HtmlPage.NamesAsTheyAre).
+TEST(GnuplotText, BreaksTheEndOfCdata) {
+  EXPECT_EQ(gnuplot_text("a]]>b"), "a]]\xE2\x80\x8B>b");
+  EXPECT_EQ(gnuplot_text("a]>b ]] >"), "a]>b ]] >");
+}
+
+TEST(GnuplotText, BreaksCharacterReferences) {
+  EXPECT_EQ(gnuplot_text("a&#x1b;b"), "a&\xE2\x80\x8B#x1b;b");
+  EXPECT_EQ(gnuplot_text("&&#"), "&&\xE2\x80\x8B#");
+  EXPECT_EQ(gnuplot_text("a & #b &amp; <script>"), "a & #b &amp; <script>");
+}
+
+TEST(GnuplotJob, TextsGivenToGnuplotBreakCharacterReferences) {
+  PlotData data = hostile_data();
+  data.bands[1].legend = "parse&#60;tag&#62; ]]>";
+  GnuplotJob job = gnuplot_job(data, {}, "graph.dat", "out&#1;.svg");
+  std::vector<std::string> lines = text_lines(job.data);
+  EXPECT_EQ(lines[0], "1\tout&#1;.svg");  // the output file's name as it is
+  EXPECT_TRUE(contains(job.data, "\tparse&\xE2\x80\x8B#60;tag&\xE2\x80\x8B#62; ]]\xE2\x80\x8B>\n"))
+      << job.data;
+}
+
 TEST(GnuplotJob, OneElementPerBandAndTheLeakInRed) {
   GnuplotJob job = gnuplot_job(hostile_data(), {}, "graph.dat", "out.svg");
   EXPECT_TRUE(contains(job.script, "using ($1/XSCALE):($2/YSCALE):($3/YSCALE) with filledcurves"));
@@ -177,6 +200,23 @@ TEST(HtmlPage, EscapesEverything) {
   EXPECT_EQ(json["bands"][0]["kind"], "leak");
   EXPECT_EQ(json["bands"][1]["legend"], "site </script><b>");
   EXPECT_EQ(json["bands"][1]["bytes"], nlohmann::json({1, 2, 3}));
+}
+
+// The page holds the names as they are: no zero-width space after "&" or
+// in "]]>" (gnuplot's SVG needs them, the page's script shows text as text).
+TEST(HtmlPage, NamesAsTheyAre) {
+  PageData data;
+  data.graph = hostile_data();
+  data.graph.bands[1].legend = "parse&#60;tag&#62; ]]>";
+  data.graph.bands[1].frames = {"parse&#60;tag&#62; (a.c:1)"};
+  data.graph.markers[0].label = "mark &#x1b;";
+  std::string page = page_html(data);
+  EXPECT_FALSE(contains(page, "\xE2\x80\x8B"));
+  std::size_t start = page.find("id=\"strata-data\">") + 17;
+  nlohmann::json json =
+      nlohmann::json::parse(page.substr(start, page.find("</script>", start) - start));
+  EXPECT_EQ(json["bands"][1]["legend"], "parse&#60;tag&#62; ]]>");
+  EXPECT_EQ(json["markers"][0][1], "mark &#x1b;");
 }
 
 }  // namespace
