@@ -12,6 +12,9 @@
 //   sorted     the values of the table's columns after a click on each header
 //   age        the bands and legend of the heap by age (its toggle), and back
 //   texts      the legend's labels and whole names, the tips' lines, the tree's names
+//   findings   every finding as shown: its title, why, words, and each list of its
+//              evidence (stack, parts, freed by...) with its items
+//   contexts   the table's contexts by rank: rank and whole name
 //   elements   the page's script, b, img and iframe elements at the end
 "use strict";
 const fs = require("fs");
@@ -141,6 +144,24 @@ async function main() {
         stack: Array.from(card.querySelectorAll("details li")).map((l) => l.textContent),
       };
     });
+
+    // Every finding, and the table's contexts, as shown (before any click).
+    facts.findings = await page.$$eval(".finding", (cards) => cards.map((card) => {
+      const text = (selector) => {
+        const e = card.querySelector(selector);
+        return e ? e.textContent : null;
+      };
+      return {
+        title: text(".finding-title"), why: text(".why"), words: text(".words"),
+        lists: Array.from(card.querySelectorAll(".evidence")).map((box) => ({
+          title: box.querySelector(".evidence-title").textContent,
+          items: Array.from(box.querySelectorAll("li")).map((l) => l.textContent),
+        })),
+      };
+    }));
+    facts.contexts = await page.$$eval("#contexts tbody tr", (rows) => rows.map((r) => ({
+      rank: +r.getAttribute("data-rank"), name: r.querySelector("td.context").title,
+    })));
 
     // The table sorted by each column (the first click sorts the numbers largest first).
     facts.sorted = {};

@@ -8,7 +8,9 @@
 # the search marks frames, a finding's click highlights its band, the table
 # sorts; hostile names stay text; GCC's compiler proper, a real program with
 # many sites, makes a page of at most a tenth of its profile, whose tree at a
-# pinned moment is the report's; a 100 MB profile makes a page of at most 10 MB.
+# pinned moment is the report's; a 100 MB profile makes a page of at most 10 MB;
+# on each page the findings and contexts shown are the report's; 200 sites
+# with 4 KB names make a page no larger than its profile, each name written once.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 for tool in node npm chromium; do
@@ -40,6 +42,60 @@ fact() {
 f = json.load(open(sys.argv[1]))
 v = eval(sys.argv[2])
 print(v if isinstance(v, str) else json.dumps(v))' "$WORK/$1.json" "$2"
+}
+
+# shown_as_report NAME REPORT: what the page NAME shows of the findings and
+# contexts is what REPORT (strata report --json --top=10, as the page's
+# report) says: each finding's headline, why, words, stack, parts and frees,
+# each context's stack, as page.js writes a frame ("name (file:line)");
+# prints each difference, nothing when they agree.
+shown_as_report() {
+   "$PYTHON" - "$WORK/$1.json" "$2" <<'PY'
+import json, sys
+facts, report = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+def frame(f):
+    if not f:
+        return "(no stack)"
+    return (f["name"] or "???") + (" (%s:%s)" % (f["file"], f["line"]) if f["file"] else "")
+def stack(frames):
+    return " <- ".join(frame(f) for f in frames)
+def after_share(item, text):  # "12.5% TEXT" or "12.5% TEXT (...)"
+    rest = item.split("% ", 1)[-1]
+    return rest == text or rest.startswith(text + " (")
+leaks = report["leaks"] + report["small_leaks"]
+shown = facts["findings"]
+if len(leaks) != len(shown):
+    print("%d findings shown, %d in the report" % (len(shown), len(leaks)))
+for n, (leak, card) in enumerate(zip(leaks, shown), 1):
+    lists = {box["title"]: box["items"] for box in card["lists"]}
+    head = " at " + frame(leak["headline"]) + (", context #" if leak["context"] else " (confidence")
+    parts = lists.get("parts", [])
+    freed = lists.get("freed by", [])
+    wrong = {
+        "headline": head not in card["title"],
+        "why": card["why"] != leak["why"],
+        "words": card["words"] != leak["words"],
+        "stack": lists.get("stack") != [frame(f) for f in leak["frames"]],
+        "parts": len(parts) != len(leak["parts"]) or not all(
+            after_share(i, stack(p["frames"]) if p["frames"] else "its own sites")
+            for i, p in zip(parts, leak["parts"])),
+        "freed by": len(freed) != len(leak["freed_by"] or []) or not all(
+            after_share(i, stack(f["frames"])) for i, f in zip(freed, leak["freed_by"] or [])),
+        "freed at exit by": "freed at exit by" in lists and not leak["freed_by"] and
+            lists["freed at exit by"] != [frame(leak["freed_at_exit_by"])],
+    }
+    for what in (w for w, bad in wrong.items() if bad):
+        print("finding %d: its %s differs" % (n, what))
+names = {c["rank"]: c["name"] for c in facts["contexts"]}
+for c in report["contexts"]:
+    name = ("{:,} other places".format(c["other_places"]) if c["other_places"]
+            else stack(c["frames"]) if c["frames"] else "(no stack)")
+    if names.get(c["rank"]) != name:
+        print("context #%d: %r shown, %r in the report"
+              % (c["rank"], (names.get(c["rank"]) or "")[:80], name[:80]))
+if len(names) != len(report["contexts"]):
+    print("%d contexts shown, %d in the report" % (len(names), len(report["contexts"])))
+PY
 }
 
 # tree_lines FILE: the lines of a `strata report --tree --at` tree, from its root.
@@ -145,6 +201,9 @@ expect_eq "the table's numbers are strata report --json's (temporary allocations
 print(json.dumps(sorted(c["allocations"]["temporary"] for c in json.load(open(sys.argv[1]))["contexts"])))' "$WORK/report.json")"
 expect_eq "no element but the page's own" "$(fact leaky 'f["elements"]')" \
    '{"script": 2, "b": 0, "img": 0, "iframe": 0}'
+expect_eq "its findings and contexts are the report's: headlines, words, stacks, parts, frees" \
+   "$(shown_as_report leaky "$WORK/report.json")" ""
+expect_le "... of a finding or more" 1 "$(fact leaky 'len(f["findings"])')"
 
 # ---- hostile names --------------------------------------------------------------------
 rm -f /tmp/strata-PWNED-*
@@ -171,6 +230,87 @@ fact hostile '"\n".join(f["tree"])' >"$WORK/hostile-page.tree"
 expect "hostile: the tree's names are the report's" \
    diff -u "$WORK/hostile-report.tree" "$WORK/hostile-page.tree"
 expect_in "hostile: search finds a hostile frame" <(fact hostile 'f["search"]["matches"]') '^[1-9][0-9]* nodes? match'
+"$STRATA" report --json --top=10 "$hostile" >"$WORK/hostile-report.json"
+expect_eq "hostile: the findings and contexts shown are the report's, as text" \
+   "$(shown_as_report hostile "$WORK/hostile-report.json")" ""
+
+# ---- long names ------------------------------------------------------------------------
+# 200 sites that keep what they make, named by 4 KB names: the page shows a
+# name many times (the contexts; each finding's headline, stack, parts and
+# words; the bands' stacks and details; the tree) and writes it once, in
+# its table of strings (page_texts.hpp), which the report's frames and the
+# other texts point into; written at each place, the page was 4.1 MB, five
+# times its profile.  What it shows is still the report's.
+awk -v n=200 -v len=4000 'BEGIN {
+   pad = ""; for (k = 0; k < len; k++) pad = pad "x"
+   printf "strata-profile\t3\ncmd\t./long\npid\t1\nppid\t0\ntime_unit\tB\n"
+   printf "opt\tlifetimes\tyes\nopt\tfree_stacks\tyes\nF\t1\t0x1000\t0\tmain\tm.c\t1\t/m\t0x1000\n"
+   for (i = 1; i <= n; i++) {
+      printf "F\t%d\t0x%x\t0\tkeep_%d_%s\tk.c\t%d\t/m\t0x%x\n", i + 1, 4096 + 16 * i, i, pad, i, 4096 + 16 * i
+      printf "S\t%d\t%d\t1\n", i, i + 1
+   }
+   for (e = 0; e < 64; e++) {  # each epoch, one site in 16 makes 32 bytes and keeps them
+      printf "T\tregular\t%d\t%d\t0\t0\n", e * 1024 + 512, heap
+      for (i = 1 + e % 16; i <= n; i += 16) { held[i] += 32; heap += 32; calls[i]++ }
+      printf "E\nT\tregular\t%d\t%d\t0\t0\n", e * 1024 + 513, heap
+      for (i = 1 + e % 16; i <= n; i += 16) printf "s\t%d\t%d\t%d\t%d\t%d\n", i, held[i], calls[i], held[i] - 32, held[i]
+      for (i = 1 + e % 16; i <= n; i += 16) printf "c\t%d\t%d\t%d\t0\n", i, calls[i], held[i]
+      printf "E\nL\t%d\t%d\t1024\n", e, e * 1024
+      for (i = 1 + e % 16; i <= n; i += 16) printf "b\t%d\t%d\t32\t1\n", i, e
+      if (e == 63) for (i = 1; i <= n; i++) for (b = (i - 1) % 16; b < 64; b += 16) printf "a\t%d\t%d\t32\t1\n", i, b
+      printf "E\n"
+   }
+   printf "T\tfinal\t65535\t%d\t0\t0\nE\nX\t65535\n", heap
+}' >"$WORK/long.strata"
+"$STRATA" plot "$WORK/long.strata" -o "$WORK/long.html" >"$WORK/long.out" 2>&1
+expect_eq "long names: strata plot -o long.html" "$?" 0
+profile_size=$(stat -c %s "$WORK/long.strata") size=$(stat -c %s "$WORK/long.html")
+expect_le "long names: the page ($size bytes) is no larger than its profile ($profile_size)" \
+   "$size" "$profile_size"
+# names_written PAGE: how many of the names the page writes once, and more than once.
+names_written() {
+   "$PYTHON" - "$1" <<'PY'
+import sys
+page = open(sys.argv[1]).read()
+counts = [page.count("keep_%d_%s" % (i, "x" * 4000)) for i in range(1, 201)]
+print("%d once, %d more" % (counts.count(1), sum(c > 1 for c in counts)))
+PY
+}
+expect_in "long names: the page writes each name it shows once" \
+   <(names_written "$WORK/long.html") '^1[5-9][0-9] once, 0 more$'
+# At --threshold=0.2 the tree shows each site too: every name, in the tree,
+# the findings, the contexts, the bands.
+"$STRATA" plot "$WORK/long.strata" --threshold=0.2 -o "$WORK/long02.html" >"$WORK/long02.out" 2>&1
+expect_eq "long names: strata plot --threshold=0.2 -o long02.html" "$?" 0
+expect_eq "long names, --threshold=0.2: each name written once" \
+   "$(names_written "$WORK/long02.html")" "200 once, 0 more"
+"$PYTHON" "$top_srcdir/tests/plot-check" html "$WORK/long02.html" >"$WORK/long.check" 2>&1
+checked=$?
+expect_eq "long names: the page's data holds together ($(tail -1 "$WORK/long.check"))" "$checked" 0
+drive "$WORK/long02.html" long keep_17_
+expect_eq "long names: it loads without an error" "$(fact long 'f["errors"]')" "[]"
+"$STRATA" report --json --top=10 --threshold=0.2 "$WORK/long.strata" >"$WORK/long-report.json"
+expect_eq "long names: the findings and contexts shown are the report's" \
+   "$(shown_as_report long "$WORK/long-report.json")" ""
+expect_le "... of many findings" 10 "$(fact long 'len(f["findings"])')"
+expect_eq "long names: the pinned band's stack and words, whole" "$("$PYTHON" - "$WORK/long.json" \
+   "$WORK/long-report.json" <<'PY'
+import json, re, sys
+pinned = (json.load(open(sys.argv[1]))["pinned"] or "").split("\n")
+words = [l["words"] for l in json.load(open(sys.argv[2]))["leaks"]]
+stack = [l for l in pinned if re.fullmatch(r"keep_[0-9]+_x{4000} \(k\.c:[0-9]+\)", l)]
+print(len(stack) == 1 and any(w in pinned[2] for w in words))
+PY
+)" True
+at=$(fact long 'f["tree_at"][2]')
+"$STRATA" report --tree --at="$at" --threshold=0.2 "$WORK/long.strata" >"$WORK/long-at.txt" 2>&1
+tree_lines "$WORK/long-at.txt" >"$WORK/long-report.tree"
+fact long '"\n".join(f["tree"])' >"$WORK/long-page.tree"
+expect_le "long names: the report's tree at $at has nodes named whole" 10 \
+   "$(grep -c 'keep_[0-9]*_x\{4000\} (k.c:' "$WORK/long-report.tree")"
+expect "long names: the pinned tree is the report's, line for line" \
+   diff -q "$WORK/long-report.tree" "$WORK/long-page.tree"
+rm -f "$WORK/long.strata"
 
 # ---- a real program with many sites: GCC's compiler proper ---------------------------
 # cc1plus on a small C++ file: 20,000 sites and more, a profile of about 10 MB
@@ -198,7 +338,8 @@ CPP
    expect_le "cc1plus: its page ($size bytes) is at most a tenth of its profile ($profile_size)" \
       $((size * 10)) "$profile_size"
    "$PYTHON" "$top_srcdir/tests/plot-check" html "$WORK/cc1plus.html" >"$WORK/cc1plus.check" 2>&1
-   expect_eq "cc1plus: the page's data holds together ($(tail -1 "$WORK/cc1plus.check"))" "$?" 0
+   checked=$?
+   expect_eq "cc1plus: the page's data holds together ($(tail -1 "$WORK/cc1plus.check"))" "$checked" 0
    drive "$WORK/cc1plus.html" cc1plus ggc_internal_alloc
    expect_eq "cc1plus: it loads without an error" "$(fact cc1plus 'f["errors"]')" "[]"
    at=$(fact cc1plus 'f["tree_at"][2]')
@@ -212,6 +353,9 @@ CPP
    if ! diff -q "$WORK/cc1plus-report.tree" "$WORK/cc1plus-page.tree" >/dev/null; then
       diff -u "$WORK/cc1plus-report.tree" "$WORK/cc1plus-page.tree" | sed 's/^/   | /' | head -20
    fi
+   "$STRATA" report --json --top=10 "$c" >"$WORK/cc1plus-report.json"
+   expect_eq "cc1plus: the findings and contexts shown are the report's" \
+      "$(shown_as_report cc1plus "$WORK/cc1plus-report.json")" ""
    expect_eq "cc1plus: search finds the nodes that name ggc_internal_alloc" \
       "$(fact cc1plus 'f["search"]["matches"]')" \
       "$(grep -ci 'bytes) .*ggc_internal_alloc' "$WORK/cc1plus-report.tree") nodes match"

@@ -9,7 +9,10 @@
 // <script type="application/json"> element, where <, > and & are written
 // \u003c, \u003e and \u0026 so that no text can close the element; the
 // script shows every text with textContent (or an SVG text node), never as
-// markup, and builds no code from them.
+// markup, and builds no code from them.  Each long name is written once, in
+// the data's table of strings, which the report's frames and the other
+// texts point into (page_texts.hpp); the script makes the texts whole as it
+// reads the data.
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("strata-data").textContent);
+  resolveTexts(data);
   var report = data.report;
   var SVG = "http://www.w3.org/2000/svg";
   var units = ["B", "KiB", "MiB", "GiB", "TiB"];
@@ -56,6 +57,52 @@
     return text;
   }
   function pctOf(part, whole) { return whole > 0 ? 100 * part / whole : 0; }
+
+  // ---- the data's shared texts --------------------------------------------------
+  // The data writes each long name once, in data.strings (page_texts.hpp): a
+  // text is a string, or its pieces, each a string or an index into
+  // data.strings; the report's frames are indexes into data.report_frames,
+  // whose texts are indexes into data.strings.  Made whole here, once, so
+  // the rest reads the data as strata report --json writes it.
+  function resolveTexts(d) {
+    var strings = d.strings || [];
+    function text(t) {
+      if (!Array.isArray(t)) return t;
+      return t.map(function (p) { return typeof p === "number" ? strings[p] : p; }).join("");
+    }
+    function str(i) { return i === null || i === undefined ? i : strings[i]; }
+    var frames = (d.report_frames || []).map(function (f) {
+      return { "function": str(f["function"]), file: str(f.file), line: f.line, object: str(f.object),
+               address: f.address, offset: f.offset, name: str(f.name), inlined: f.inlined };
+    });
+    function frame(i) { return typeof i === "number" ? frames[i] : i; }
+    function frameList(list) { return list.map(frame); }
+    [d, d.by_age].forEach(function (set) {
+      if (!set || !set.bands) return;
+      set.bands.forEach(function (band) {
+        band.detail = text(band.detail);
+        band.frames = band.frames.map(text);
+      });
+    });
+    d.frames = d.frames.map(text);
+    var report = d.report;
+    report.contexts.forEach(function (c) { c.frames = frameList(c.frames); });
+    report.leaks.concat(report.small_leaks).forEach(function (leak) {
+      leak.headline = frame(leak.headline);
+      leak.frames = frameList(leak.frames);
+      leak.why = text(leak.why);
+      leak.words = text(leak.words);
+      leak.parts.forEach(function (part) {
+        part.frames = frameList(part.frames);
+        if ("headline" in part) part.headline = frame(part.headline);
+      });
+      (leak.freed_by || []).forEach(function (f) {
+        f.frames = frameList(f.frames);
+        f.headline = frame(f.headline);
+      });
+      leak.freed_at_exit_by = frame(leak.freed_at_exit_by);
+    });
+  }
 
   // ---- colours ------------------------------------------------------------------
   var cool = ["#3182bd", "#31a354", "#756bb1", "#e6550d", "#17becf", "#8c6d31", "#637939",

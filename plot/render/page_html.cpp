@@ -3,22 +3,34 @@
 //
 //   {"title": ..., "time_unit": "i", "x_unit": "Mi instructions", "x_scale": 1048576,
 //    "start_time": 0, "end_time": ..., "times": [...], "between": [...],
-//    "bands": [{"kind": "leak", "legend": ..., "detail": ..., "frames": [...],
+//    "bands": [{"kind": "leak", "legend": ..., "detail": TEXT, "frames": [TEXT, ...],
 //               "bytes": [...]}, ...],                       one value a time
 //    "troughs": [{"band": 0, "legend": ..., "points": [[time, bytes], ...]}],
 //    "markers": [[time, label], ...], "marker_count": 4, "peak": [time, bytes],
 //    "totals": [[time, bytes], ...], "by_age": null or the same of the heap by age,
 //    "by_age_first": false,                                   --by=age
-//    "threshold": 1.0, "frames": ["f (a.c:3)", ...],         those the nodes name
+//    "threshold": 1.0, "frames": [TEXT, ...],                 those the nodes name
 //    "parent": [0, 0, 1, ...], "node_frames": [[], [4], ...], by the page's node
 //    "moments": [{"time": ..., "at": "36571584",
 //                 "lines": [node, bytes, folded, folded bytes, ...]}],  changes
-//    "report": {...}}                                         strata report --json
+//    "report": {...},                      strata report --json, each frame an index
+//                                          into "report_frames", "why" and "words" TEXTs
+//    "report_frames": [{"function": 0, "file": 1, "line": 3, "object": 2,
+//                       "address": ..., "offset": ..., "name": 0, "inlined": false}],
+//                                          the report's frames, each once, their
+//                                          texts indexes into "strings" (or null)
+//    "strings": ["keep_1_xxxx...", "k.c", ...]}
+//
+// TEXT: a string, or its pieces, each a string or an index into "strings"
+// (page_texts.hpp): so each long name is written once however often it is shown.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_map>
 
+#include "model/frame_names.hpp"
 #include "render/page.hpp"
+#include "render/page_texts.hpp"
 #include "render/render.hpp"
 #include "render/render_gnuplot.hpp"
 #include "util/error.hpp"
@@ -93,13 +105,15 @@ const char* kind_name(BandKind kind) {
   return "other";
 }
 
-Json bands_json(const PlotData& data) {
+Json bands_json(const PlotData& data, PageTexts& texts) {
   Json bands = Json::array();
   for (const PlotBand& band : data.bands) {
+    Json frames = Json::array();
+    for (const std::string& frame : band.frames) frames.push_back(texts.text(frame));
     bands.push_back({{"kind", kind_name(band.kind)},
                      {"legend", band.legend},
-                     {"detail", band.detail},
-                     {"frames", band.frames},
+                     {"detail", texts.text(band.detail)},
+                     {"frames", std::move(frames)},
                      {"bytes", band.bytes}});
   }
   return bands;
@@ -111,7 +125,7 @@ Json points_json(const std::vector<PlotPoint>& points) {
   return list;
 }
 
-Json graph_json(const PlotData& data) {
+Json graph_json(const PlotData& data, PageTexts& texts) {
   GraphScales scales = graph_scales(data);
   Json json = {{"title", data.title},
                {"time_unit", data.time_unit},
@@ -122,7 +136,7 @@ Json graph_json(const PlotData& data) {
                {"end_time", data.end_time},
                {"times", data.times},
                {"between", data.between},
-               {"bands", bands_json(data)},
+               {"bands", bands_json(data, texts)},
                {"troughs", Json::array()},
                {"markers", Json::array()},
                {"marker_count", data.marker_count},
@@ -136,9 +150,9 @@ Json graph_json(const PlotData& data) {
   return json;
 }
 
-Json tree_json(const PageData& page, Json& json) {
+Json tree_json(const PageData& page, PageTexts& texts, Json& json) {
   Json frames = Json::array();
-  for (const Frame& frame : page.frames) frames.push_back(tree_frame_text(frame));
+  for (const Frame& frame : page.frames) frames.push_back(texts.text(tree_frame_text(frame)));
   json["frames"] = std::move(frames);
   json["parent"] = page.parent;
   json["node_frames"] = page.node_frames;
@@ -162,13 +176,104 @@ Json report_json(const Report& report) {
   return Json::parse(text.str());
 }
 
+// The report's frames, each once ("report_frames"), their texts in the
+// table of strings; the report names them by index.
+class ReportFrames {
+ public:
+  explicit ReportFrames(PageTexts& texts) : texts_(texts) {}
+  // `frame`, an object of the report or null, as its index (or null).
+  Json index(const Json& frame);
+  void index_each(Json& frames) {
+    for (Json& frame : frames) frame = index(frame);
+  }
+  Json table() const { return table_; }
+
+ private:
+  PageTexts& texts_;
+  std::unordered_map<std::string, std::uint32_t> index_;  // a frame's JSON -> its index
+  Json table_ = Json::array();
+};
+
+Json ReportFrames::index(const Json& frame) {
+  if (!frame.is_object()) return frame;
+  std::string key = frame.dump(-1, ' ', false, Json::error_handler_t::replace);
+  auto [at, added] = index_.try_emplace(std::move(key), static_cast<std::uint32_t>(table_.size()));
+  if (added) {
+    Json entry = frame;
+    for (const char* field : {"function", "file", "object", "name"}) {
+      if (entry[field].is_string()) entry[field] = texts_.index(entry[field].get<std::string>());
+    }
+    auto name = frame.find("name");  // its short form is in the findings' words
+    if (name != frame.end() && name->is_string())
+      texts_.offer(short_function(name->get<std::string>()));
+    table_.push_back(std::move(entry));
+  }
+  return at->second;
+}
+
+// A finding's frames: its headline, stack, parts, frees.
+void index_leak_frames(Json& leak, ReportFrames& frames) {
+  leak["headline"] = frames.index(leak["headline"]);
+  frames.index_each(leak["frames"]);
+  for (Json& part : leak["parts"]) {
+    frames.index_each(part["frames"]);
+    if (part.contains("headline")) part["headline"] = frames.index(part["headline"]);
+  }
+  if (leak["freed_by"].is_array()) {
+    for (Json& freed : leak["freed_by"]) {
+      frames.index_each(freed["frames"]);
+      freed["headline"] = frames.index(freed["headline"]);
+    }
+  }
+  leak["freed_at_exit_by"] = frames.index(leak["freed_at_exit_by"]);
+}
+
+// Every frame of the report (its contexts' and findings') as its index.
+void index_report_frames(Json& report, ReportFrames& frames) {
+  for (Json& context : report["contexts"]) frames.index_each(context["frames"]);
+  for (const char* list : {"leaks", "small_leaks"}) {
+    for (Json& leak : report[list]) index_leak_frames(leak, frames);
+  }
+}
+
+// The findings' sentences, which name their frames, as TEXTs.
+void share_report_texts(Json& report, PageTexts& texts) {
+  for (const char* list : {"leaks", "small_leaks"}) {
+    for (Json& leak : report[list]) {
+      for (const char* field : {"why", "words"}) {
+        if (leak[field].is_string()) leak[field] = texts.text(leak[field].get<std::string>());
+      }
+    }
+  }
+}
+
+// The names of the tree's frames, which its texts and the bands' hold.
+void offer_tree_names(const PageData& page, PageTexts& texts) {
+  for (const Frame& frame : page.frames) {
+    std::string name = frame_name(frame);
+    texts.offer(name);
+    texts.offer(short_function(name));
+    texts.offer(frame.file);
+  }
+}
+
+// The report first: the names of its frames go into the table, and the
+// other texts point into it.
 Json page_json(const PageData& page) {
-  Json json = graph_json(page.graph);
-  json["by_age"] = page.by_age ? graph_json(*page.by_age) : Json();
+  PageTexts texts;
+  ReportFrames frames(texts);
+  Json report = report_json(page.report);
+  index_report_frames(report, frames);
+  offer_tree_names(page, texts);
+  share_report_texts(report, texts);
+  Json json = graph_json(page.graph, texts);
+  json["by_age"] = page.by_age ? graph_json(*page.by_age, texts) : Json();
   json["by_age_first"] = page.by_age && page.by_age_first;
   json["threshold"] = page.threshold;
-  tree_json(page, json);
-  json["report"] = report_json(page.report);
+  tree_json(page, texts, json);
+  json["report"] = std::move(report);
+  json["report_frames"] = frames.table();
+  json["strings"] = texts.strings();
   return json;
 }
 

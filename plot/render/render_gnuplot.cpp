@@ -48,6 +48,19 @@ std::optional<GraphFormat> graph_format(const std::string& path) {
   return std::nullopt;
 }
 
+// ---- the texts gnuplot is given ------------------------------------------------------
+
+std::string gnuplot_text(std::string_view text) {
+  constexpr std::string_view kZeroWidthSpace = "\xE2\x80\x8B";
+  std::string out;
+  for (char c : text) {
+    bool breaks_xml = (c == '>' && out.ends_with("]]")) || (c == '#' && out.ends_with('&'));
+    if (breaks_xml) out += kZeroWidthSpace;
+    out += c;
+  }
+  return out;
+}
+
 namespace {
 
 // ---- colours ----------------------------------------------------------------------
@@ -129,7 +142,7 @@ std::string terminal_rgb(int index) {
 
 // A text as gnuplot's data reader leaves alone: it reads a double quote as
 // a quote and a backslash as an escape, so they are written \001q and
-// \001b, and put back by the script.  (plain_text() has already replaced the
+// \001b, and put back by the script.  (shown() has already replaced the
 // control characters of texts from the profile.)
 std::string data_text(const std::string& text) {
   std::string out;
@@ -162,14 +175,18 @@ std::string terminal_text(const std::string& text, bool utf8) {
   return utf8 ? terminal_cells(text) : ascii_text(text);
 }
 
-// The texts, numbered from 1 in the order they are added; for the
-// terminal, as it shows them (terminal_text).
+// The texts, numbered from 1 in the order they are added: the output
+// file's name first, as it is; then each as gnuplot is given it
+// (gnuplot_text), for the terminal as it shows them (terminal_text).
 class Texts {
  public:
-  explicit Texts(const GraphOptions& options)
-      : terminal_(options.format == GraphFormat::terminal), utf8_(options.utf8) {}
+  Texts(const GraphOptions& options, const std::string& output_name)
+      : terminal_(options.format == GraphFormat::terminal), utf8_(options.utf8) {
+    texts_.push_back(output_name);
+  }
   std::size_t add(const std::string& text) {
-    texts_.push_back(terminal_ ? terminal_text(text, utf8_) : text);
+    std::string given = gnuplot_text(text);
+    texts_.push_back(terminal_ ? terminal_text(given, utf8_) : given);
     return texts_.size();
   }
   // T[n] in the script.
@@ -556,8 +573,7 @@ GnuplotJob gnuplot_job(const PlotData& data, const GraphOptions& options,
                        const std::string& data_name, const std::string& output_name) {
   bool terminal = options.format == GraphFormat::terminal;
   std::size_t width = static_cast<std::size_t>(options.width);
-  Texts texts(options);
-  texts.add(output_name);
+  Texts texts(options, output_name);
   texts.add(terminal ? fit_text(data.title, width - 2, options.utf8) : data.title);
   Blocks blocks;
   AxesFrame frame = axes_frame(data);

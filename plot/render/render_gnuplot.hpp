@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/units.hpp"
@@ -78,6 +79,13 @@ struct KeptScript {
 std::optional<KeptScript> render_graph(const PlotData& data, const GraphOptions& options);
 
 // ---- the parts, exposed for the tests --------------------------------------------
+
+// A text as gnuplot is given it: a zero-width space put into "]]>" after
+// its "]]" (it may not appear in XML text) and into "&#" after its "&"
+// (gnuplot's SVG passes "&#x1b;" on as a character reference, one that XML
+// 1.0 does not allow).  Nothing else changes.  Only gnuplot's texts: the
+// graph's data (PlotData) and the page hold the names as they are.
+std::string gnuplot_text(std::string_view text);
 
 // The units of the axes: time up to PlotData::end_time, bytes up to max_total().
 struct GraphScales {

@@ -7,6 +7,7 @@
 #include "analyze/heap_analysis.hpp"
 #include "model/frame_names.hpp"
 #include "util/error.hpp"
+#include "util/shown.hpp"
 #include "util/units.hpp"
 #include "view/kinds.hpp"
 #include "view/leak_words.hpp"
@@ -400,9 +401,9 @@ std::string default_title(const Model& model) {
   std::string file = model.file;
   std::size_t slash = file.rfind('/');
   if (slash != std::string::npos) file.erase(0, slash + 1);
-  std::string command = cut_text(plain_text(model.header.cmd), 100);
-  if (command.empty()) return plain_text(file);
-  return command + " (" + plain_text(file) + ")";
+  std::string command = cut_text(shown(model.header.cmd), 100);
+  if (command.empty()) return shown(file);
+  return command + " (" + shown(file) + ")";
 }
 
 }  // namespace
@@ -504,15 +505,14 @@ namespace {
 PlotData graph_frame(const Model& model, const PlotOptions& options) {
   if (model.snapshots.empty()) throw Error(model.file, 0, "holds no complete snapshot to plot");
   PlotData data;
-  data.title =
-      options.title.empty() ? default_title(model) : cut_text(plain_text(options.title), 200);
-  if (!options.note.empty()) data.title += ": " + plain_text(options.note);
+  data.title = options.title.empty() ? default_title(model) : cut_text(shown(options.title), 200);
+  if (!options.note.empty()) data.title += ": " + shown(options.note);
   data.time_unit = model.header.time_unit;
   data.time_origin = time_origin(model);
   data.end_time = axis_time(end_time(model), data.time_origin);
   data.start_time = start_time(model, data.time_origin);
   for (const Marker& marker : model.markers) {
-    data.markers.push_back({axis_time(marker.time, data.time_origin), plain_text(marker.label)});
+    data.markers.push_back({axis_time(marker.time, data.time_origin), shown(marker.label)});
   }
   data.marker_count = data.markers.size();
   thin_markers(data, kMaxMarkersDrawn);

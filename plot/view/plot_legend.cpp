@@ -15,7 +15,7 @@
 
 namespace strata {
 
-// ---- safe texts ---------------------------------------------------------------
+// ---- characters ---------------------------------------------------------------
 
 namespace {
 
@@ -24,16 +24,6 @@ constexpr std::string_view kArrow = " \xE2\x86\x90 ";   // " ← "
 constexpr std::string_view kZeroWidthSpace = "\xE2\x80\x8B";
 
 }  // namespace
-
-std::string plain_text(std::string_view text) {
-  std::string out;
-  for (char c : shown(text)) {
-    bool breaks_xml = (c == '>' && out.ends_with("]]")) || (c == '#' && out.ends_with('&'));
-    if (breaks_xml) out += kZeroWidthSpace;
-    out += c;
-  }
-  return out;
-}
 
 // ---- display columns ----------------------------------------------------------
 
@@ -183,18 +173,18 @@ std::vector<LegendFrame> legend_frames(const Model& model, std::span<const Frame
   std::vector<LegendFrame> out;
   for (FrameId id : frames) {
     const Frame& frame = model.frame(id);
-    LegendFrame shown;
-    shown.function = plain_text(frame_name(frame));
-    shown.named = !frame.function.empty();
-    shown.place = plain_text(unnamed_frame(frame));
+    LegendFrame legend;
+    legend.function = shown(frame_name(frame));
+    legend.named = !frame.function.empty();
+    legend.place = shown(unnamed_frame(frame));
     if (!frame.file.empty()) {
       std::string_view file = frame.file;
       std::size_t slash = file.rfind('/');
       if (slash != std::string_view::npos && slash + 1 < file.size()) file.remove_prefix(slash + 1);
-      shown.location = plain_text(file);
-      if (frame.line != 0) shown.location += ":" + std::to_string(frame.line);
+      legend.location = shown(file);
+      if (frame.line != 0) legend.location += ":" + std::to_string(frame.line);
     }
-    out.push_back(std::move(shown));
+    out.push_back(std::move(legend));
   }
   return out;
 }

@@ -24,12 +24,9 @@
 
 namespace strata {
 
-// `text` made fit to show anywhere, in a graph of any format: shown()
-// (shown.hpp), then a zero-width space put into "]]>" after its "]]" (it may
-// not appear in XML text) and into "&#" after its "&" (gnuplot's SVG passes
-// "&#x1b;" on as a character reference, one that XML 1.0 does not allow).
-// Nothing else changes.
-std::string plain_text(std::string_view text);
+// The graph's texts (PlotData) are names as shown() gives them (shown.hpp),
+// nothing more: what gnuplot alone needs (gnuplot_text, render_gnuplot.hpp)
+// is done where its texts are written, so the page holds the names as they are.
 
 // The columns a terminal shows character `c` in, as wcwidth() does: 0 for
 // combining marks and zero-width characters, 2 for East Asian wide and

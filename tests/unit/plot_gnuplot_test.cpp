@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "render/page.hpp"
+#include "render/page_texts.hpp"
 #include "render/render_gnuplot.hpp"
 #include "strata_profile.hpp"
 #include "view/plot_legend.hpp"
@@ -84,6 +85,29 @@ TEST(GnuplotJob, TextsAreNumberedAndEncoded) {
     EXPECT_EQ(text.find_first_of("\"\\\t"), std::string::npos) << line;
   }
   EXPECT_TRUE(contains(job.data, "LEAK: a\001qb'c`touch x`$(touch y)\001bn\001b @z %s"));
+}
+
+// The workaround for gnuplot's SVG is in the texts gnuplot is given, not in
+// the graph's data (the page holds names as they are, HtmlPage.NamesAsTheyAre).
+TEST(GnuplotText, BreaksTheEndOfCdata) {
+  EXPECT_EQ(gnuplot_text("a]]>b"), "a]]\xE2\x80\x8B>b");
+  EXPECT_EQ(gnuplot_text("a]>b ]] >"), "a]>b ]] >");
+}
+
+TEST(GnuplotText, BreaksCharacterReferences) {
+  EXPECT_EQ(gnuplot_text("a&#x1b;b"), "a&\xE2\x80\x8B#x1b;b");
+  EXPECT_EQ(gnuplot_text("&&#"), "&&\xE2\x80\x8B#");
+  EXPECT_EQ(gnuplot_text("a & #b &amp; <script>"), "a & #b &amp; <script>");
+}
+
+TEST(GnuplotJob, TextsGivenToGnuplotBreakCharacterReferences) {
+  PlotData data = hostile_data();
+  data.bands[1].legend = "parse&#60;tag&#62; ]]>";
+  GnuplotJob job = gnuplot_job(data, {}, "graph.dat", "out&#1;.svg");
+  std::vector<std::string> lines = text_lines(job.data);
+  EXPECT_EQ(lines[0], "1\tout&#1;.svg");  // the output file's name as it is
+  EXPECT_TRUE(contains(job.data, "\tparse&\xE2\x80\x8B#60;tag&\xE2\x80\x8B#62; ]]\xE2\x80\x8B>\n"))
+      << job.data;
 }
 
 TEST(GnuplotJob, OneElementPerBandAndTheLeakInRed) {
@@ -177,6 +201,117 @@ TEST(HtmlPage, EscapesEverything) {
   EXPECT_EQ(json["bands"][0]["kind"], "leak");
   EXPECT_EQ(json["bands"][1]["legend"], "site </script><b>");
   EXPECT_EQ(json["bands"][1]["bytes"], nlohmann::json({1, 2, 3}));
+}
+
+// The page holds the names as they are: no zero-width space after "&" or
+// in "]]>" (gnuplot's SVG needs them, the page's script shows text as text).
+TEST(HtmlPage, NamesAsTheyAre) {
+  PageData data;
+  data.graph = hostile_data();
+  data.graph.bands[1].legend = "parse&#60;tag&#62; ]]>";
+  data.graph.bands[1].frames = {"parse&#60;tag&#62; (a.c:1)"};
+  data.graph.markers[0].label = "mark &#x1b;";
+  std::string page = page_html(data);
+  EXPECT_FALSE(contains(page, "\xE2\x80\x8B"));
+  std::size_t start = page.find("id=\"strata-data\">") + 17;
+  nlohmann::json json =
+      nlohmann::json::parse(page.substr(start, page.find("</script>", start) - start));
+  EXPECT_EQ(json["bands"][1]["legend"], "parse&#60;tag&#62; ]]>");
+  EXPECT_EQ(json["markers"][0][1], "mark &#x1b;");
+}
+
+// ---- the page's shared texts (page_texts.hpp) ----------------------------------
+
+const std::string kLong = "ns::keep_" + std::string(100, 'x');
+
+TEST(PageTexts, ShortTextsAndTextsWithoutNamesAsThemselves) {
+  PageTexts texts;
+  texts.offer(kLong);
+  EXPECT_EQ(texts.text("short"), "short");
+  EXPECT_EQ(texts.text(std::string(200, 'y')), std::string(200, 'y'));
+  EXPECT_EQ(texts.strings(), nlohmann::json::array());  // offered, never pointed to
+}
+
+TEST(PageTexts, TextsPointToTheNamesTheyHold) {
+  PageTexts texts;
+  EXPECT_EQ(texts.index("k.c"), 0u);
+  EXPECT_EQ(texts.index(kLong), 1u);
+  EXPECT_EQ(texts.index(kLong), 1u);
+  EXPECT_EQ(texts.text(kLong), nlohmann::json({1}));
+  EXPECT_EQ(texts.text("8% at " + kLong + " (k.c:1) <- " + kLong),
+            nlohmann::json({"8% at ", 1, " (k.c:1) <- ", 1}));
+  texts.offer(kLong + "::run");  // the longest at a place
+  EXPECT_EQ(texts.text(kLong + "::run, " + kLong + "::runs"), nlohmann::json({2, ", ", 2, "s"}));
+  EXPECT_EQ(texts.strings(), nlohmann::json({"k.c", kLong, kLong + "::run"}));
+}
+
+TEST(PageTexts, OnlyNamesShownAsTheyAre) {
+  PageTexts texts;
+  std::string tab = kLong + "\t";
+  texts.offer(tab);
+  EXPECT_EQ(texts.text(tab + "!"), tab + "!");
+  EXPECT_EQ(texts.index(tab), 0u);  // a frame's field is still in the table
+}
+
+// Names that share their start beyond kPageLengthsTried lengths: a text is
+// still read in time linear in it, and its pieces are always the text.
+TEST(PageTexts, ManyNamesOfOneStart) {
+  PageTexts texts;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < 3 * kPageLengthsTried; ++i) {
+    names.push_back(kLong + std::string(i, 'y'));
+    texts.offer(names.back());
+  }
+  for (const std::string& name : {names.front(), names[kPageLengthsTried], names.back()}) {
+    nlohmann::json text = texts.text("at " + name + ".");
+    std::string whole;
+    if (text.is_string()) {
+      whole = text;
+    } else {
+      for (const nlohmann::json& piece : text)
+        whole += (piece.is_string() ? piece : texts.strings()[piece.get<int>()]).get<std::string>();
+    }
+    EXPECT_EQ(whole, "at " + name + ".");
+  }
+  EXPECT_EQ(texts.text("at " + names.back() + "."), nlohmann::json({"at ", 2, "."}));
+}
+
+// The page's data: the report's frames are indexes into report_frames, whose
+// texts are indexes into strings; the bands' and the tree's texts point into
+// strings; a name is written once.
+TEST(HtmlPage, EachNameOnce) {
+  Frame frame;
+  frame.function = kLong;
+  frame.file = "k.c";
+  frame.line = 1;
+  PageData data;
+  data.graph = hostile_data();
+  data.graph.bands[0].frames = {kLong + " (k.c:1)"};
+  data.graph.bands[0].detail = "growth: 100% at " + kLong + " (k.c:1)";
+  ReportContext context;
+  context.frames = {frame};
+  data.report.contexts = {context};
+  data.frames = {frame};
+  data.parent = {0};
+  data.node_frames = {{0}};
+  std::string page = page_html(data);
+  std::size_t written = 0;
+  for (std::size_t at = page.find(kLong); at != std::string::npos; at = page.find(kLong, at + 1))
+    ++written;
+  EXPECT_EQ(written, 1u);
+  std::size_t start = page.find("id=\"strata-data\">") + 17;
+  nlohmann::json json =
+      nlohmann::json::parse(page.substr(start, page.find("</script>", start) - start));
+  EXPECT_EQ(json["strings"], nlohmann::json({kLong, "k.c"}));
+  EXPECT_EQ(json["report"]["contexts"][0]["frames"], nlohmann::json({0}));
+  EXPECT_EQ(json["report_frames"][0]["function"], 0);
+  EXPECT_EQ(json["report_frames"][0]["name"], 0);
+  EXPECT_EQ(json["report_frames"][0]["file"], 1);
+  EXPECT_EQ(json["report_frames"][0]["object"], nullptr);
+  EXPECT_EQ(json["bands"][0]["frames"], nlohmann::json({{0, " (k.c:1)"}}));
+  EXPECT_EQ(json["bands"][0]["detail"], nlohmann::json({"growth: 100% at ", 0, " (k.c:1)"}));
+  EXPECT_EQ(json["frames"], nlohmann::json({{0, " (k.c:1)"}}));
+  EXPECT_EQ(json["bands"][1]["detail"], "");
 }
 
 }  // namespace

@@ -13,34 +13,7 @@ namespace {
 const std::string kArrow = " \xE2\x86\x90 ";   // " ← "
 const std::string kEllipsis = "\xE2\x80\xA6";  // "…"
 
-// ---- plain_text ----------------------------------------------------------------
-
-TEST(PlainText, KeepsEveryPrintableCharacter) {
-  std::string hostile = "a\"b'c`d\\e@f%g$(h) system(\"x\") <script>&amp; {x} ^_ ~";
-  EXPECT_EQ(plain_text(hostile), hostile);
-  EXPECT_EQ(plain_text("caf\xC3\xA9 \xE2\x86\x90 \xF0\x9F\x98\x80"),
-            "caf\xC3\xA9 \xE2\x86\x90 \xF0\x9F\x98\x80");
-}
-
-TEST(PlainText, ShowsControlsAndInvalidUtf8Escaped) {
-  EXPECT_EQ(plain_text("a\tb\nc\rd"), "a\\tb\\nc\\rd");
-  EXPECT_EQ(plain_text(std::string("a\0b\x1b", 4)), "a\\x00b\\x1b");
-  EXPECT_EQ(plain_text("a\xFF"
-                       "b"),
-            "a\\xffb");
-  EXPECT_EQ(plain_text("non\xEF\xBF\xBE"), "non\\ufffe");  // not a character in XML
-}
-
-TEST(PlainText, BreaksTheEndOfCdata) {
-  EXPECT_EQ(plain_text("a]]>b"), "a]]\xE2\x80\x8B>b");
-  EXPECT_EQ(plain_text("a]>b ]] >"), "a]>b ]] >");
-}
-
-TEST(PlainText, BreaksCharacterReferences) {
-  EXPECT_EQ(plain_text("a&#x1b;b"), "a&\xE2\x80\x8B#x1b;b");
-  EXPECT_EQ(plain_text("&&#"), "&&\xE2\x80\x8B#");
-  EXPECT_EQ(plain_text("a & #b &amp;"), "a & #b &amp;");
-}
+// ---- texts -------------------------------------------------------------------
 
 TEST(PlainText, WidthAndCuts) {
   EXPECT_EQ(text_width("abc"), 3u);
