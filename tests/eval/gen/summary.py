@@ -11,21 +11,9 @@ accepts a finding that names the leak in its frames only)."""
 
 import json
 import os
-import re
 
-
-def ratio(num, den):
-    return None if den == 0 else num / den
-
-
-def show(value, num=None, den=None):
-    if value is None:
-        return "n/a"
-    return f"{value:.2f}" + (f" ({num}/{den})" if num is not None else "")
-
-
-def names_function(name, function):
-    return bool(re.search(r"(?:^|::)" + re.escape(function) + r"(?:\(|<|$)", name))
+from stratatest.findings import names_function
+from stratatest.scores import ratio, show
 
 
 def truth_leaks(results_path):
