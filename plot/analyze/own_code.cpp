@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "analyze/contexts.hpp"
+#include "model/frame_names.hpp"
 
 namespace strata {
 
@@ -166,14 +167,16 @@ std::string_view qualified_name(std::string_view function) {
 
 }  // namespace
 
-bool library_function(std::string_view function) {
+bool library_function(std::string_view symbol) {
+  std::string_view function = function_of_clone(symbol);
   if (allocator_wrapper(function)) return true;
   if (starts_with_any(qualified_name(function), kLibraryNamespaces)) return true;
   if (function.starts_with("operator new") || function.starts_with("operator delete")) return true;
   return std::find(kAllocators.begin(), kAllocators.end(), function) != kAllocators.end();
 }
 
-bool allocator_wrapper(std::string_view function) {
+bool allocator_wrapper(std::string_view symbol) {
+  std::string_view function = function_of_clone(symbol);
   return std::any_of(kWrappers.begin(), kWrappers.end(),
                      [&](const char* pattern) { return wildcard_match(pattern, function); });
 }

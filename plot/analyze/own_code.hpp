@@ -43,7 +43,8 @@ namespace strata {
 
 // Whether `function` is in a library by its name alone: an allocator,
 // operator new or delete, a well-known wrapper (allocator_wrapper), or in the
-// C++ standard library's namespaces.
+// C++ standard library's namespaces.  A clone of GCC's is judged as its
+// function (xmalloc.part.0 as xmalloc: frame_names.hpp, function_of_clone).
 bool library_function(std::string_view function);
 
 // Whether `function` is one of the well-known wrappers of the allocator,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "model/frame_names.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -12,7 +13,60 @@ namespace {
 
 constexpr std::string_view kEllipsis = "\xE2\x80\xA6";  // U+2026
 
+// GCC's clones: IPA-SRA, constant propagation, partial inlining, LTO's
+// private copies, each with a number; the cold part of a function split in two.
+constexpr std::string_view kNumberedClones[] = {"isra", "constprop", "part", "lto_priv"};
+constexpr std::string_view kClones[] = {"cold"};
+
+bool digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+}
+
+// How many characters of one suffix of GCC's (".isra.0", ".cold") end
+// `name`; 0 if none does.  The name before it is never empty.
+std::size_t dotted_suffix(std::string_view name) {
+  std::size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return 0;
+  std::string_view last = name.substr(dot + 1);
+  if (std::find(std::begin(kClones), std::end(kClones), last) != std::end(kClones)) {
+    return name.size() - dot;
+  }
+  if (!digits(last)) return 0;
+  std::size_t word = name.rfind('.', dot - 1);
+  if (word == std::string_view::npos || word == 0) return 0;
+  std::string_view kind = name.substr(word + 1, dot - word - 1);
+  bool numbered = std::find(std::begin(kNumberedClones), std::end(kNumberedClones), kind) !=
+                  std::end(kNumberedClones);
+  // GCC before 9 numbered the cold parts too (foo.cold.12).
+  return numbered || kind == "cold" ? name.size() - word : 0;
+}
+
+std::string_view without_dotted_suffixes(std::string_view name) {
+  for (std::size_t length; (length = dotted_suffix(name)) > 0;) name.remove_suffix(length);
+  return name;
+}
+
+// How many characters of one clone suffix end `name`: the dotted ones, or
+// a demangled C++ name's " [clone .isra.0]"; 0 if none does.
+std::size_t clone_suffix(std::string_view name) {
+  constexpr std::string_view kCxx = " [clone .";
+  if (!name.ends_with(']')) return dotted_suffix(name);
+  std::size_t open = name.rfind(kCxx);
+  if (open == std::string_view::npos || open == 0) return 0;
+  // "x.isra.0" for " [clone .isra.0]": all of it but the x must go.
+  std::string probe = "x" + std::string(name.substr(open + kCxx.size() - 1));
+  probe.pop_back();
+  return without_dotted_suffixes(probe) == "x" ? name.size() - open : 0;
+}
+
 }  // namespace
+
+std::string_view function_of_clone(std::string_view symbol) {
+  for (std::size_t length; (length = clone_suffix(symbol)) > 0;) symbol.remove_suffix(length);
+  return symbol;
+}
 
 std::string hex_address(std::uint64_t address) {
   char text[32];
@@ -35,8 +89,13 @@ std::string unnamed_frame(const Frame& frame) {
   return std::string(object) + "+" + hex_address(*offset);
 }
 
-std::string frame_name(const Frame& frame) {
+std::string frame_symbol(const Frame& frame) {
   return frame.function.empty() ? unnamed_frame(frame) : frame.function;
+}
+
+std::string frame_name(const Frame& frame) {
+  return frame.function.empty() ? unnamed_frame(frame)
+                                : std::string(function_of_clone(frame.function));
 }
 
 // ---- short C++ names ----------------------------------------------------------
@@ -110,8 +169,10 @@ std::string short_function(std::string_view name) {
   return without_long_template_arguments(without_arguments(name));
 }
 
-std::string frame_text(const Frame& f) {
-  std::string text = frame_name(f);
+namespace {
+
+// `name` with the frame's place and whether it is inlined.
+std::string placed(std::string text, const Frame& f) {
   if (!f.file.empty()) {
     text += " (" + f.file + ":" + std::to_string(f.line) + ")";
   } else if (!f.object.empty()) {
@@ -119,5 +180,11 @@ std::string frame_text(const Frame& f) {
   }
   return shown(text) + (f.inlined ? " [inlined]" : "");
 }
+
+}  // namespace
+
+std::string frame_text(const Frame& f) { return placed(frame_name(f), f); }
+
+std::string stack_frame_text(const Frame& f) { return placed(frame_symbol(f), f); }
 
 }  // namespace strata

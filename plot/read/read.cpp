@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "read/name_frames.hpp"
 #include "util/error.hpp"
+#include "util/symbolize.hpp"
 
 namespace strata {
 
@@ -33,9 +35,7 @@ std::ifstream open(const std::string& path) {
   return in;
 }
 
-}  // namespace
-
-Model read_profile(const std::string& path) {
+Model read_file(const std::string& path) {
   std::ifstream in = open(path);
   switch (detect(in)) {
     case Kind::strata:
@@ -46,6 +46,21 @@ Model read_profile(const std::string& path) {
       break;
   }
   throw Error(path, 0, "not a strata profile or massif.out file");
+}
+
+// One for the whole run: the objects of the profiles that `strata diff`
+// compares are read once.
+Symbolizer& symbolizer() {
+  static Symbolizer one;
+  return one;
+}
+
+}  // namespace
+
+Model read_profile(const std::string& path) {
+  Model model = read_file(path);
+  name_frames(model, symbolizer());
+  return model;
 }
 
 }  // namespace strata

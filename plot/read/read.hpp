@@ -9,7 +9,9 @@
 
 namespace strata {
 
-// Reads a strata profile or a massif.out file, told apart by their first line.
+// Reads a strata profile or a massif.out file, told apart by their first
+// line, then names the frames Valgrind could not from their objects' DWARF
+// (name_frames.hpp).
 Model read_profile(const std::string& path);
 
 // Reads a strata profile (docs/format.md); `name` is used in errors.

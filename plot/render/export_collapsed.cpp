@@ -5,7 +5,8 @@
 //   main;player_play;decoder_decode;frame_alloc 3226272
 //
 // as flamegraph.pl, inferno and speedscope read them.  A frame is named as
-// in the report (frame_names.hpp); inlined frames are frames of their own.
+// in the report's stacks, by its symbol (frame_symbol(), frame_names.hpp);
+// inlined frames are frames of their own.
 #include <map>
 
 #include "analyze/heap_analysis.hpp"
@@ -131,7 +132,7 @@ std::size_t write_collapsed(const Model& model, const std::vector<CollapsedStack
   for (const CollapsedStack& stack : stacks) {
     std::string line;
     for (FrameId id : stack.frames) {
-      line += (line.empty() ? "" : ";") + collapsed_name(frame_name(model.frame(id)));
+      line += (line.empty() ? "" : ";") + collapsed_name(frame_symbol(model.frame(id)));
     }
     std::uint64_t& weight = lines[line.empty() ? "[no stack]" : line];
     weight = saturated_sum(weight, stack.bytes);

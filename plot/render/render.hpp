@@ -27,7 +27,8 @@ std::string leak_heading(const ReportLeak& leak);
 void render_gate(const Report& report, const std::vector<const ReportLeak*>& failing,
                  std::ostream& err);
 
-// A frame in the calling-context tree: "function (file:line)", without its
+// A frame in the calling-context tree: "function (file:line)", the function
+// by its symbol (a clone as foo.isra.0, as in the full stacks), without its
 // object, shown (shown.hpp), " [inlined]" after an inlined one.
 std::string tree_frame_text(const Frame& frame);
 

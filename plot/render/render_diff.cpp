@@ -87,7 +87,7 @@ void render_diff_text(const Diff& diff, std::ostream& out) {
   out << "\n== Contexts, the largest change at the peak first ==\n";
   for (const DiffContext& c : diff.contexts) {
     out << "\n" << change_text(c.peak) << " at the peak, " << change_text(c.end) << " at the end\n";
-    for (const Frame& frame : c.frames) out << "     " << frame_text(frame) << "\n";
+    for (const Frame& frame : c.frames) out << "     " << stack_frame_text(frame) << "\n";
     if (c.frames.empty()) out << "     (no stack)\n";
   }
   out << "\n== Leak suspects ==\n\n";

@@ -241,9 +241,10 @@ void title(const std::string& text, std::ostream& out) {
 }
 
 // "function (file:line)", "function (in object)", and object+0xOFFSET for
-// the function when it is unknown (frame_names.hpp).
+// the function when it is unknown (frame_names.hpp); a clone by its symbol
+// (foo.isra.0), as the stack is given in full.
 void stack(const std::vector<Frame>& frames, std::ostream& out) {
-  for (const Frame& frame : frames) out << "     " << frame_text(frame) << "\n";
+  for (const Frame& frame : frames) out << "     " << stack_frame_text(frame) << "\n";
   if (frames.empty()) out << "     (no stack)\n";
 }
 
@@ -443,7 +444,7 @@ std::string shares(double spacetime_pct, double peak_pct) {
 }  // namespace
 
 std::string tree_frame_text(const Frame& f) {
-  std::string text = frame_name(f);
+  std::string text = frame_symbol(f);
   if (!f.file.empty()) text += " (" + f.file + ":" + std::to_string(f.line) + ")";
   return shown(text) + (f.inlined ? " [inlined]" : "");
 }

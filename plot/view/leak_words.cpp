@@ -137,7 +137,7 @@ std::string finding_words(const Model& model, const Leak& leak, const std::strin
     for (std::size_t i = headline + 1; i < site.frames.size(); ++i) {
       const Frame& caller = model.frame(site.frames[i]);
       if (caller.function.empty()) continue;
-      where += " <- " + shown(short_function(caller.function));
+      where += " <- " + shown(short_function(frame_name(caller)));
       break;
     }
   }

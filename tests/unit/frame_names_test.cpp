@@ -37,6 +37,38 @@ TEST(FrameName, ObjectPlusOffsetWithoutASymbol) {
   EXPECT_EQ(frame_name(frame("", "prog", 0x10)), "prog+0x10");
 }
 
+TEST(FrameName, ClonesByTheirFunction) {
+  // GCC's clones, alone and together, in C and in demangled C++.
+  for (const char* symbol :
+       {"foo.isra.0", "foo.constprop.0", "foo.part.12", "foo.cold", "foo.cold.3", "foo.isra.0.cold",
+        "foo.constprop.0.isra.0", "foo.part.0.constprop.1", "foo.lto_priv.0"}) {
+    EXPECT_EQ(function_of_clone(symbol), "foo") << symbol;
+  }
+  EXPECT_EQ(function_of_clone("ns::f(int) [clone .isra.0]"), "ns::f(int)");
+  EXPECT_EQ(function_of_clone("f(int) [clone .constprop.0] [clone .isra.0]"), "f(int)");
+  EXPECT_EQ(function_of_clone("f() [clone .cold]"), "f()");
+  EXPECT_EQ(function_of_clone("_Z3fooi.isra.0"), "_Z3fooi");
+  // Not clones: kept whole.
+  for (const char* name : {"foo", "foo.bar", "foo.isra", "foo.part.x", ".cold", "x.0", "a.b.1",
+                           "f() [clone .other.0]", "f() [note]", "foo.5"}) {
+    EXPECT_EQ(function_of_clone(name), name) << name;
+  }
+}
+
+TEST(FrameName, WordsNameTheFunctionStacksTheSymbol) {
+  Frame f = frame("log_append.constprop.0", "/home/u/app", 0x1250, 0x1250);
+  f.file = "log.c";
+  f.line = 37;
+  EXPECT_EQ(frame_name(f), "log_append");
+  EXPECT_EQ(frame_text(f), "log_append (log.c:37)");
+  EXPECT_EQ(frame_symbol(f), "log_append.constprop.0");
+  EXPECT_EQ(stack_frame_text(f), "log_append.constprop.0 (log.c:37)");
+  f.inlined = true;
+  EXPECT_EQ(stack_frame_text(f), "log_append.constprop.0 (log.c:37) [inlined]");
+  // Without a symbol both are the object and offset.
+  EXPECT_EQ(frame_symbol(frame("", "/home/u/app", 0x10, 0x10)), "app+0x10");
+}
+
 TEST(ShortFunction, ArgumentListsDropped) {
   EXPECT_EQ(short_function("frame_alloc"), "frame_alloc");
   EXPECT_EQ(short_function("Foo::bar(int, char const*)"), "Foo::bar");

@@ -84,6 +84,11 @@ TEST(OwnCode, WellKnownWrappersAreSkipped) {
   EXPECT_EQ(own.headline(stack), 1u);
   EXPECT_TRUE(allocator_wrapper("g_malloc0"));
   EXPECT_FALSE(allocator_wrapper("frame_alloc"));
+  // A clone of GCC's is its function.
+  std::vector<Frame> cloned{frame("xmalloc.part.0", "/home/u/app"),
+                            frame("register_ctx.constprop.0", "/home/u/app")};
+  EXPECT_EQ(own.headline(cloned), 1u);
+  EXPECT_TRUE(library_function("std::vector<int>::push_back(int const&) [clone .isra.0]"));
 }
 
 TEST(OwnCode, AllLibraryFallsBackToTheFirstNamedFrame) {

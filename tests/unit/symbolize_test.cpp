@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Names from DWARF (util/symbolize.hpp) and the frames Valgrind left
+// unnamed, named from them (read/name_frames.hpp), on the test program
+// tests/programs/inlined: malloc in inner, always inlined into outer, always
+// inlined into api.  Skipped when the program is not built (make check
+// builds it before the unit tests run).
+#include "util/symbolize.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "read/name_frames.hpp"
+
+namespace strata::test {
+namespace {
+
+const std::string kProgram = std::string(STRATA_UNIT_PROGRAMS) + "/inlined";
+const std::string kSource = std::string(STRATA_UNIT_DATA) + "/../programs/inlined.c";
+
+// The line of `text` in inlined.c.
+std::uint32_t line_of(const std::string& text) {
+  std::ifstream in(kSource);
+  std::string line;
+  for (std::uint32_t number = 1; std::getline(in, line); ++number) {
+    if (line.find(text) != std::string::npos) return number;
+  }
+  return 0;
+}
+
+std::string basename(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+// The first offset in the program's first 64 KiB whose chain has the
+// functions `names`, innermost first.
+std::optional<std::uint64_t> find_chain(Symbolizer& symbolizer,
+                                        const std::vector<std::string>& names) {
+  for (std::uint64_t offset = 0; offset < 0x10000; ++offset) {
+    std::vector<SourceFrame> chain = symbolizer.frames(kProgram, offset);
+    std::vector<std::string> found;
+    for (const SourceFrame& frame : chain) found.push_back(frame.function);
+    if (found == names) return offset;
+  }
+  return std::nullopt;
+}
+
+class Symbolize : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(kProgram)) GTEST_SKIP() << kProgram << " is not built";
+    std::optional<std::uint64_t> at = find_chain(symbolizer_, {"inner", "outer", "api"});
+    ASSERT_TRUE(at.has_value()) << "no place in api with inner and outer inlined";
+    api_ = *at;
+    at = find_chain(symbolizer_, {"main"});
+    ASSERT_TRUE(at.has_value());
+    main_ = *at;
+  }
+
+  // A frame at `offset` of the program.
+  Frame frame(std::uint64_t offset, bool inlined, std::string function, std::string file = "",
+              std::uint32_t line = 0) const {
+    return {.address = 0x100000 + offset,
+            .inlined = inlined,
+            .function = std::move(function),
+            .file = std::move(file),
+            .line = line,
+            .object = kProgram,
+            .offset = offset};
+  }
+
+  // A model of one site: `frames`, then main's frame `caller`.
+  static Model model_of(std::vector<Frame> frames, Frame caller) {
+    Model model;
+    frames.push_back(std::move(caller));
+    Site site;
+    for (Frame& f : frames) {
+      site.frames.push_back(static_cast<FrameId>(model.frames.size()));
+      model.frames.push_back(std::move(f));
+    }
+    model.lifetimes.free_stacks_frames.push_back(site.frames);
+    model.sites.push_back(std::move(site));
+    return model;
+  }
+
+  static std::vector<std::string> functions(const Model& model, const std::vector<FrameId>& ids) {
+    std::vector<std::string> out;
+    for (FrameId id : ids) {
+      const Frame& f = model.frame(id);
+      out.push_back(f.function + (f.inlined ? " [inlined]" : "") + " " + f.file + ":" +
+                    std::to_string(f.line));
+    }
+    return out;
+  }
+
+  Symbolizer symbolizer_;
+  std::uint64_t api_ = 0;
+  std::uint64_t main_ = 0;
+};
+
+TEST_F(Symbolize, TheInlinedChainAsAddr2lineGivesIt) {
+  std::vector<SourceFrame> chain = symbolizer_.frames(kProgram, api_);
+  ASSERT_EQ(chain.size(), 3u);
+  // Each frame is where its function was when the next one called it.
+  EXPECT_EQ(chain[0].line, line_of("return malloc(n);"));
+  EXPECT_EQ(chain[1].line, line_of("return inner(n * 2);"));
+  EXPECT_EQ(chain[2].line, line_of("char *p = outer(n);"));
+  for (const SourceFrame& frame : chain) EXPECT_EQ(basename(frame.file), "inlined.c");
+  // A position-independent executable: its addresses are not where it runs.
+  EXPECT_FALSE(symbolizer_.fixed_addresses(kProgram));
+}
+
+TEST_F(Symbolize, WhatCannotBeReadGivesNothing) {
+  std::string fifo = ::testing::TempDir() + "strata-symbolize-fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& object :
+       {std::string("/nonexistent/object"), std::string(STRATA_UNIT_DATA),
+        std::string(STRATA_UNIT_DATA) + "/prog.massif", fifo, std::string()}) {
+    EXPECT_TRUE(symbolizer_.frames(object, api_).empty()) << object;
+    EXPECT_FALSE(symbolizer_.fixed_addresses(object)) << object;
+  }
+  ::unlink(fifo.c_str());
+  // Outside the code: nothing.
+  EXPECT_TRUE(symbolizer_.frames(kProgram, 0xfffffff0).empty());
+}
+
+TEST_F(Symbolize, UnknownInlinedFunIsNamed) {
+  Model model =
+      model_of({frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("malloc(n);")),
+                frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
+                frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
+               frame(main_, false, "main", "inlined.c", 1));
+  NamingCounts counts = name_frames(model, symbolizer_);
+  EXPECT_EQ(counts.named, 2u);
+  EXPECT_EQ(counts.objects, 1u);
+  EXPECT_EQ(model.frames[0].function, "inner");
+  EXPECT_EQ(model.frames[1].function, "outer");
+  EXPECT_EQ(model.sites[0].frames.size(), 4u);
+}
+
+TEST_F(Symbolize, AFrameWithoutASymbolIsNamed) {
+  Model model = model_of({frame(api_, true, "inner", "inlined.c", line_of("malloc(n);")),
+                          frame(api_, true, "outer", "inlined.c", line_of("inner(n")),
+                          frame(api_, false, "", "inlined.c", line_of("outer(n);"))},
+                         frame(main_, false, "main", "inlined.c", 1));
+  EXPECT_EQ(name_frames(model, symbolizer_).named, 1u);
+  EXPECT_EQ(model.frames[2].function, "api");
+}
+
+TEST_F(Symbolize, AnObjectThatDiffersFromTheProfileIsNotUsed) {
+  // One line that is not what the DWARF says, and nothing is named.
+  Model model = model_of({frame(api_, true, "UnknownInlinedFun", "inlined.c", 999),
+                          frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
+                          frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
+                         frame(main_, false, "main", "inlined.c", 1));
+  NamingCounts counts = name_frames(model, symbolizer_);
+  EXPECT_EQ(counts.named, 0u);
+  EXPECT_EQ(counts.refused, 1u);
+  EXPECT_EQ(model.frames[0].function, "UnknownInlinedFun");
+  // Nor when another address of the object differs: main named otherwise.
+  Model other = model_of({frame(api_, false, "")}, frame(main_, false, "not_main"));
+  counts = name_frames(other, symbolizer_);
+  EXPECT_EQ(counts.refused, 1u);
+  EXPECT_EQ(other.frames[0].function, "");
+}
+
+TEST_F(Symbolize, AFrameValgrindReadNoDwarfForBecomesItsChain) {
+  // main, named by its symbol, vouches for the object.
+  Model model = model_of({frame(api_, false, "")}, frame(main_, false, "main"));
+  NamingCounts counts = name_frames(model, symbolizer_);
+  EXPECT_EQ(counts.named, 1u);
+  EXPECT_EQ(counts.added, 2u);
+  std::vector<std::string> expected = {
+      "inner [inlined] inlined.c:" + std::to_string(line_of("return malloc(n);")),
+      "outer [inlined] inlined.c:" + std::to_string(line_of("return inner(n * 2);")),
+      "api inlined.c:" + std::to_string(line_of("char *p = outer(n);")), "main :0"};
+  EXPECT_EQ(functions(model, model.sites[0].frames), expected);
+  EXPECT_EQ(functions(model, model.lifetimes.free_stacks_frames[0]), expected);
+  for (FrameId id : model.sites[0].frames) {
+    EXPECT_EQ(model.frame(id).object, kProgram);
+  }
+  EXPECT_EQ(model.frame(model.sites[0].frames[0]).offset, api_);
+}
+
+TEST_F(Symbolize, NothingToCheckAgainstNamesNothing) {
+  Model model = model_of({frame(api_, false, "")}, frame(main_, false, ""));
+  NamingCounts counts = name_frames(model, symbolizer_);
+  EXPECT_EQ(counts.named, 0u);
+  EXPECT_EQ(counts.refused, 0u);
+  EXPECT_EQ(model.sites[0].frames.size(), 2u);
+}
+
+TEST_F(Symbolize, WithoutAnOffsetAPositionIndependentObjectIsNotRead) {
+  // A massif.out file gives addresses only: in a PIE they are not offsets.
+  Frame unnamed = frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("malloc(n);"));
+  unnamed.address = api_;
+  unnamed.offset = std::nullopt;
+  Frame holder = frame(api_, false, "api", "inlined.c", line_of("outer(n);"));
+  holder.address = api_;
+  holder.offset = std::nullopt;
+  Model model = model_of({unnamed, holder}, frame(main_, false, "main", "inlined.c", 1));
+  EXPECT_EQ(name_frames(model, symbolizer_).named, 0u);
+  EXPECT_EQ(model.frames[0].function, "UnknownInlinedFun");
+}
+
+}  // namespace
+}  // namespace strata::test
