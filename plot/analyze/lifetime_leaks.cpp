@@ -448,6 +448,25 @@ std::uint64_t survivors(const Node& n, std::uint32_t e) {
   return std::max<std::uint64_t>(n.kept_blocks[e], n.kept[e] > 0 ? 1 : 0);
 }
 
+// The events of epoch e for the judgement of chance: its survivors, at most
+// kBurst times the median of the span's epochs that keep some.  Blocks born
+// together (a burst of records in one cycle, a batch kept at once) are not
+// independent draws; as many draws as that would make a burst look like a
+// trend.
+std::uint64_t events(const Node& n, std::uint32_t e, std::uint64_t cap) {
+  return std::min(survivors(n, e), cap);
+}
+
+std::uint64_t burst_cap(const Node& n, std::uint32_t s, std::uint32_t h) {
+  std::vector<std::uint64_t> counts;
+  for (std::uint32_t e = s; e < h; ++e) {
+    if (std::uint64_t k = survivors(n, e)) counts.push_back(k);
+  }
+  if (counts.empty()) return 1;
+  std::nth_element(counts.begin(), counts.begin() + counts.size() / 2, counts.end());
+  return kBurst * counts[counts.size() / 2];
+}
+
 // The second line of evidence, the lifetimes': the survivors (blocks kept)
 // were born all through the span, not only at its start (it levels off: a
 // table filled, a pool at its high-water mark) nor only at its end (a
@@ -465,10 +484,11 @@ struct Half {
   double work = 0;
 };
 
-Half half_of(const Node& n, std::uint32_t from, std::uint32_t to, const std::vector<double>& work) {
+Half half_of(const Node& n, std::uint32_t from, std::uint32_t to, const std::vector<double>& work,
+             std::uint64_t cap) {
   Half half;
   for (std::uint32_t e = from; e < to; ++e) {
-    half.survivors += survivors(n, e);
+    half.survivors += events(n, e, cap);
     half.work += work[e];
   }
   return half;
@@ -539,7 +559,8 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
     n.why.reason = PassedOver::Reason::replaced;
     return false;
   }
-  Half early = half_of(n, s, mid, work), late = half_of(n, mid, h, work);
+  std::uint64_t cap = burst_cap(n, s, h);
+  Half early = half_of(n, s, mid, work, cap), late = half_of(n, mid, h, work, cap);
   // With the cycles known, a half's share is its cycles': a leak left at
   // each cycle's end leaves as much after a short cycle as after a long one.
   std::uint32_t before = 1, after = 0;  // the span's start begins a cycle

@@ -62,6 +62,7 @@ inline constexpr std::uint64_t kMinBlocks = 7;  // survivors: (1/2)^7 < kChance,
 inline constexpr double kRise = 0.5;     // the floor rises with half the kept bytes at least
 inline constexpr double kLevel = 0.7;    // levels off: the later half keeps under 0.7 of its share
 inline constexpr double kChance = 0.01;  // ... and a steady rate would keep so few 1 time in 100
+inline constexpr std::uint64_t kBurst = 2;  // an epoch counts at most twice the median epoch's survivors
 
 // Why a node that keeps bytes is no finding (the report lists the largest).
 struct PassedOver {
