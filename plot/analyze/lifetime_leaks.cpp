@@ -146,6 +146,9 @@ struct Node {
   std::uint32_t first = 0;
   std::vector<std::uint32_t> bounds;  // kParts + 1 epoch boundaries of its span
   std::vector<double> ratios;
+  std::string_view function;  // of its headline: its structure
+  bool copies = false;  // follow_copies found a container that copies itself
+  PassedOver why;       // when it is no finding
 };
 
 // An epoch in which the program works: it makes some, and at least
@@ -226,6 +229,7 @@ void follow_copies(Node& n, std::uint32_t h) {
   bool any = false;
   for (std::uint32_t e = 0; e < h && !any; ++e) any = copy(e).has_value();
   if (!any) return;
+  n.copies = true;
   // origin[e][o]: of the bytes born in e alive after it, those first born in o.
   std::vector<std::vector<double>> origin(h, std::vector<double>(h, 0.0));
   std::vector<double> kept(h, 0.0);
@@ -310,8 +314,6 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
 
 // ---- the judgement -------------------------------------------------------------------
 
-enum class Parts : std::uint8_t { steady, keeps_nothing, unsteady };
-
 // The bounds of kParts parts of [s, h) of equal work (the program's births,
 // `work` by epoch, so that a stretch in which the program makes nothing is no
 // evidence); a part that one epoch's work overflows holds no epoch.
@@ -332,55 +334,23 @@ std::vector<std::uint32_t> work_bounds(std::uint32_t s, std::uint32_t h,
   return bounds;
 }
 
-// The bounds of kParts parts of [s, h) of whole cycles (`cycles`: their
-// starts, epoch boundaries), as many cycles in each as can be; none when
-// fewer than kParts - 1 cycles start inside.
-std::vector<std::uint32_t> cycle_bounds(std::uint32_t s, std::uint32_t h,
-                                        std::span<const std::uint32_t> cycles) {
-  std::vector<std::uint32_t> inside;
-  for (std::uint32_t c : cycles) {
-    if (c > s && c < h && (inside.empty() || c > inside.back())) inside.push_back(c);
-  }
-  std::size_t pieces = inside.size() + 1;  // [s, c1), [c1, c2), ..., [cm, h)
-  if (pieces < kParts) return {};
-  std::vector<std::uint32_t> bounds(1, s);
-  for (std::size_t q = 1; q < kParts; ++q)
-    bounds.push_back(inside[(pieces * q + kParts / 2) / kParts - 1]);
-  bounds.push_back(h);
-  return bounds;
-}
-
-// The parts test: every part (of `bounds`) keeps some of what it makes
-// (`born`, `kept`: bytes or blocks by birth epoch), the least at least
-// kSteady of the most; a part of no epoch is left out.  A part in which the
-// program made nothing counts as one that keeps nothing: leaving it out made
-// a full table look steady in a millisecond recording (table-late-ms).
-// A part that lies in a pause of the node's cadence (`paused`, by epoch:
-// pauses()) is no evidence either way and is left out too; but two parts at
-// least must be judged (steadiness compares parts).
-Parts judge_parts(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
-                  const std::vector<std::uint32_t>& bounds, const std::vector<bool>& paused,
-                  std::vector<double>& ratios) {
-  ratios.clear();
-  std::size_t parts = 0;
+// The share kept of what each part (of `bounds`) made (`born`, `kept`:
+// bytes by birth epoch), for the words ("kept 100%, 80%, ... of what it
+// made in each quarter"); a part that made nothing is left out.
+std::vector<double> retention(const std::vector<std::uint64_t>& born,
+                              const std::vector<std::uint64_t>& kept,
+                              const std::vector<std::uint32_t>& bounds) {
+  std::vector<double> ratios;
   for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
     if (bounds[q] == bounds[q + 1]) continue;
-    ++parts;
-    if (std::all_of(paused.begin() + bounds[q], paused.begin() + bounds[q + 1],
-                    [](bool p) { return p; })) {
-      continue;
-    }
     std::uint64_t b = 0, k = 0;
     for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) {
       b += born[e];
       k += kept[e];
     }
-    ratios.push_back(b > 0 ? static_cast<double>(k) / static_cast<double>(b) : 0.0);
+    if (b > 0) ratios.push_back(static_cast<double>(k) / static_cast<double>(b));
   }
-  if (ratios.empty() || ratios.size() < std::min<std::size_t>(2, parts)) return Parts::unsteady;
-  auto [least, most] = std::minmax_element(ratios.begin(), ratios.end());
-  if (*least <= 0) return Parts::keeps_nothing;
-  return *least >= kSteady * *most ? Parts::steady : Parts::unsteady;
+  return ratios;
 }
 
 // The epochs of [s, h) in which the program works (as for the horizon).  An
@@ -407,111 +377,276 @@ std::vector<std::uint32_t> work_bursts(const std::vector<double>& work, std::uin
   return starts;
 }
 
-// The parts test over [s, h), in parts of equal work; when the program's
-// cycles are known, in parts of whole cycles too (a leak left at each
-// cycle's end is lumpy in time), steady in either.
-Parts parts_test(const std::vector<std::uint64_t>& born, const std::vector<std::uint64_t>& kept,
-                 const std::vector<bool>& paused, std::uint32_t s, std::uint32_t h,
-                 const std::vector<double>& work, std::span<const std::uint32_t> cycles,
-                 std::vector<std::uint32_t>& bounds, std::vector<double>& ratios) {
-  if (h <= s || working_epochs(s, h, work) < kMinSpan) return Parts::unsteady;
-  bounds = work_bounds(s, h, work);
-  Parts parts = judge_parts(born, kept, bounds, paused, ratios);
-  if (parts == Parts::steady) return parts;
-  std::vector<std::uint32_t> by_cycles = cycle_bounds(s, h, cycles);
-  if (by_cycles.empty()) return parts;
-  std::vector<double> cycle_ratios;
-  Parts by_share = judge_parts(born, kept, by_cycles, paused, cycle_ratios);
-  // Or the same kept bytes a cycle, part by part, however much each cycle
-  // made: a video that leaves its last frames behind leaves as many after
-  // a short video as after a long one.  (The cycles are counted as judge_parts
-  // counts bytes born: one at the epoch each starts in, the span's start too.)
-  std::vector<std::uint64_t> cycles_begun(born.size(), 0);
-  cycles_begun[s] = 1;
-  for (std::uint32_t c : cycles) {
-    if (c > s && c < h) cycles_begun[c] = 1;
+// ---- the judgement: the floor and the survivors ----------------------------------------
+
+// P(X <= k) for X of Binomial(n, p): how likely a steady rate leaves as few
+// as k of n survivors in a stretch that holds a share p of the work.
+double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
+  if (k >= n || p >= 1) return 1;
+  if (p <= 0) return 1;
+  double lp = std::log(p), lq = std::log1p(-p), sum = 0;
+  double ln = std::lgamma(static_cast<double>(n) + 1);
+  for (std::uint64_t i = 0; i <= k; ++i) {
+    double di = static_cast<double>(i);
+    sum += std::exp(ln - std::lgamma(di + 1) - std::lgamma(static_cast<double>(n) - di + 1) +
+                    di * lp + (static_cast<double>(n) - di) * lq);
   }
-  std::vector<double> per_cycle;
-  if (by_share == Parts::steady ||
-      judge_parts(cycles_begun, kept, by_cycles, paused, per_cycle) == Parts::steady) {
-    bounds = std::move(by_cycles);
-    ratios = std::move(cycle_ratios);  // the shares kept, for the words
-    return Parts::steady;
-  }
-  return parts;
+  return std::min(sum, 1.0);
 }
 
-// The pauses of a node's cadence (by epoch of [0, h)): the epochs of a
-// stretch without births that is no evidence that the node stopped.  A
-// container fed at a steady rate and grown by a factor of at most kGrowth
-// when it is full makes its steps at gaps that grow by at most that factor:
-// a stretch from a birth to the next (or to h) is a pause when its epochs,
-// those in which the program works, are at most kGrowth times the epochs
-// from the birth before to its end (the births are known to the epoch:
-// the stretch counted at its shortest, the gap before at its longest).  A
-// table that filled and is full, a random walk's high-water mark (whose
-// gaps grow by about 4: it grows as the square root of the time) and a
-// node born once are silent far longer.
-std::vector<bool> pauses(const std::vector<std::uint64_t>& born, std::uint32_t h,
-                         const std::vector<double>& work) {
-  std::vector<bool> paused(h, false);
-  std::vector<std::uint32_t> births;
-  for (std::uint32_t e = 0; e < h; ++e) {
-    if (born[e] > 0) births.push_back(e);
+// The node's bytes alive across each epoch boundary e of [0, h] (the start
+// of epoch e): a cell born in b and dying in d (kept: alive at h) is alive
+// across b + 1 .. d.
+std::vector<double> alive_across(const Node& n, std::uint32_t h) {
+  std::vector<double> delta(h + 2, 0.0);
+  for (std::uint32_t b = 0; b < h; ++b) {
+    delta[b + 1] += static_cast<double>(n.kept[b]);
+    delta[h + 1] -= static_cast<double>(n.kept[b]);
   }
-  std::size_t run = 0;  // stretches in a row that keep the cadence
-  for (std::size_t i = 1; i < births.size(); ++i) {
-    std::uint32_t before = births[i - 1], at = births[i];
-    std::uint32_t next = i + 1 < births.size() ? births[i + 1] : h;
-    double stretch = working_epochs(at + 1, next, work);
-    double gap = working_epochs(before, at + 1, work);
-    run = stretch <= kGrowth * gap ? run + 1 : 0;
-    if (stretch > 0 && run >= kCadence) {
-      std::fill(paused.begin() + at + 1, paused.begin() + next, true);
+  for (const auto& [cell, amount] : n.deaths) {
+    auto [b, d] = cell;
+    if (d <= b || b >= h) continue;
+    delta[b + 1] += static_cast<double>(amount.bytes);
+    delta[std::min(d, h) + 1] -= static_cast<double>(amount.bytes);
+  }
+  std::vector<double> alive(h + 1, 0.0);
+  double now = 0;
+  for (std::uint32_t e = 0; e <= h; ++e) alive[e] = now += delta[e];
+  return alive;
+}
+
+// The first line of evidence, the graph's: the floor of the node's band
+// (at each boundary, the least it holds from there to h) rises with its
+// survivors, above the most it held before them.  Part by part, the
+// floor's rise matches the bytes kept of those born in the part; a structure whose entries are replaced (a cache,
+// a table over a fixed key space, a random walk) keeps its newest entries
+// while its floor stays level.  The least share matched of a part's kept
+// bytes, over the parts of `bounds` that keep some.
+double floor_matched(const Node& n, std::uint32_t h, const std::vector<std::uint32_t>& bounds) {
+  std::vector<double> alive = alive_across(n, h);
+  // The floor, counted from the most the node held by its span's start: a
+  // structure that held as much before (a random walk, a pool, sessions
+  // that come and go) has not risen when its newest entries survive.
+  std::vector<double> floor(h + 1, 0.0);
+  double least = alive[h];
+  for (std::uint32_t e = h + 1; e-- > 0;) floor[e] = least = std::min(least, alive[e]);
+  double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
+  for (double& f : floor) f = std::max(f, before);
+  double worst = 1;
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    double part = 0;
+    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) part += static_cast<double>(n.kept[e]);
+    if (part <= 0) continue;
+    double rise = floor[bounds[q + 1]] - floor[bounds[q]];
+    worst = std::min(worst, std::clamp(rise, 0.0, part) / part);
+  }
+  return worst;
+}
+
+// The survivors of epoch e: its kept blocks, one at least if it kept bytes.
+std::uint64_t survivors(const Node& n, std::uint32_t e) {
+  return std::max<std::uint64_t>(n.kept_blocks[e], n.kept[e] > 0 ? 1 : 0);
+}
+
+// The events of epoch e for the judgement of chance: its survivors, at most
+// kBurst times the median of the span's epochs that keep some.  Blocks born
+// together (a burst of records in one cycle, a batch kept at once) are not
+// independent draws; as many draws as that would make a burst look like a
+// trend.
+std::uint64_t events(const Node& n, std::uint32_t e, std::uint64_t cap) {
+  return std::min(survivors(n, e), cap);
+}
+
+std::uint64_t burst_cap(const Node& n, std::uint32_t s, std::uint32_t h) {
+  std::vector<std::uint64_t> counts;
+  for (std::uint32_t e = s; e < h; ++e) {
+    if (std::uint64_t k = survivors(n, e)) counts.push_back(k);
+  }
+  if (counts.empty()) return 1;
+  std::nth_element(counts.begin(), counts.begin() + counts.size() / 2, counts.end());
+  return kBurst * counts[counts.size() / 2];
+}
+
+// The second line of evidence, the lifetimes': the survivors (blocks kept)
+// were born all through the span, not only at its start (it levels off: a
+// table filled, a pool at its high-water mark) nor only at its end (a
+// cache's or a random walk's newest entries).  Each half of the span (of
+// its work, or of its cycles) holds a share f of the work; a steady rate
+// would leave it about f of the K survivors, and chance as few as
+// Binomial(K, f) allows: a half short of its share by more than kLevel,
+// and less likely than kChance by chance, or with none, says it.  Survivors are counted in blocks, so that a leak of random
+// sizes weighs by its events, and an epoch with kept bytes counts one at
+// least: a buffer grown by realloc, or a container that copies itself,
+// keeps one block whose bytes carry their births on (its layers).
+// The survivors of [from, to) and their share of the work of [s, h).
+struct Half {
+  std::uint64_t survivors = 0;
+  double work = 0;
+};
+
+Half half_of(const Node& n, std::uint32_t from, std::uint32_t to, const std::vector<double>& work,
+             std::uint64_t cap) {
+  Half half;
+  for (std::uint32_t e = from; e < to; ++e) {
+    half.survivors += events(n, e, cap);
+    half.work += work[e];
+  }
+  return half;
+}
+
+// Whether `half` holds fewer survivors than a steady rate would leave it
+// (kLevel of its share of `all`), so few that chance would leave them less
+// than kChance of the time; or none.
+bool short_of_share(const Half& half, const Half& all) {
+  if (all.work <= 0 || all.survivors == 0) return false;
+  double f = half.work / all.work;
+  if (half.survivors == 0) return f > 0;
+  return static_cast<double>(half.survivors) < kLevel * f * static_cast<double>(all.survivors) &&
+         binomial_at_most(half.survivors, all.survivors, f) < kChance;
+}
+
+// The middle of [s, h): the start of the cycle nearest the middle of its
+// work when the cycles are known and one starts inside, else the epoch that
+// ends the first half of the work.
+std::uint32_t middle(std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
+                     std::span<const std::uint32_t> cycles) {
+  double total = 0;
+  for (std::uint32_t e = s; e < h; ++e) total += work[e];
+  std::uint32_t mid = s + 1;
+  double done = 0;
+  for (std::uint32_t e = s; e < h; ++e) {
+    done += work[e];
+    if (done >= total / 2) {
+      mid = e + 1;
+      break;
     }
   }
-  return paused;
+  std::optional<std::uint32_t> best;
+  for (std::uint32_t c : cycles) {
+    if (c <= s || c >= h) continue;
+    auto far = [&](std::uint32_t x) { return x > mid ? x - mid : mid - x; };
+    if (!best || far(c) < far(*best)) best = c;
+  }
+  return std::clamp<std::uint32_t>(best.value_or(mid), s + 1, h - 1);
 }
 
-// Steady retention over the node's span, from its first birth to h; or, when
-// a part of that keeps nothing, from its first kept birth when that is at
-// least kKeptSpan of the span and it keeps new blocks steadily from there (a
-// leak that starts after the node churned).
-bool steady(Node& n, std::uint32_t h, const std::vector<double>& work,
-            std::span<const std::uint32_t> cycles) {
-  auto first = std::find_if(n.born.begin(), n.born.end(), [](std::uint64_t b) { return b > 0; });
-  if (first == n.born.end()) return false;
-  n.first = static_cast<std::uint32_t>(first - n.born.begin());
-  std::vector<bool> paused = pauses(n.born, h, work);
-  Parts parts = parts_test(n.born, n.kept, paused, n.first, h, work, cycles, n.bounds, n.ratios);
-  if (parts != Parts::keeps_nothing) return parts == Parts::steady;
-  auto kept = std::find_if(n.kept.begin(), n.kept.end(), [](std::uint64_t k) { return k > 0; });
-  auto start = static_cast<std::uint32_t>(kept - n.kept.begin());
-  if (kept == n.kept.end() || static_cast<double>(h - start) < kKeptSpan * (h - n.first)) {
+// A node is a leak when it keeps blocks (kMinBlocks at least) born over a
+// span of kMinSpan epochs of work at least, its floor rises with what it
+// keeps (kRise of the kept bytes at least), and its survivors do not level
+// off.  Else `n.why` says what it is.
+bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
+           std::span<const std::uint32_t> cycles) {
+  auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
+  if (kept == n.kept.begin() + h) return false;
+  std::uint32_t s = static_cast<std::uint32_t>(kept - n.kept.begin());
+  n.first = s;
+  n.bounds = work_bounds(s, h, work);
+  n.ratios = retention(n.born, n.kept, n.bounds);  // for the words
+  std::uint64_t units = 0;
+  for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
+  n.why.first_kept = s;
+  if (units < kMinBlocks) {
+    n.why.reason = PassedOver::Reason::few_blocks;
     return false;
   }
-  std::vector<std::uint32_t> bounds;
-  std::vector<double> ratios;
-  if (parts_test(n.born_blocks, n.kept_blocks, paused, start, h, work, cycles, bounds, ratios) !=
-      Parts::steady) {
+  if (working_epochs(s, h, work) < kMinSpan) {
+    n.why.reason = PassedOver::Reason::short_span;
     return false;
   }
-  n.first = start;
-  if (parts_test(n.born, n.kept, paused, start, h, work, cycles, n.bounds, n.ratios) !=
-      Parts::steady) {
-    n.bounds = std::move(bounds);
-    n.ratios = std::move(ratios);
+  std::uint32_t mid = middle(s, h, work, cycles);
+  n.why.matched = floor_matched(n, h, n.bounds);
+  if (n.why.matched < kRise) {
+    n.why.reason = PassedOver::Reason::replaced;
+    return false;
+  }
+  std::uint64_t cap = burst_cap(n, s, h);
+  Half early = half_of(n, s, mid, work, cap), late = half_of(n, mid, h, work, cap);
+  // With the cycles known, a half's share is its cycles': a leak left at
+  // each cycle's end leaves as much after a short cycle as after a long one.
+  std::uint32_t before = 1, after = 0;  // the span's start begins a cycle
+  for (std::uint32_t c : cycles) {
+    if (c > s && c < h) ++(c < mid ? before : after);
+  }
+  if (after > 0) {
+    early.work = before;
+    late.work = after;
+  }
+  Half all{early.survivors + late.survivors, early.work + late.work};
+  if (short_of_share(late, all)) {
+    n.why.reason = PassedOver::Reason::levels_off;
+    n.why.level_epoch = mid;
+    return false;
+  }
+  if (short_of_share(early, all)) {
+    n.why.reason = PassedOver::Reason::newest_only;
+    n.why.level_epoch = mid;
+    return false;
   }
   return true;
 }
 
-// Whether a node's older bytes (born in n's first part or before; n's own
-// too) die, from the first of those deaths on, as n's kept bytes are born:
-// part by part the smaller of the two adds up to kReplaced of n's kept
-// bytes then.  The turnover of a bounded structure: a cache's entries
-// replaced in the same line, or moving from the line that filled it to the
-// line that replaces them.
+// The nodes of one headline function are one structure (a cache's two
+// lines, the one that fills it and the one that replaces its entries), and
+// judged as one: their cells added up.  The leaking nodes, in order.
+std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>& nodes,
+                                          std::uint32_t h, const std::vector<double>& work,
+                                          std::span<const std::uint32_t> cycles) {
+  std::map<std::string_view, std::vector<std::size_t>> structures;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    std::string_view function = nodes[i].key.empty() ? std::string_view()
+                                                     : model.frame(nodes[i].key.back()).function;
+    nodes[i].function = function;
+    structures[function].push_back(i);
+  }
+  std::vector<bool> leaks(nodes.size(), false);
+  for (auto& [function, members] : structures) {
+    if (function.empty() || members.size() == 1) {
+      for (std::size_t i : members) leaks[i] = judge(nodes[i], h, work, cycles);
+      continue;
+    }
+    Node all;
+    all.born.assign(h, 0);
+    all.kept.assign(h, 0);
+    all.born_blocks.assign(h, 0);
+    all.kept_blocks.assign(h, 0);
+    for (std::size_t i : members) {
+      const Node& n = nodes[i];
+      for (std::uint32_t e = 0; e < h; ++e) {
+        all.born[e] += n.born[e];
+        all.kept[e] += n.kept[e];
+        all.born_blocks[e] += n.born_blocks[e];
+        all.kept_blocks[e] += n.kept_blocks[e];
+      }
+      for (const auto& [cell, a] : n.deaths) {
+        all.deaths[cell].bytes += a.bytes;
+        all.deaths[cell].blocks += a.blocks;
+      }
+      all.copies |= n.copies;
+    }
+    bool leak = judge(all, h, work, cycles);
+    for (std::size_t i : members) {
+      leaks[i] = leak && nodes[i].kept_total > 0;
+      nodes[i].first = all.first;
+      nodes[i].bounds = all.bounds;
+      nodes[i].ratios = all.ratios;
+      nodes[i].why = all.why;
+    }
+  }
+  std::vector<std::size_t> leaking;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (leaks[i]) leaking.push_back(i);
+  }
+  return leaking;
+}
+
+// Whether another structure's older bytes (born in n's first part or
+// before) die, from the first of those deaths on, as n's kept bytes are
+// born: part by part the smaller of the two adds up to kReplaced of n's
+// kept bytes then.  The turnover of a bounded structure whose entries move
+// from the line that filled it to another function that replaces them: one
+// band falls as the other rises.  (Its own deaths are the floor's evidence.)
 bool turnover(const Node& n, const std::vector<const Node*>& dying, std::uint32_t h) {
+  std::string_view own = n.function;
   std::vector<std::uint32_t> bounds = n.bounds;
   bounds.back() = h;
   auto part = [&](std::uint32_t e) {
@@ -520,6 +655,7 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying, std::uint32_
     return q;
   };
   for (const Node* m : dying) {
+    if (m->function == own) continue;
     std::map<std::uint32_t, std::uint64_t> older;  // death epoch -> bytes
     for (const auto& [cell, amount] : m->deaths) {
       auto [birth, death] = cell;
@@ -811,10 +947,7 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
     if (cycles.empty() || k > cycles.back()) cycles.push_back(k);
   }
   if (cycles.empty()) cycles = work_bursts(work, h);
-  std::vector<std::size_t> leaking;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (steady(nodes[i], h, work, cycles)) leaking.push_back(i);
-  }
+  std::vector<std::size_t> leaking = judge_structures(model, nodes, h, work, cycles);
   std::vector<const Node*> dying;  // the nodes whose bytes die: those turnover looks at
   for (const Node& m : nodes) {
     if (!m.deaths.empty()) dying.push_back(&m);

@@ -9,34 +9,26 @@
 //      program makes at least kActiveShare of a mean epoch's births; the
 //      horizon H is kExitEpochs before that end.  A byte is *kept* when it
 //      was born before H and is still alive at H: never freed, or freed in
-//      the release at exit.
-//   2. Nodes.  The sites are cut at their headline (the frame where the code
-//      can be fixed, FindingHeadlines): the sites with the same frames from
-//      the allocation out to the headline are one node.
-//   3. Steady retention.  A node's span, from its first birth to H (at
-//      least kMinSpan epochs in which the program works), is cut
-//      into kParts parts of equal work (the program's births), and of whole
-//      cycles when the cycles are known; r_q is the share of the bytes born
-//      in part q that are kept.  A node leaks when every part keeps some
-//      (r_q > 0) and the least-keeping part keeps at least kSteady of the
-//      most-keeping one's share, in either cut.  A part in a pause of the
-//      node's cadence is left out: a container grown by a factor (kGrowth
-//      at most) when full makes its steps at gaps that grow by that factor,
-//      and a stretch without births that the gaps before it predict (the
-//      kCadence-th stretch in a row to keep the cadence) is no evidence that
-//      it stopped.  A container that grows by copying itself (one block
-//      replaced by a larger one) carries its old bytes' births on.  A
-//      start-up table keeps only its first part, a cache and a random walk
-//      keep mostly the newest, temporaries, batches and a working set keep
-//      nothing.  A node that churned before it started to keep is judged
-//      from its first kept birth (a late start, kKeptSpan of its span at
-//      least, new blocks).
-//   4. Turnover.  A steady node is no leak when a node's older bytes (its
-//      own too) die, from the first of those deaths on, as its kept bytes
-//      are born (at least kReplaced of them, part by part): the entries of a
-//      bounded structure replaced, in one line or moving from the line that
-//      filled it to the line that replaces them.
-//   5. One leak, one finding.  Leaking nodes are joined when they have the
+//      the release at exit.  Its blocks are the node's *survivors*.
+//   2. Nodes and structures.  The sites are cut at their headline (the
+//      frame where the code can be fixed, FindingHeadlines): the sites with
+//      the same frames out to the headline are one node, and the nodes of
+//      one headline function one structure, judged as one.  A container
+//      that grows by copying itself carries its old bytes' births on.
+//   3. One judgement, two lines of evidence, over the span from the first
+//      survivor to H (kMinSpan epochs of work at least, kMinBlocks
+//      survivors at least, an epoch with kept bytes counting one at least):
+//      the graph's, the floor of the structure's band (the least it holds
+//      from each moment to H, above the most it held before the span) rises
+//      in every part of the span with the bytes kept of those born in it
+//      (kRise at least): a cache, a table over a fixed key space, a random
+//      walk or a pool keeps its newest entries while its floor stays level;
+//      and the lifetimes', the survivors were born all through the span:
+//      neither half of it (of its work, or of its cycles) holds fewer than
+//      kLevel of its share of them when chance would leave so few less than
+//      kChance of the time, or none (it levels off: a start-up table, a
+//      table filled; or only the newest survive).
+//   4. One leak, one finding.  Leaking nodes are joined when they have the
 //      same headline function, when the same code frees them in the release
 //      at exit (one freer, or one's freer on the other's free stack), or when
 //      their kept blocks come from the same epochs in the same proportions
@@ -61,15 +53,32 @@ inline constexpr std::uint32_t kExitEpochs = 2;  // the release at exit: the wor
 inline constexpr double kActiveShare = 0.01;     // the work ends with 1% of a mean epoch's births
 inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts
 inline constexpr std::uint32_t kMinSpan = 2 * kParts;  // 2 epochs a part: an empty part shows
-inline constexpr double kSteady = 0.6;                 // least-keeping part / most-keeping part
-inline constexpr double kGrowth = 2.0;      // a container grows by 2 at most: so do its gaps
-inline constexpr std::size_t kCadence = 4;  // a pause: the 4th stretch in a row that keeps it
 inline constexpr double kCopyGrowth = 1.5;  // a container that copies itself grows by 1.5 at least
-inline constexpr double kKeptSpan = 0.5;    // a late start keeps from half its span at least
 inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
 inline constexpr double kSame = 0.35;       // total variation of one structure's births
 inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller findings listed apart
 inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 callers: a wrapper
+inline constexpr std::uint64_t kMinBlocks = 7;  // survivors: (1/2)^7 < kChance, see the design
+inline constexpr double kRise = 0.5;     // the floor rises with half the kept bytes at least
+inline constexpr double kLevel = 0.7;    // levels off: the later half keeps under 0.7 of its share
+inline constexpr double kChance = 0.01;  // ... and a steady rate would keep so few 1 time in 100
+inline constexpr std::uint64_t kBurst = 2;  // an epoch counts at most twice the median epoch's survivors
+
+// Why a node that keeps bytes is no finding (the report lists the largest).
+struct PassedOver {
+  enum class Reason : std::uint8_t {
+    none,
+    few_blocks,  // fewer than kMinBlocks survivors
+    short_span,  // kept over fewer than kMinSpan epochs of work
+    replaced,    // its floor does not rise with what it keeps: entries replaced
+    levels_off,  // its survivors stop: born at its start, not all through
+    newest_only, // its survivors are its newest: born at its end, not all through
+  };
+  Reason reason = Reason::none;
+  std::uint32_t first_kept = 0;   // the epoch of its first survivor
+  std::uint32_t level_epoch = 0;  // levels_off: the later half starts here
+  double matched = 0;             // the share of its kept bytes its floor's rise matches
+};
 
 // Whether `cell`'s bytes are kept at horizon `h`: born before it and alive
 // across it (never freed, or freed at or after it, in the release at exit).
