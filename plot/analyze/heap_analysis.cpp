@@ -251,6 +251,7 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     if (cycles->source == CycleSource::markers) marked = cycles->starts;
     LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, libraries), marked);
     analysis.leaks.horizon = found.horizon;
+    analysis.leaks.passed_over = std::move(found.passed_over);
     for (Finding& f : found.findings) {
       Leak leak = finding_leak(model, f, *cycles, found.horizon);
       // Small: under the threshold's share of the peak, and never over kSmallShare.

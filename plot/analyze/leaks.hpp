@@ -86,6 +86,9 @@ struct Leaks {
   // Findings under the threshold's share of the peak, listed apart: no
   // context of their own (Leak::context is 0), the most kept first.
   std::vector<Leak> small;
+  // The structures that keep bytes and are no finding, with why
+  // (lifetime_leaks.hpp), the most kept first: what the report accounts for.
+  std::vector<PassedOverStructure> passed_over;
 };
 
 // A suspect's growth over the whole run: its last trough less its first.

@@ -67,12 +67,7 @@ std::size_t FindingHeadlines::headline(std::span<const FrameId> frames) const {
     const Frame& frame = model_.frame(frames[i]);
     bool known = !frame.function.empty() || !frame.object.empty();
     if (!known || library(frames, i)) continue;
-    // A wrapper of the program's own only passes the allocation on: its caller is the headline.
-    while (i + 1 < frames.size() && fan_in_[index(frames[i])] >= kWrapperFanIn &&
-           !library(frames, i + 1) && model_.frame(frames[i + 1]).function != "main") {
-      ++i;
-    }
-    return i;
+    return past_wrappers(frames, i);
   }
   for (std::size_t i = 0; i < frames.size(); ++i) {
     if (!generic(frames[i])) return i;
@@ -81,6 +76,20 @@ std::size_t FindingHeadlines::headline(std::span<const FrameId> frames) const {
     if (!model_.frame(frames[i]).function.empty()) return i;
   }
   return 0;
+}
+
+std::size_t FindingHeadlines::past_wrappers(std::span<const FrameId> frames, std::size_t i) const {
+  // Whether frames[j]'s caller may be a headline: the program's own, not main.
+  auto passes_on = [&](std::size_t j) {
+    return j + 1 < frames.size() && !library(frames, j + 1) &&
+           model_.frame(frames[j + 1]).function != "main";
+  };
+  for (;;) {
+    std::size_t top = i;  // the chain of functions with one caller each, from i
+    while (fan_in_[index(frames[top])] == 1 && passes_on(top)) ++top;
+    if (fan_in_[index(frames[top])] < kWrapperFanIn || !passes_on(top)) return i;
+    i = top + 1;
+  }
 }
 
 std::size_t FindingHeadlines::holder(std::span<const FrameId> frames) const {
@@ -417,28 +426,35 @@ std::vector<double> alive_across(const Node& n, std::uint32_t h) {
 
 // The first line of evidence, the graph's: the floor of the node's band
 // (at each boundary, the least it holds from there to h) rises with its
-// survivors, above the most it held before them.  Part by part, the
-// floor's rise matches the bytes kept of those born in the part; a structure whose entries are replaced (a cache,
-// a table over a fixed key space, a random walk) keeps its newest entries
-// while its floor stays level.  The least share matched of a part's kept
-// bytes, over the parts of `bounds` that keep some.
-double floor_matched(const Node& n, std::uint32_t h, const std::vector<std::uint32_t>& bounds) {
-  std::vector<double> alive = alive_across(n, h);
-  // The floor, counted from the most the node held by its span's start: a
-  // structure that held as much before (a random walk, a pool, sessions
-  // that come and go) has not risen when its newest entries survive.
+// survivors, above the most it held before them.  Over the span, the
+// floor's rise matches kRise of the bytes kept of those born in it; and so
+// it does in each inner part (of `bounds`, all but the first and the last)
+// that keeps some.  A structure whose entries are replaced (a cache, a table
+// over a fixed key space, a random walk, a pool, sessions that come and go)
+// keeps its newest entries while its floor stays level, or at the level it
+// held before.  The first and the last parts are judged with the span
+// only: the floor at the span's start holds the bytes the structure has in
+// flight (a player's queue of frames), which what the first part keeps
+// raises it only once it is exceeded; and the bytes in flight at the horizon
+// count as kept though no floor has risen with them yet (the last cycle's
+// frames).  The least share matched, at most 1.
+double floor_matched(const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
+                     std::uint32_t h, const std::vector<std::uint32_t>& bounds) {
   std::vector<double> floor(h + 1, 0.0);
   double least = alive[h];
   for (std::uint32_t e = h + 1; e-- > 0;) floor[e] = least = std::min(least, alive[e]);
   double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
   for (double& f : floor) f = std::max(f, before);
-  double worst = 1;
-  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+  auto matched = [&](std::uint32_t from, std::uint32_t to) {
     double part = 0;
-    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) part += static_cast<double>(n.kept[e]);
-    if (part <= 0) continue;
-    double rise = floor[bounds[q + 1]] - floor[bounds[q]];
-    worst = std::min(worst, std::clamp(rise, 0.0, part) / part);
+    for (std::uint32_t e = from; e < to; ++e) part += static_cast<double>(kept[e]);
+    if (part <= 0) return 1.0;
+    return std::clamp(floor[to] - floor[from], 0.0, part) / part;
+  };
+  double worst = matched(bounds.front(), h);
+
+  for (std::size_t q = 1; q + 2 < bounds.size(); ++q) {
+    worst = std::min(worst, matched(bounds[q], bounds[q + 1]));
   }
   return worst;
 }
@@ -530,35 +546,14 @@ std::uint32_t middle(std::uint32_t s, std::uint32_t h, const std::vector<double>
   return std::clamp<std::uint32_t>(best.value_or(mid), s + 1, h - 1);
 }
 
-// A node is a leak when it keeps blocks (kMinBlocks at least) born over a
-// span of kMinSpan epochs of work at least, its floor rises with what it
-// keeps (kRise of the kept bytes at least), and its survivors do not level
-// off.  Else `n.why` says what it is.
-bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
-           std::span<const std::uint32_t> cycles) {
-  auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
-  if (kept == n.kept.begin() + h) return false;
-  std::uint32_t s = static_cast<std::uint32_t>(kept - n.kept.begin());
-  n.first = s;
-  n.bounds = work_bounds(s, h, work);
-  n.ratios = retention(n.born, n.kept, n.bounds);  // for the words
-  std::uint64_t units = 0;
-  for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
-  n.why.first_kept = s;
-  if (units < kMinBlocks) {
-    n.why.reason = PassedOver::Reason::few_blocks;
-    return false;
-  }
-  if (working_epochs(s, h, work) < kMinSpan) {
-    n.why.reason = PassedOver::Reason::short_span;
-    return false;
-  }
-  std::uint32_t mid = middle(s, h, work, cycles);
-  n.why.matched = floor_matched(n, h, n.bounds);
-  if (n.why.matched < kRise) {
-    n.why.reason = PassedOver::Reason::replaced;
-    return false;
-  }
+// The survivors of [s, h) in halves (of its work, or of its cycles): which
+// half, if either, is short of its share (short_of_share); `mid` is set to
+// where the later half starts.
+enum class Short : std::uint8_t { neither, later, earlier };
+
+Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
+                 std::span<const std::uint32_t> cycles, std::uint32_t& mid) {
+  mid = middle(s, h, work, cycles);
   std::uint64_t cap = burst_cap(n, s, h);
   Half early = half_of(n, s, mid, work, cap), late = half_of(n, mid, h, work, cap);
   // With the cycles known, a half's share is its cycles': a leak left at
@@ -572,17 +567,74 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
     late.work = after;
   }
   Half all{early.survivors + late.survivors, early.work + late.work};
-  if (short_of_share(late, all)) {
+  if (short_of_share(late, all)) return Short::later;
+  if (short_of_share(early, all)) return Short::earlier;
+  return Short::neither;
+}
+
+// Whether the node keeps enough blocks over [s, h), a span of enough work,
+// to be judged (kMinBlocks, kMinSpan); else `why` says which.
+bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
+               PassedOver& why) {
+  std::uint64_t units = 0;
+  for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
+  if (units < kMinBlocks) {
+    why.reason = PassedOver::Reason::few_blocks;
+    return false;
+  }
+  if (working_epochs(s, h, work) < kMinSpan) {
+    why.reason = PassedOver::Reason::short_span;
+    return false;
+  }
+  return true;
+}
+
+// A node is a leak when it keeps blocks (kMinBlocks at least) born over a
+// span of kMinSpan epochs of work at least, its floor rises with what it
+// keeps (kRise of the kept bytes at least), and its survivors do not level
+// off.  A span whose survivors are all in its later half starts late: the
+// leak is judged from the first start s' at which the later span passes
+// every test (a table filled at start-up that begins to leak at a reload);
+// when none does, what it keeps is its newest entries.  Else `n.why` says
+// what it is.
+bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
+           std::span<const std::uint32_t> cycles) {
+  auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
+  if (kept == n.kept.begin() + h) return false;
+  std::uint32_t s = static_cast<std::uint32_t>(kept - n.kept.begin());
+  std::vector<double> alive = alive_across(n, h);
+  auto set_span = [&](std::uint32_t from) {
+    n.first = from;
+    n.bounds = work_bounds(from, h, work);
+    n.ratios = retention(n.born, n.kept, n.bounds);  // for the words
+    n.why.first_kept = from;
+  };
+  set_span(s);
+  if (!judgeable(n, s, h, work, n.why)) return false;
+  n.why.matched = floor_matched(alive, n.kept, h, n.bounds);
+  std::uint32_t mid = 0;
+  Short verdict = short_half(n, s, h, work, cycles, mid);
+  if (verdict == Short::later) {
     n.why.reason = PassedOver::Reason::levels_off;
     n.why.level_epoch = mid;
     return false;
   }
-  if (short_of_share(early, all)) {
-    n.why.reason = PassedOver::Reason::newest_only;
-    n.why.level_epoch = mid;
-    return false;
+  bool rises = n.why.matched >= kRise;
+  if (rises && verdict == Short::neither) return true;
+  for (std::uint32_t from = s + 1; from < h; ++from) {
+    PassedOver why;
+    if (n.kept[from] == 0 || !judgeable(n, from, h, work, why)) continue;
+    std::uint32_t at = 0;
+    if (floor_matched(alive, n.kept, h, work_bounds(from, h, work)) < kRise ||
+        short_half(n, from, h, work, cycles, at) != Short::neither) {
+      continue;
+    }
+    set_span(from);
+    return true;
   }
-  return true;
+  n.why.reason = rises ? PassedOver::Reason::newest_only : PassedOver::Reason::replaced;
+  n.why.level_epoch = mid;
+  return false;
 }
 
 // The nodes of one headline function are one structure (a cache's two
@@ -639,43 +691,38 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
   return leaking;
 }
 
-// Whether another structure's older bytes (born in n's first part or
-// before) die, from the first of those deaths on, as n's kept bytes are
-// born: part by part the smaller of the two adds up to kReplaced of n's
-// kept bytes then.  The turnover of a bounded structure whose entries move
-// from the line that filled it to another function that replaces them: one
-// band falls as the other rises.  (Its own deaths are the floor's evidence.)
-bool turnover(const Node& n, const std::vector<const Node*>& dying, std::uint32_t h) {
-  std::string_view own = n.function;
-  std::vector<std::uint32_t> bounds = n.bounds;
-  bounds.back() = h;
-  auto part = [&](std::uint32_t e) {
-    std::size_t q = 0;
-    while (q + 1 < kParts && e >= bounds[q + 1]) ++q;
-    return q;
-  };
-  for (const Node* m : dying) {
-    if (m->function == own) continue;
-    std::map<std::uint32_t, std::uint64_t> older;  // death epoch -> bytes
-    for (const auto& [cell, amount] : m->deaths) {
-      auto [birth, death] = cell;
-      if (birth < bounds[1] && death >= bounds[1]) older[death] += amount.bytes;
+// Whether n's kept bytes replace another structure's, as one band falls as
+// the other rises: a bounded structure whose entries move from the line
+// that filled it to another function that replaces them.  So when some other
+// structure m falls for good (the most it holds from then on) part by part
+// of n's span as n keeps bytes: the smaller of the two adds up to kReplaced
+// of n's kept bytes at least.  A structure that replaces its own entries (a
+// busy cache) or a working set that comes and goes does not fall for good;
+// their deaths are no evidence.  (n's own deaths are the floor's
+// evidence already.)  `alive`: each dying node's bytes alive across each
+// epoch boundary (alive_across).
+bool turnover(const Node& n, const std::vector<const Node*>& dying,
+              const std::vector<std::vector<double>>& alive, std::uint32_t h) {
+  const std::vector<std::uint32_t>& bounds = n.bounds;
+  std::vector<double> kept(bounds.size() - 1, 0.0);
+  double want = 0;
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) kept[q] += static_cast<double>(n.kept[e]);
+    want += kept[q];
+  }
+  if (want <= 0) return false;
+  for (std::size_t i = 0; i < dying.size(); ++i) {
+    if (dying[i]->function == n.function) continue;
+    // Its ceiling (the most it holds from each boundary to h): a fall of
+    // its ceiling is for good, a working set that comes and goes does not fall.
+    std::vector<double> ceiling(alive[i]);
+    for (std::uint32_t e = h; e-- > 0;) ceiling[e] = std::max(ceiling[e], ceiling[e + 1]);
+    double matched = 0;
+    for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+      double fall = ceiling[std::min(bounds[q], h)] - ceiling[std::min(bounds[q + 1], h)];
+      matched += std::clamp(fall, 0.0, kept[q]);
     }
-    if (older.empty() || older.begin()->first >= bounds[kParts - 1]) continue;
-    std::vector<std::uint64_t> died(kParts, 0), kept(kParts, 0);
-    for (std::uint32_t e = older.begin()->first; e < h; ++e) {
-      auto at = older.find(e);
-      if (at != older.end()) died[part(e)] += at->second;
-      kept[part(e)] += n.kept[e];
-    }
-    std::uint64_t want = 0, matched = 0;
-    for (std::size_t q = 0; q < kParts; ++q) {
-      want += kept[q];
-      matched += std::min(died[q], kept[q]);
-    }
-    if (want > 0 && static_cast<double>(matched) >= kReplaced * static_cast<double>(want)) {
-      return true;
-    }
+    if (matched >= kReplaced * want) return true;
   }
   return false;
 }
@@ -907,6 +954,36 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   }
 }
 
+// The structures (the nodes of one headline function) that keep bytes and
+// are no finding, with why, the most kept first.
+std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
+                                             const std::vector<std::size_t>& leaking) {
+  std::vector<bool> leaks(nodes.size(), false);
+  for (std::size_t i : leaking) leaks[i] = true;
+  std::map<std::string_view, PassedOverStructure> by_function;
+  std::vector<PassedOverStructure> out;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const Node& n = nodes[i];
+    if (leaks[i] || n.kept_total == 0 || n.why.reason == PassedOver::Reason::none) continue;
+    PassedOverStructure& p = n.function.empty() ? out.emplace_back() : by_function[n.function];
+    if (p.kept_bytes < n.kept_total) {
+      p.frames = n.key;
+      p.main_site = n.main_site;
+    }
+    p.sites.insert(p.sites.end(), n.sites.begin(), n.sites.end());
+    p.kept_bytes += n.kept_total;
+    p.kept_blocks += std::accumulate(n.kept_blocks.begin(), n.kept_blocks.end(), std::uint64_t{0});
+    p.why = n.why;
+  }
+  for (auto& [function, p] : by_function) out.push_back(std::move(p));
+  for (PassedOverStructure& p : out) std::sort(p.sites.begin(), p.sites.end());
+  std::sort(out.begin(), out.end(), [](const PassedOverStructure& a, const PassedOverStructure& b) {
+    if (a.kept_bytes != b.kept_bytes) return a.kept_bytes > b.kept_bytes;
+    return a.sites < b.sites;
+  });
+  return out;
+}
+
 }  // namespace
 
 CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts,
@@ -949,10 +1026,20 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   if (cycles.empty()) cycles = work_bursts(work, h);
   std::vector<std::size_t> leaking = judge_structures(model, nodes, h, work, cycles);
   std::vector<const Node*> dying;  // the nodes whose bytes die: those turnover looks at
-  for (const Node& m : nodes) {
-    if (!m.deaths.empty()) dying.push_back(&m);
+  std::vector<std::vector<double>> dying_alive;
+  if (!leaking.empty()) {
+    for (const Node& m : nodes) {
+      if (m.deaths.empty()) continue;
+      dying.push_back(&m);
+      dying_alive.push_back(alive_across(m, h));
+    }
   }
-  std::erase_if(leaking, [&](std::size_t i) { return turnover(nodes[i], dying, h); });
+  std::erase_if(leaking, [&](std::size_t i) {
+    if (!turnover(nodes[i], dying, dying_alive, h)) return false;
+    nodes[i].why.reason = PassedOver::Reason::turnover;
+    return true;
+  });
+  out.passed_over = passed_over(nodes, leaking);
   // One structure: the same headline function, freed together at exit, or
   // the same distribution of kept blocks over the epochs, unless the code
   // that frees them at exit says they are two (two leaks of one request,

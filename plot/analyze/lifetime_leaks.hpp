@@ -73,6 +73,7 @@ struct PassedOver {
     replaced,    // its floor does not rise with what it keeps: entries replaced
     levels_off,  // its survivors stop: born at its start, not all through
     newest_only, // its survivors are its newest: born at its end, not all through
+    turnover,    // what it keeps replaces what another structure gives back
   };
   Reason reason = Reason::none;
   std::uint32_t first_kept = 0;   // the epoch of its first survivor
@@ -113,19 +114,33 @@ struct Finding {
   bool freed_at_exit() const { return 2 * exit_freed_bytes >= kept_bytes && kept_bytes > 0; }
 };
 
+// A structure that keeps bytes and is no finding, and why: what the report
+// accounts for without flagging it.
+struct PassedOverStructure {
+  std::vector<FrameId> frames;  // its main node's, from the allocation out to its headline
+  std::vector<SiteId> sites;    // of all its nodes, sorted
+  SiteId main_site{};
+  std::uint64_t kept_bytes = 0;
+  std::uint64_t kept_blocks = 0;
+  PassedOver why;
+};
+
 struct LifetimeLeaks {
   std::uint32_t epochs = 0;
   std::uint32_t work_end = 0;  // the last epoch of the work (see above)
   std::uint32_t horizon = 0;
   std::vector<Finding> findings;  // the most kept first
+  std::vector<PassedOverStructure> passed_over;  // the most kept first
 };
 
 // The headline of an allocation stack, for findings: the frame where the code
 // can be fixed.
 //   - The first frame in the program's own code (OwnCode), but a wrapper of
 //     the program's own (a function called from kWrapperFanIn or more
-//     functions over all the profile's stacks, such as xalloc(size, tag))
-//     hands the headline to its caller, unless that is main.
+//     functions over all the profile's stacks, such as xalloc(size, tag), or
+//     a chain of functions each called from one, the last of them from
+//     kWrapperFanIn or more: xmalloc called by tracked_alloc called by
+//     zone_alloc) hands the headline to its caller, unless that is main.
 //   - With no own frame (a library's thread allocates): the first named
 //     frame that is neither an allocator or a known wrapper nor called from
 //     kWrapperFanIn places (gst_buffer_new_allocate, not g_malloc).
@@ -153,6 +168,8 @@ class FindingHeadlines {
   // Whether frames[i] is in a library (OwnCode::library, with each frame's own verdict cached).
   bool library(std::span<const FrameId> frames, std::size_t i) const;
   bool generic(FrameId frame) const;
+  // From frames[i], the program's own, past its wrappers (see headline).
+  std::size_t past_wrappers(std::span<const FrameId> frames, std::size_t i) const;
 
   const Model& model_;
   std::vector<bool> library_;             // FrameId -> in a library by itself

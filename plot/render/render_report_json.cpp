@@ -306,6 +306,16 @@ void render_report_json(const Report& r, std::ostream& out) {
   for (const ReportLeak& l : r.leaks) json["leaks"].push_back(leak_json(l));
   json["small_leaks"] = Json::array();
   for (const ReportLeak& l : r.small_leaks) json["small_leaks"].push_back(leak_json(l));
+  json["passed_over"] = Json::array();
+  for (const ReportPassedOver& p : r.passed_over) {
+    json["passed_over"].push_back(
+        {{"headline", p.frames.empty() ? Json() : frames_json({p.frames[p.headline]})[0]},
+         {"frames", frames_json(p.frames)},
+         {"kept_bytes", p.kept_bytes},
+         {"kept_blocks", p.kept_blocks},
+         {"reason", p.reason},
+         {"words", p.words}});
+  }
   json["leaks_from"] = r.selection ? Json() : Json(r.leaks_from_lifetimes ? "lifetimes" : "curves");
   if (!r.tree.empty()) json["tree"] = tree_json(r.tree);
   if (r.tree_at) json["tree_at"] = tree_at_json(*r.tree_at);

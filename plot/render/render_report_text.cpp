@@ -408,6 +408,18 @@ void small_findings(const Report& r, std::ostream& out) {
   out << "\n" << wrapped(text, "");
 }
 
+// The places that kept memory and are no finding, each with why: every veto
+// in words a person can check in the graph.
+void passed_over(const Report& r, std::ostream& out) {
+  if (r.passed_over.empty()) return;
+  out << "\nKept memory, not flagged (the largest, and why each is no leak):\n";
+  for (const ReportPassedOver& p : r.passed_over) {
+    std::string where = p.frames.empty() ? "(no stack)" : frame_text(p.frames[p.headline]);
+    out << wrapped(format_bytes(static_cast<double>(p.kept_bytes)) + " at " + where + ": " + p.words,
+                   "  ");
+  }
+}
+
 void leak(const ReportLeak& l, std::size_t rank, std::ostream& out) {
   if (l.finding) return finding(l, rank, out);
   bool rising = l.kind == LeakKind::rising_trough;
@@ -433,6 +445,7 @@ void leaks(const Report& r, std::ostream& out) {
     leak(r.leaks[i], i + 1, out);
   }
   small_findings(r, out);
+  if (!r.selection) passed_over(r, out);
 }
 
 // ---- the tree --------------------------------------------------------------------

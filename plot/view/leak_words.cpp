@@ -108,6 +108,38 @@ std::string finding_why(const Model& model, const Leak& leak, const Cycles& cycl
   return text;
 }
 
+std::string passed_over_words(const Model& model, const PassedOverStructure& p,
+                              std::uint32_t horizon) {
+  const PassedOver& why = p.why;
+  std::string born = run_range(model, why.first_kept, horizon) + " of the run";
+  auto at = [&](std::uint32_t epoch) {
+    return fixed(std::round(percent_of_run(model, epoch)), 0) + "% of the run";
+  };
+  switch (why.reason) {
+    case PassedOver::Reason::few_blocks:
+      return "kept " + std::to_string(p.kept_blocks) + (p.kept_blocks == 1 ? " block" : " blocks") +
+             ", fewer than " +
+             std::to_string(kMinBlocks) + ": too few to tell a trend from chance";
+    case PassedOver::Reason::short_span:
+      return "what it keeps was born in " + born + ", fewer than " + std::to_string(kMinSpan) +
+             " epochs of work: too short to judge";
+    case PassedOver::Reason::replaced:
+      return "its floor rose with " + fixed(100 * why.matched, 0) +
+             "% of what it keeps (born in " + born +
+             "): its entries are replaced, as a cache's or a fixed key space's are";
+    case PassedOver::Reason::levels_off:
+      return "levels off at " + at(why.level_epoch) + ": what it keeps was born before";
+    case PassedOver::Reason::newest_only:
+      return "what it keeps was born after " + at(why.level_epoch) +
+             ": its newest entries, as a cache keeps them";
+    case PassedOver::Reason::turnover:
+      return "what it keeps replaces what another place gives back (one band falls as it rises)";
+    case PassedOver::Reason::none:
+      break;
+  }
+  return "";
+}
+
 std::string finding_words(const Model& model, const Leak& leak, const std::string& holder) {
   const Finding& f = *leak.finding;
   // The parts by headline function, each with its share of the kept bytes.

@@ -36,6 +36,11 @@ std::string finding_why(const Model& model, const Leak& leak, const Cycles& cycl
 // gst_buffer_pool_acquire_buffer" then "; never freed" or "; kept until
 // exit, freed by HOLDER" (`holder`, "" when not known), and for growth ": a
 // leak if this program should reach a steady state".
+// Why a structure that keeps bytes is no finding, in one line ("levels
+// off at 35% of the run: what it keeps was born before").
+std::string passed_over_words(const Model& model, const PassedOverStructure& p,
+                              std::uint32_t horizon);
+
 std::string finding_words(const Model& model, const Leak& leak, const std::string& holder);
 
 // "+600 KiB per cycle" or "+1.2 MiB per Mi instructions".

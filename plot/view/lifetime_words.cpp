@@ -23,16 +23,14 @@ std::string epoch_length_words(const Model& model) {
   return grouped(l.epoch_length) + " " + (l.tick_unit.empty() ? unit_name(model) : l.tick_unit);
 }
 
-// Of the run from the program's first heap operation (the lifetimes' time
-// zero) to its end, as --born's percentages.
+}  // namespace
+
 double percent_of_run(const Model& model, std::uint32_t k) {
   std::uint64_t t0 = std::min(model.lifetimes.start(), model.end_time);
   double span = static_cast<double>(std::max<std::uint64_t>(model.end_time - t0, 1));
   std::uint64_t at = boundary_time(model, k);
   return std::min(100.0, 100.0 * static_cast<double>(at > t0 ? at - t0 : 0) / span);
 }
-
-}  // namespace
 
 std::string lifetimes_words(const Model& model) {
   if (!model.has_lifetimes) {

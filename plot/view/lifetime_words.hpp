@@ -30,6 +30,11 @@ std::string selection_title(const Model& model, const Selection& selection);
 // "71% in 0-10% of the run, 29% in 50-100%", after "born: ".
 std::string born_words(const Model& model, const std::vector<BornPart>& parts);
 
+// Where epoch boundary `k` falls, in percent of the run from the program's
+// first heap operation (the lifetimes' time zero) to its end, as --born's
+// percentages.
+double percent_of_run(const Model& model, std::uint32_t k);
+
 // The percentages of the run from boundary `from` to boundary `to`,
 // rounded outwards: "40-90%".
 std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to);

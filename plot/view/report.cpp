@@ -223,6 +223,40 @@ std::uint64_t cells_bytes(const Model& model, const Context& context) {
   return bytes;
 }
 
+const char* reason_id(PassedOver::Reason reason) {
+  switch (reason) {
+    case PassedOver::Reason::few_blocks: return "few_blocks";
+    case PassedOver::Reason::short_span: return "short_span";
+    case PassedOver::Reason::replaced: return "replaced";
+    case PassedOver::Reason::levels_off: return "levels_off";
+    case PassedOver::Reason::newest_only: return "newest_only";
+    case PassedOver::Reason::turnover: return "turnover";
+    case PassedOver::Reason::none: break;
+  }
+  return "";
+}
+
+// The largest places passed over (Leaks::passed_over), each over the small
+// findings' share of the peak, at most kPassedOverListed.
+std::vector<ReportPassedOver> report_passed_over(const Model& model, const HeapAnalysis& analysis,
+                                                 double threshold) {
+  std::vector<ReportPassedOver> out;
+  std::optional<std::size_t> peak = peak_snapshot(model);
+  double peak_heap = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
+  double small = std::min(threshold, kSmallShare) / 100 * peak_heap;
+  for (const PassedOverStructure& p : analysis.leaks.passed_over) {
+    if (out.size() == kPassedOverListed || static_cast<double>(p.kept_bytes) < small) break;
+    std::vector<Frame> frames = frames_of(model, model.site(p.main_site).frames);
+    out.push_back({.frames = std::move(frames),
+                   .headline = p.frames.empty() ? 0 : p.frames.size() - 1,
+                   .kept_bytes = p.kept_bytes,
+                   .kept_blocks = p.kept_blocks,
+                   .reason = reason_id(p.why.reason),
+                   .words = passed_over_words(model, p, analysis.leaks.horizon)});
+  }
+  return out;
+}
+
 }  // namespace
 
 Report make_report(const Model& model, const ContextOptions& options, bool tree,
@@ -268,6 +302,7 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
     report.small_leaks.back().context_rank = 0;
     add_freed_by(model, leak.finding->sites, own, report.small_leaks.back());
   }
+  report.passed_over = report_passed_over(model, analysis, options.threshold);
   report.lifetimes = report_lifetimes(model, born_at);
   report.lifetimes_words = lifetimes_words(model);
   if (selection) report.selection = report_selection(model, *selection);

@@ -98,6 +98,20 @@ struct ReportLeak {
   std::optional<FindingFacts> finding;
 };
 
+// The report lists at most this many places passed over, the largest.
+inline constexpr std::size_t kPassedOverListed = 5;
+
+// A place that kept memory and is no finding, with why (leaks.hpp,
+// Leaks::passed_over): what the report accounts for without flagging it.
+struct ReportPassedOver {
+  std::vector<Frame> frames;  // its main site's
+  std::size_t headline = 0;   // index into frames: where its structure is named
+  std::uint64_t kept_bytes = 0;
+  std::uint64_t kept_blocks = 0;
+  std::string reason;  // few_blocks, short_span, replaced, levels_off, newest_only, turnover
+  std::string words;   // passed_over_words
+};
+
 // A profile's lifetimes (model.hpp, Lifetimes).
 struct ReportLifetimes {
   std::uint64_t t0 = 0;
@@ -167,6 +181,9 @@ struct Report {
   std::vector<ReportContext> contexts;       // ranked; "N other places" last
   std::vector<ReportLeak> leaks;             // most suspicious first
   std::vector<ReportLeak> small_leaks;       // findings under the threshold (context_rank 0)
+  // The largest places that kept memory and are not findings (at most
+  // kPassedOverListed, each over the small findings' share of the peak).
+  std::vector<ReportPassedOver> passed_over;
   bool leaks_from_lifetimes = false;         // findings judged from the lifetimes
   std::vector<ReportTreeNode> tree;          // with --tree only; else empty
   std::optional<ReportTreeAt> tree_at;       // with --tree --at only

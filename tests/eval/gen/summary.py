@@ -1,13 +1,16 @@
 """summary.py: generate --summarize NAME=RESULTS.json...: the figures of
 scripts/leak-eval runs on generated sets, side by side: precision, recall and
-findings per leak as leak-eval computes them, for each mode.
+findings per leak, for each mode.
 
 leak-eval scores a program, not a leak: a program with two leaks is found
 when either is named.  The last column counts each leak apart, from the
 truth files next to the results (RESULTS is DIR/eval/results.json, the
 truths DIR/*.truth): a leak is named when a right finding's headline is one
 of its functions or headline functions (a lower bound: leak-eval also
-accepts a finding that names the leak in its frames only)."""
+accepts a finding that names the leak in its frames only).  Findings per
+leak are the right findings and parts of leaks over the leaks so named
+(leak-eval's own figure divides by the programs found, and so counts a
+two-leak program's two findings as two for one leak)."""
 
 import json
 import os
@@ -60,11 +63,11 @@ def main(pairs):
         print(f"{name:8} {n:8} {leaking:7} {mode:6} "
               f"{show(t['precision'], t['right'], t['right'] + t['false']):>16} "
               f"{show(t['recall'], t['found'], t['leaking_recordings']):>14} "
-              f"{show(t['findings_per_leak']):>8} {show(t['headline_share']):>8} "
+              f"{show(ratio(t['right'] + t['part'], named)):>8} {show(t['headline_share']):>8} "
               f"{show(clean, t['clean_recordings_with_no_false'], t['clean_recordings']):>14} "
               f"{show(ratio(named, total), named, total):>14}")
     print("(precision: right findings / all findings; recall: leaking programs found; "
-          "per leak: right findings a found leak; headline: right findings headed where the "
+          "per leak: right findings and parts of a leak, a leak named; headline: right findings headed where the "
           "leak can be fixed; clean: leak-free programs with no false finding; leaks named: "
           "each leak of a two-leak program counted apart, by headline)")
     return 0
