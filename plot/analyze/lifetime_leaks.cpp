@@ -428,18 +428,21 @@ std::vector<double> alive_across(const Node& n, std::uint32_t h) {
 // (at each boundary, the least it holds from there to h) rises with its
 // survivors, above the most it held before them.  Over the span, the
 // floor's rise matches kRise of the bytes kept of those born in it; and so
-// it does in each inner part (of `bounds`, all but the first and the last)
-// that keeps some.  A structure whose entries are replaced (a cache, a table
-// over a fixed key space, a random walk, a pool, sessions that come and go)
-// keeps its newest entries while its floor stays level, or at the level it
-// held before.  The first and the last parts are judged with the span
-// only: the floor at the span's start holds the bytes the structure has in
-// flight (a player's queue of frames), which what the first part keeps
-// raises it only once it is exceeded; and the bytes in flight at the horizon
-// count as kept though no floor has risen with them yet (the last cycle's
-// frames).  The least share matched, at most 1.
+// it does in each part (of `bounds`) after the first that keeps some, but
+// for the last when the program has cycles (`cycling`).  A structure whose
+// entries are replaced (a cache, a table over a fixed key space, a random
+// walk, a pool, sessions that come and go) keeps its newest entries while
+// its floor stays level, or at the level it held before.  The first part is
+// judged with the span only: the floor at the span's start holds the bytes
+// the structure has in flight (a player's queue of frames), which what the
+// first part keeps raises it past only once it is exceeded.  So is the last
+// part of a program with cycles: the bytes in flight in the cycle under way
+// at the horizon count as kept though no floor has risen with them yet (the
+// last video's frames).  Without cycles the last part is judged on its own:
+// a cache that fills for most of the run and then only replaces its
+// entries levels off there.  The least share matched, at most 1.
 double floor_matched(const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
-                     std::uint32_t h, const std::vector<std::uint32_t>& bounds) {
+                     std::uint32_t h, const std::vector<std::uint32_t>& bounds, bool cycling) {
   std::vector<double> floor(h + 1, 0.0);
   double least = alive[h];
   for (std::uint32_t e = h + 1; e-- > 0;) floor[e] = least = std::min(least, alive[e]);
@@ -453,7 +456,7 @@ double floor_matched(const std::vector<double>& alive, const std::vector<std::ui
   };
   double worst = matched(bounds.front(), h);
 
-  for (std::size_t q = 1; q + 2 < bounds.size(); ++q) {
+  for (std::size_t q = 1; q + (cycling ? 2 : 1) < bounds.size(); ++q) {
     worst = std::min(worst, matched(bounds[q], bounds[q + 1]));
   }
   return worst;
@@ -611,7 +614,7 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
   };
   set_span(s);
   if (!judgeable(n, s, h, work, n.why)) return false;
-  n.why.matched = floor_matched(alive, n.kept, h, n.bounds);
+  n.why.matched = floor_matched(alive, n.kept, h, n.bounds, !cycles.empty());
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
@@ -625,7 +628,7 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
     PassedOver why;
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, why)) continue;
     std::uint32_t at = 0;
-    if (floor_matched(alive, n.kept, h, work_bounds(from, h, work)) < kRise ||
+    if (floor_matched(alive, n.kept, h, work_bounds(from, h, work), !cycles.empty()) < kRise ||
         short_half(n, from, h, work, cycles, at) != Short::neither) {
       continue;
     }
