@@ -249,15 +249,18 @@ awk -v n=200 -v len=4000 'BEGIN {
       printf "F\t%d\t0x%x\t0\tkeep_%d_%s\tk.c\t%d\t/m\t0x%x\n", i + 1, 4096 + 16 * i, i, pad, i, 4096 + 16 * i
       printf "S\t%d\t%d\t1\n", i, i + 1
    }
-   for (e = 0; e < 64; e++) {  # each epoch, one site in 16 makes 32 bytes and keeps them
+   # each epoch, each site makes 32 bytes and keeps them 1 time in 2, at
+   # random: 200 leaks, each born at its own times (none joined to another)
+   srand(7); for (e = 0; e < 64; e++) for (i = 1; i <= n; i++) keep[e, i] = rand() < 0.5
+   for (e = 0; e < 64; e++) {
       printf "T\tregular\t%d\t%d\t0\t0\n", e * 1024 + 512, heap
-      for (i = 1 + e % 16; i <= n; i += 16) { held[i] += 32; heap += 32; calls[i]++ }
+      for (i = 1; i <= n; i++) if (keep[e, i]) { held[i] += 32; heap += 32; calls[i]++ }
       printf "E\nT\tregular\t%d\t%d\t0\t0\n", e * 1024 + 513, heap
-      for (i = 1 + e % 16; i <= n; i += 16) printf "s\t%d\t%d\t%d\t%d\t%d\n", i, held[i], calls[i], held[i] - 32, held[i]
-      for (i = 1 + e % 16; i <= n; i += 16) printf "c\t%d\t%d\t%d\t0\n", i, calls[i], held[i]
+      for (i = 1; i <= n; i++) if (keep[e, i]) printf "s\t%d\t%d\t%d\t%d\t%d\n", i, held[i], calls[i], held[i] - 32, held[i]
+      for (i = 1; i <= n; i++) if (keep[e, i]) printf "c\t%d\t%d\t%d\t0\n", i, calls[i], held[i]
       printf "E\nL\t%d\t%d\t1024\n", e, e * 1024
-      for (i = 1 + e % 16; i <= n; i += 16) printf "b\t%d\t%d\t32\t1\n", i, e
-      if (e == 63) for (i = 1; i <= n; i++) for (b = (i - 1) % 16; b < 64; b += 16) printf "a\t%d\t%d\t32\t1\n", i, b
+      for (i = 1; i <= n; i++) if (keep[e, i]) printf "b\t%d\t%d\t32\t1\n", i, e
+      if (e == 63) for (i = 1; i <= n; i++) for (k = 0; k < 64; k++) if (keep[k, i]) printf "a\t%d\t%d\t32\t1\n", i, k
       printf "E\n"
    }
    printf "T\tfinal\t65535\t%d\t0\t0\nE\nX\t65535\n", heap
@@ -277,7 +280,7 @@ print("%d once, %d more" % (counts.count(1), sum(c > 1 for c in counts)))
 PY
 }
 expect_in "long names: the page writes each name it shows once" \
-   <(names_written "$WORK/long.html") '^1[5-9][0-9] once, 0 more$'
+   <(names_written "$WORK/long.html") '^(1[5-9][0-9]|200) once, 0 more$'
 # At --threshold=0.2 the tree shows each site too: every name, in the tree,
 # the findings, the contexts, the bands.
 "$STRATA" plot "$WORK/long.strata" --threshold=0.2 -o "$WORK/long02.html" >"$WORK/long02.out" 2>&1

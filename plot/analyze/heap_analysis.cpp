@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analyze/headlines.hpp"
 #include "analyze/leak_tree.hpp"
 #include "analyze/lifetime_leaks.hpp"
 #include "analyze/own_code.hpp"
@@ -20,7 +21,15 @@ bool more_suspicious(const Leak& a, const Leak& b) {
   return a.context < b.context;
 }
 
-using Verdicts = std::map<SiteId, Leak>;  // a suspect context's least site -> its verdict
+using Verdicts = std::map<SiteId, Leak>;
+
+// The patterns of OwnCode's libraries: --library's, and --alloc-fn's
+// functions, which are allocators to the headlines too.
+std::vector<std::string> own_code_libraries(const ContextOptions& options) {
+  std::vector<std::string> libraries = options.libraries;
+  libraries.insert(libraries.end(), options.alloc_fns.begin(), options.alloc_fns.end());
+  return libraries;
+}  // a suspect context's least site -> its verdict
 
 // ---- findings from the lifetimes ----------------------------------------------------
 
@@ -174,7 +183,9 @@ Contexts depth_grouping(const Model& model, const ContextOptions& options, const
 std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
                            const std::vector<Context>& contexts, Verdicts& verdicts) {
   std::vector<Leak> out;
-  OwnCode own(model, options.libraries);
+  // One headline policy for every suspect (headlines.hpp); --alloc-fn's
+  // functions are allocators to it too.
+  FindingHeadlines headlines(model, OwnCode(model, own_code_libraries(options)));
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     if (contexts[i].other()) continue;
     auto verdict = verdicts.find(contexts[i].sites.front());
@@ -184,7 +195,7 @@ std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
     leak.peak_bytes = contexts[i].peak_bytes;
     leak.end_bytes = contexts[i].end_bytes;
     if (!leak.finding) {
-      leak.headline = own.headline(frames_of(model, contexts[i].frames));
+      leak.headline = headlines.headline(contexts[i].frames);
     } else {
       // The finding's headline frame, where it is in its context's frames (cut by
       // --alloc-fn and --depth), else the first.
@@ -241,15 +252,12 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   double peak_heap = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
   if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves) {
     analysis.leaks.from_lifetimes = true;
-    // --alloc-fn's functions are allocators to the headlines too.
-    std::vector<std::string> libraries = options.libraries;
-    libraries.insert(libraries.end(), options.alloc_fns.begin(), options.alloc_fns.end());
     // The parts test hears the program's markers, else its bursts of work
     // (lifetime_leaks.hpp): the heap's rhythm is read off the snapshots, in
     // the time unit, and a recording in ms would not be judged as one in i.
     std::span<const std::uint64_t> marked;
     if (cycles->source == CycleSource::markers) marked = cycles->starts;
-    LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, libraries), marked);
+    LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, own_code_libraries(options)), marked);
     analysis.leaks.horizon = found.horizon;
     analysis.leaks.passed_over = std::move(found.passed_over);
     for (Finding& f : found.findings) {

@@ -43,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/headlines.hpp"
 #include "analyze/own_code.hpp"
 #include "model/model.hpp"
 
@@ -57,7 +58,6 @@ inline constexpr double kCopyGrowth = 1.5;  // a container that copies itself gr
 inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
 inline constexpr double kSame = 0.35;       // total variation of one structure's births
 inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller findings listed apart
-inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 callers: a wrapper
 inline constexpr std::uint64_t kMinBlocks = 7;  // survivors: (1/2)^7 < kChance, see the design
 inline constexpr double kRise = 0.5;     // the floor rises with half the kept bytes at least
 inline constexpr double kLevel = 0.7;    // levels off: the later half keeps under 0.7 of its share
@@ -131,50 +131,6 @@ struct LifetimeLeaks {
   std::uint32_t horizon = 0;
   std::vector<Finding> findings;  // the most kept first
   std::vector<PassedOverStructure> passed_over;  // the most kept first
-};
-
-// The headline of an allocation stack, for findings: the frame where the code
-// can be fixed.
-//   - The first frame in the program's own code (OwnCode), but a wrapper of
-//     the program's own (a function called from kWrapperFanIn or more
-//     functions over all the profile's stacks, such as xalloc(size, tag), or
-//     a chain of functions each called from one, the last of them from
-//     kWrapperFanIn or more: xmalloc called by tracked_alloc called by
-//     zone_alloc) hands the headline to its caller, unless that is main.
-//   - With no own frame (a library's thread allocates): the first named
-//     frame that is neither an allocator or a known wrapper nor called from
-//     kWrapperFanIn places (gst_buffer_new_allocate, not g_malloc).
-//   - Else the first named frame, else 0.
-class FindingHeadlines {
- public:
-  FindingHeadlines(const Model& model, const OwnCode& own);
-  // The index of the headline in `frames` (a stack of the model's, innermost first).
-  std::size_t headline(std::span<const FrameId> frames) const;
-  // The frame of a free stack that holds the memory it frees: its outermost
-  // own frame below main (the code that holds it, not its helper), else its
-  // first own frame, else its headline as an allocation stack's.
-  std::size_t holder(std::span<const FrameId> frames) const;
-  // The frame of a free stack that does the freeing: its innermost own
-  // frame that is not a wrapper of the program's frees (a function through
-  // which kWrapperFanIn or more functions free, over all the free stacks,
-  // such as xfree), else its first own frame; none without an own frame.
-  std::optional<std::size_t> freer(std::span<const FrameId> frames) const;
-  // The code that builds what an allocation stack allocates: the first
-  // named frame beyond its headline (`head`), when it is the program's own
-  // and not main; none otherwise.
-  std::optional<std::size_t> builder(std::span<const FrameId> frames, std::size_t head) const;
-
- private:
-  // Whether frames[i] is in a library (OwnCode::library, with each frame's own verdict cached).
-  bool library(std::span<const FrameId> frames, std::size_t i) const;
-  bool generic(FrameId frame) const;
-  // From frames[i], the program's own, past its wrappers (see headline).
-  std::size_t past_wrappers(std::span<const FrameId> frames, std::size_t i) const;
-
-  const Model& model_;
-  std::vector<bool> library_;             // FrameId -> in a library by itself
-  std::vector<std::size_t> fan_in_;       // FrameId -> the distinct callers of its function
-  std::vector<std::size_t> free_fan_in_;  // FrameId -> the same over the free stacks
 };
 
 // The cycles (of `starts`, times increasing, the last running to the end)

@@ -234,6 +234,12 @@ void index_report_frames(Json& report, ReportFrames& frames) {
   for (const char* list : {"leaks", "small_leaks"}) {
     for (Json& leak : report[list]) index_leak_frames(leak, frames);
   }
+  if (report.contains("passed_over")) {
+    for (Json& passed : report["passed_over"]) {
+      frames.index_each(passed["frames"]);
+      passed["headline"] = frames.index(passed["headline"]);
+    }
+  }
 }
 
 // The findings' sentences, which name their frames, as TEXTs.
@@ -243,6 +249,11 @@ void share_report_texts(Json& report, PageTexts& texts) {
       for (const char* field : {"why", "words"}) {
         if (leak[field].is_string()) leak[field] = texts.text(leak[field].get<std::string>());
       }
+    }
+  }
+  if (report.contains("passed_over")) {
+    for (Json& passed : report["passed_over"]) {
+      passed["words"] = texts.text(passed["words"].get<std::string>());
     }
   }
 }

@@ -4,6 +4,7 @@
 
 #include "analyze/heap_analysis.hpp"
 #include "analyze/moments.hpp"
+#include "analyze/headlines.hpp"
 #include "analyze/own_code.hpp"
 #include "model/frame_names.hpp"
 #include "util/units.hpp"
@@ -68,15 +69,18 @@ std::vector<ReportLeakPart> report_parts(const Model& model, const Leak& leak) {
   return parts;
 }
 
-// Who freed a suspect's bytes, each free stack headed as a leak is (own_code.hpp).
-void add_freed_by(const Model& model, std::span<const SiteId> sites, const OwnCode& own,
-                  ReportLeak& out) {
+// Who freed a suspect's bytes, each free stack headed at the code that frees
+// (headlines.hpp, FindingHeadlines::freer).
+void add_freed_by(const Model& model, std::span<const SiteId> sites,
+                  const FindingHeadlines& headlines, ReportLeak& out) {
   if (!model.has_lifetimes || !model.lifetimes.free_stacks) return;
   std::vector<FreedBy> freed = freed_by(model, sites);
   out.freed_by.emplace();
   for (const FreedBy& f : freed) {
-    std::vector<Frame> frames = frames_of(model, model.lifetimes.free_stacks_frames[f.stack - 1]);
-    std::size_t headline = own.headline(frames);
+    const std::vector<FrameId>& ids = model.lifetimes.free_stacks_frames[f.stack - 1];
+    std::vector<Frame> frames = frames_of(model, ids);
+    // The code that frees (not a wrapper of the frees), else as an allocation stack is headed.
+    std::size_t headline = headlines.freer(ids).value_or(headlines.headline(ids));
     out.freed_by->push_back({.frames = std::move(frames),
                              .headline = headline,
                              .bytes = f.bytes,
@@ -286,7 +290,7 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
     add_born(model, contexts[i], born_at, alive_at, report.contexts.back());
     if (selection) report.contexts.back().selected_bytes = cells_bytes(model, contexts[i]);
   }
-  OwnCode own(model, options.libraries);
+  FindingHeadlines headlines(model, OwnCode(model, options.libraries));
   report.leaks_from_lifetimes = analysis.leaks.from_lifetimes;
   for (const Leak& leak : analysis.leaks.suspects) {
     report.leaks.push_back(
@@ -295,12 +299,12 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
     add_freed_by(model,
                  leak.finding ? std::span<const SiteId>(leak.finding->sites)
                               : std::span<const SiteId>(contexts[leak.context].sites),
-                 own, report.leaks.back());
+                 headlines, report.leaks.back());
   }
   for (const Leak& leak : analysis.leaks.small) {
     report.small_leaks.push_back(report_finding(model, nullptr, leak, analysis.leaks.cycles));
     report.small_leaks.back().context_rank = 0;
-    add_freed_by(model, leak.finding->sites, own, report.small_leaks.back());
+    add_freed_by(model, leak.finding->sites, headlines, report.small_leaks.back());
   }
   report.passed_over = report_passed_over(model, analysis, options.threshold);
   report.lifetimes = report_lifetimes(model, born_at);

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The headline policy (headlines.hpp).
+#include "analyze/headlines.hpp"
+
+#include <map>
+#include <set>
+#include <string_view>
+
+namespace strata {
+
+namespace {
+
+// Each frame's function's distinct callers over `stacks` (the unnamed counting once).
+template <typename Stacks>
+std::vector<std::size_t> fan_in(const Model& model, const Stacks& stacks) {
+  std::map<std::string_view, std::set<std::string_view>> callers;
+  for (const std::vector<FrameId>& frames : stacks) {
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+      const Frame& inner = model.frame(frames[i]);
+      const Frame& outer = model.frame(frames[i + 1]);
+      if (inner.function.empty()) continue;
+      callers[inner.function].insert(outer.function.empty() ? std::string_view() : outer.function);
+    }
+  }
+  std::vector<std::size_t> out;
+  out.reserve(model.frames.size());
+  for (const Frame& frame : model.frames) {
+    auto at = frame.function.empty() ? callers.end() : callers.find(frame.function);
+    out.push_back(at == callers.end() ? 0 : at->second.size());
+  }
+  return out;
+}
+
+}  // namespace
+
+FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : model_(model) {
+  library_.reserve(model.frames.size());
+  for (const Frame& frame : model.frames) library_.push_back(own.library(frame));
+  std::vector<std::vector<FrameId>> site_stacks;
+  site_stacks.reserve(model.sites.size());
+  for (const Site& site : model.sites) site_stacks.push_back(site.frames);
+  fan_in_ = fan_in(model, site_stacks);
+  free_fan_in_ = fan_in(model, model.lifetimes.free_stacks_frames);
+}
+
+bool FindingHeadlines::library(std::span<const FrameId> frames, std::size_t i) const {
+  for (; i < frames.size(); ++i) {
+    if (library_[index(frames[i])]) return true;
+    if (!model_.frame(frames[i]).inlined) return false;
+  }
+  return false;
+}
+
+bool FindingHeadlines::generic(FrameId id) const {
+  const Frame& frame = model_.frame(id);
+  if (frame.function.empty()) return true;  // an unnamed frame cannot be a headline
+  return library_function(frame.function) || fan_in_[index(id)] >= kWrapperFanIn;
+}
+
+std::size_t FindingHeadlines::headline(std::span<const FrameId> frames) const {
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    bool known = !frame.function.empty() || !frame.object.empty();
+    if (!known || library(frames, i)) continue;
+    return past_wrappers(frames, i);
+  }
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (!generic(frames[i])) return i;
+  }
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (!model_.frame(frames[i]).function.empty()) return i;
+  }
+  return 0;
+}
+
+std::size_t FindingHeadlines::past_wrappers(std::span<const FrameId> frames, std::size_t i) const {
+  // Whether frames[j]'s caller may be a headline: the program's own, not main.
+  auto passes_on = [&](std::size_t j) {
+    return j + 1 < frames.size() && !library(frames, j + 1) &&
+           model_.frame(frames[j + 1]).function != "main";
+  };
+  for (;;) {
+    std::size_t top = i;  // the chain of functions with one caller each, from i
+    while (fan_in_[index(frames[top])] == 1 && passes_on(top)) ++top;
+    if (fan_in_[index(frames[top])] < kWrapperFanIn || !passes_on(top)) return i;
+    i = top + 1;
+  }
+}
+
+std::size_t FindingHeadlines::holder(std::span<const FrameId> frames) const {
+  std::optional<std::size_t> first, outermost;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    bool known = !frame.function.empty() || !frame.object.empty();
+    if (!known || library(frames, i)) continue;
+    if (!first) first = i;
+    if (frame.function != "main") outermost = i;
+  }
+  if (outermost) return *outermost;
+  if (first) return *first;
+  return headline(frames);
+}
+
+std::optional<std::size_t> FindingHeadlines::freer(std::span<const FrameId> frames) const {
+  std::optional<std::size_t> first;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    bool known = !frame.function.empty() || !frame.object.empty();
+    if (!known || library(frames, i)) continue;
+    if (free_fan_in_[index(frames[i])] < kWrapperFanIn) return i;
+    if (!first) first = i;
+  }
+  return first;
+}
+
+std::optional<std::size_t> FindingHeadlines::builder(std::span<const FrameId> frames,
+                                                     std::size_t head) const {
+  for (std::size_t i = head + 1; i < frames.size(); ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    if (frame.function.empty()) continue;
+    if (frame.function == "main" || library(frames, i)) return std::nullopt;
+    return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace strata

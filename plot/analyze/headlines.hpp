@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The headline policy of every leak finding and suspect, from the
+// lifetimes or from the curves, in every file format: where a stack is named,
+// the frame where the code can be fixed.  OwnCode (own_code.hpp) says which
+// frames are the program's own; this says which of them heads a stack.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "analyze/own_code.hpp"
+#include "model/model.hpp"
+
+namespace strata {
+
+inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 callers: a wrapper
+
+// The headline of an allocation stack, for findings: the frame where the code
+// can be fixed.
+//   - The first frame in the program's own code (OwnCode), but a wrapper of
+//     the program's own (a function called from kWrapperFanIn or more
+//     functions over all the profile's stacks, such as xalloc(size, tag), or
+//     a chain of functions each called from one, the last of them from
+//     kWrapperFanIn or more: xmalloc called by tracked_alloc called by
+//     zone_alloc) hands the headline to its caller, unless that is main.
+//   - With no own frame (a library's thread allocates): the first named
+//     frame that is neither an allocator or a known wrapper nor called from
+//     kWrapperFanIn places (gst_buffer_new_allocate, not g_malloc).
+//   - Else the first named frame, else 0.
+class FindingHeadlines {
+ public:
+  FindingHeadlines(const Model& model, const OwnCode& own);
+  // The index of the headline in `frames` (a stack of the model's, innermost first).
+  std::size_t headline(std::span<const FrameId> frames) const;
+  // The frame of a free stack that holds the memory it frees: its outermost
+  // own frame below main (the code that holds it, not its helper), else its
+  // first own frame, else its headline as an allocation stack's.
+  std::size_t holder(std::span<const FrameId> frames) const;
+  // The frame of a free stack that does the freeing: its innermost own
+  // frame that is not a wrapper of the program's frees (a function through
+  // which kWrapperFanIn or more functions free, over all the free stacks,
+  // such as xfree), else its first own frame; none without an own frame.
+  std::optional<std::size_t> freer(std::span<const FrameId> frames) const;
+  // The code that builds what an allocation stack allocates: the first
+  // named frame beyond its headline (`head`), when it is the program's own
+  // and not main; none otherwise.
+  std::optional<std::size_t> builder(std::span<const FrameId> frames, std::size_t head) const;
+
+ private:
+  // Whether frames[i] is in a library (OwnCode::library, with each frame's own verdict cached).
+  bool library(std::span<const FrameId> frames, std::size_t i) const;
+  bool generic(FrameId frame) const;
+  // From frames[i], the program's own, past its wrappers (see headline).
+  std::size_t past_wrappers(std::span<const FrameId> frames, std::size_t i) const;
+
+  const Model& model_;
+  std::vector<bool> library_;             // FrameId -> in a library by itself
+  std::vector<std::size_t> fan_in_;       // FrameId -> the distinct callers of its function
+  std::vector<std::size_t> free_fan_in_;  // FrameId -> the same over the free stacks
+};
+
+}  // namespace strata
