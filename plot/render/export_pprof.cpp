@@ -29,6 +29,7 @@
 #include "model/frame_names.hpp"
 #include "render/export.hpp"
 #include "render/pprof.pb.h"
+#include "render/render.hpp"
 #include "util/error.hpp"
 #include "util/shown.hpp"
 
@@ -170,24 +171,16 @@ class PprofTables {
   std::map<std::string, MappingFacts> mappings_;             // object -> its mapping
 };
 
-const char* unit_words(const std::string& unit) {
-  if (unit == "ms") return "milliseconds";
-  if (unit == "B") return "bytes allocated and freed";
-  return "instructions";
-}
-
 // How the profile was recorded, and what each sample type holds.
 std::vector<std::string> comments(const Model& model, const PprofMoment& moment,
                                   const PprofContent& content) {
   const Header& h = model.header;
   std::vector<std::string> out;
   if (model.format == Format::massif) {
-    out.push_back("a massif.out file of " + h.cmd + ", time in " + unit_words(h.time_unit));
+    out.push_back("a massif.out file of " + h.cmd + ", time in " + unit_meaning(h.time_unit));
   } else {
-    std::string line = "strata record of " + h.cmd + " (pid " + std::to_string(h.pid) +
-                       "), time in " + unit_words(h.time_unit) + "; recorded with";
-    for (const Option& o : h.options) line += " --" + o.name + "=" + o.value;
-    out.push_back(line);
+    out.push_back("strata record of " + h.cmd + " (pid " + std::to_string(h.pid) + "), time in " +
+                  unit_meaning(h.time_unit) + ", recorded with " + recorded(h.options));
   }
   out.push_back("inuse_space, inuse_objects: the heap at " + moment.asked + ": snapshot " +
                 std::to_string(moment.snapshot) + " at time " +
