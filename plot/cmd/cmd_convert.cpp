@@ -41,9 +41,9 @@ po::options_description visible_options() {
       ("output,o", po::value<std::string>()->value_name("OUT"),
        "write to OUT (-: the standard output)")  //
       ("at", po::value<std::string>()->value_name("TIME"),
-       "collapsed, pprof: the heap as it was at TIME, in the profile's time unit (the peak); "
-       "pprof also takes a percentage of the run (35%) or a marker (marker:LABEL, "
-       "marker:LABEL#3 for its third occurrence)")  //
+       "collapsed, pprof: the heap as it was at TIME, in the profile's time unit, or for pprof a "
+       "percentage of the run (35%) or a marker (marker:LABEL, marker:LABEL#3 for its third "
+       "occurrence) (the peak)")  //
       ("every", po::value<std::string>()->value_name("WHAT"),
        "pprof: a series of profiles, OUT.0001.pb.gz, OUT.0002.pb.gz, ...: one at each marker "
        "(marker) or at every Nth snapshot (N), each the heap then, for a continuous-profiling "
