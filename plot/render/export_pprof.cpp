@@ -58,7 +58,11 @@ struct MappingFacts {
 // and mappings, each interned.
 class PprofTables {
  public:
-  PprofTables(const Model& model, pb::Profile& profile) : model_(model), profile_(profile) {
+  PprofTables(const Model& model, pb::Profile& profile)
+      : model_(model),
+        profile_(profile),
+        frame_location_(model.frames.size(), 0),
+        frame_function_(model.frames.size(), 0) {
     text("");
   }
 
@@ -102,8 +106,12 @@ class PprofTables {
  private:
   static std::string first_word(const std::string& cmd) { return cmd.substr(0, cmd.find(' ')); }
 
+  // A frame alone (no inlining) is looked up by its id.
   std::uint64_t location(const std::vector<FrameId>& group) {
+    std::uint64_t* alone = group.size() == 1 ? &frame_location_[index(group[0])] : nullptr;
+    if (alone && *alone) return *alone;
     auto [it, added] = locations_.try_emplace(group, locations_.size() + 1);
+    if (alone) *alone = it->second;
     if (!added) return it->second;
     const Frame& where = model_.frame(group.back());
     pb::Location* location = profile_.add_location();
@@ -115,7 +123,7 @@ class PprofTables {
       const Frame& frame = model_.frame(id);
       if (frame.function.empty()) continue;
       pb::Line* line = location->add_line();
-      line->set_function_id(function(frame));
+      line->set_function_id(function(id));
       line->set_line(frame.line);
       if (facts) {
         facts->files &= !frame.file.empty();
@@ -126,9 +134,13 @@ class PprofTables {
     return it->second;
   }
 
-  std::uint64_t function(const Frame& frame) {
+  std::uint64_t function(FrameId id) {
+    std::uint64_t& known = frame_function_[index(id)];
+    if (known) return known;
+    const Frame& frame = model_.frame(id);
     std::string name = shown(frame.function), file = shown(frame.file);
     auto [it, added] = functions_.try_emplace(std::pair(name, file), functions_.size() + 1);
+    known = it->second;
     if (!added) return it->second;
     pb::Function* function = profile_.add_function();
     function->set_id(it->second);
@@ -169,6 +181,8 @@ class PprofTables {
   std::map<std::pair<std::string, std::string>, std::uint64_t> functions_;  // (name, file) -> id
   std::map<std::vector<FrameId>, std::uint64_t> locations_;  // frames, inlined first -> id
   std::map<std::string, MappingFacts> mappings_;             // object -> its mapping
+  std::vector<std::uint64_t> frame_location_;  // FrameId -> its location alone; 0: not yet
+  std::vector<std::uint64_t> frame_function_;  // FrameId -> its function; 0: not yet
 };
 
 // How the profile was recorded, and what each sample type holds.
