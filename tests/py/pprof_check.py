@@ -3,9 +3,11 @@ and about the pprof files themselves:
 
   top TOP REPORT.json       the functions' flat and cum bytes against strata
                             report's contexts at the peak (whole stacks:
-                            --depth=100 --threshold=0), named frames only
+                            --depth=all --threshold=0 --top=all), named
+                            frames only
   folded TOP FILE.folded    the same against collapsed stacks (--at)
-  leaked TOP REPORT.json    each finding's headline holds its kept bytes
+  leaked TOP REPORT.json    each finding's headline holds its kept bytes (a
+                            report with one finding at least)
   strings FILE.pb.gz        every string of the string table is UTF-8: prints
                             "utf8 True" and the longest string's length
 Prints "NAME True" per fact, and what differs when one does not hold."""
@@ -40,6 +42,7 @@ def sums(stacks):
     for names, size in stacks:
         if size == 0 or not names:
             continue
+        names = [n if n and not re.match(r"^(\S+\+)?0x[0-9a-f]+$", n) else "" for n in names]
         if names[0]:
             flat[names[0]] += size
         for name in set(n for n in names if n):
@@ -115,9 +118,13 @@ def main():
         report = json.load(open(sys.argv[3]))
         want = defaultdict(int)
         for leak in report["leaks"]:
-            want[leak["headline"]["function"]] += leak["kept_bytes"]
+            if leak["headline"] and leak["headline"]["function"]:
+                want[leak["headline"]["function"]] += leak["kept_bytes"]
         got = {name: rows.get(name, (0, 0))[1] for name in want}
-        compare("leaked", got, dict(want))
+        if not want:
+            print("leaked False: the report has no finding")
+        else:
+            compare("leaked", got, dict(want))
         print("total", sum(flat for flat, _ in rows.values()) == sum(want.values()))
     elif what == "strings":
         strings = string_table(gzip.open(sys.argv[2]).read())
