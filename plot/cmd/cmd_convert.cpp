@@ -127,6 +127,7 @@ struct Conversion {
   std::string at_text;              // ... as given (pprof: resolve_time() reads it)
   bool at_given = false;
   std::optional<std::string> every;  // pprof: a series, at each marker or every N snapshots
+  std::uint64_t every_n = 0;          // ... N; 0: at each marker
   Cost cost = Cost::bytes;          // collapsed
   std::string cost_text;
   TimeQuestion question;  // --born, --alive-at: the selected bytes, as the bytes held
@@ -188,7 +189,14 @@ Conversion conversion(const po::variables_map& values) {
   c.leaks = values.count("leaks") > 0;
   c.leaks_from_curves = leaks_from_curves(values);
   if (values.count("leaks-from") && !c.leaks) throw Error("--leaks-from is for --leaks");
-  if (values.count("every")) c.every = values["every"].as<std::string>();
+  if (values.count("every")) {
+    c.every = values["every"].as<std::string>();
+    std::optional<std::uint64_t> n = parse_number(*c.every);
+    if (*c.every != "marker" && (!n || *n < 1)) {
+      throw Error("--every=" + *c.every + ": must be marker or a number of snapshots, 1 or more");
+    }
+    c.every_n = n.value_or(0);
+  }
   c.at_given = values.count("at") > 0;
   if (c.at_given) c.at_text = values["at"].as<std::string>();
   if (c.at_given && c.format != "pprof") {
@@ -268,13 +276,17 @@ PprofMoment single_moment(const Model& model, const Conversion& c) {
 }
 
 // --every=marker: the heap at each marker after the first snapshot, from
-// it to the next marker.
+// it to the next marker; a note on stderr for the markers before it.
 std::vector<PprofMoment> marker_moments(const Model& model) {
   std::vector<PprofMoment> moments;
   std::uint64_t first = model.snapshots.front().time;
+  std::size_t early = 0;
   for (std::size_t i = 0; i < model.markers.size(); ++i) {
     const Marker& m = model.markers[i];
-    if (m.time < first) continue;
+    if (m.time < first) {
+      ++early;
+      continue;
+    }
     std::uint64_t to = i + 1 < model.markers.size() ? model.markers[i + 1].time : model.end_time;
     moments.push_back({snapshot_at(model, m.time), m.time, "the marker " + m.label, m.time,
                        std::max(to, m.time)});
@@ -283,6 +295,11 @@ std::vector<PprofMoment> marker_moments(const Model& model) {
     throw Error(model.file, 0,
                 model.markers.empty() ? "--every=marker: the profile has no marker"
                                       : "--every=marker: every marker is before the first snapshot");
+  }
+  if (early > 0) {
+    std::cerr << "strata convert: note: " << shown(model.file) << ": " << early << " marker"
+              << (early == 1 ? " is" : "s are") << " before the first snapshot: no file for "
+              << (early == 1 ? "it" : "them") << "\n";
   }
   return moments;
 }
@@ -303,12 +320,8 @@ std::vector<PprofMoment> snapshot_moments(const Model& model, std::uint64_t ever
 
 std::vector<PprofMoment> pprof_moments(const Model& model, const Conversion& c) {
   if (!c.every) return {single_moment(model, c)};
-  if (*c.every == "marker") return marker_moments(model);
-  std::optional<std::uint64_t> n = parse_number(*c.every);
-  if (!n || *n < 1) {
-    throw Error("--every=" + *c.every + ": must be marker or a number of snapshots, 1 or more");
-  }
-  return snapshot_moments(model, *n);
+  if (c.every_n == 0) return marker_moments(model);
+  return snapshot_moments(model, c.every_n);
 }
 
 // The wall-clock time of the run's end: when the profile was last written
