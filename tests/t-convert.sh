@@ -104,7 +104,7 @@ expect_eq "--at before the first snapshot: status 1" "$?" 1
 expect_in "... saying where the profile starts" "$WORK/at0.err" '^strata: .*: no snapshot at or before time 0 \(the first is at [0-9]+\)$'
 "$STRATA" convert --to=svg "$profile" -o "$WORK/x" 2>"$WORK/to.err"
 expect_eq "an unknown format: status 1" "$?" 1
-expect_in "... naming the formats" "$WORK/to.err" '^strata convert: --to=svg: the formats are massif and collapsed$'
+expect_in "... naming the formats" "$WORK/to.err" '^strata convert: --to=svg: the formats are massif, collapsed and pprof$'
 
 # Hostile names.
 hostile=$top_srcdir/tests/data/hostile-export.strata

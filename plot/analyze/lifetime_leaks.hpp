@@ -87,6 +87,15 @@ inline bool kept_at(const LifetimeCell& cell, std::uint32_t h) {
   return cell.birth < h && (cell.alive() || cell.death >= h);
 }
 
+// What `site` keeps at horizon `h`: the bytes of its cells kept_at() it.
+inline std::uint64_t kept_bytes(const Site& site, std::uint32_t h) {
+  std::uint64_t kept = 0;
+  for (const LifetimeCell& c : site.cells) {
+    if (kept_at(c, h)) kept += c.bytes;
+  }
+  return kept;
+}
+
 // One node of a finding: sites with the same frames out to the headline.
 struct FindingPart {
   std::vector<FrameId> frames;  // from the allocation out to the headline frame

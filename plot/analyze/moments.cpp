@@ -26,26 +26,38 @@ std::vector<std::size_t> moment_snapshots(const Model& model, std::size_t count)
   return out;
 }
 
-void replay_moments(
+void replay_states(
     const Model& model, std::span<const std::size_t> snapshots,
-    const std::function<bool(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit) {
-  std::vector<std::uint64_t> chain(model.sites.size(), 0), now;
+    const std::function<bool(std::size_t snapshot, std::span<const SiteSample> state)>& visit) {
+  std::vector<SiteSample> chain(model.sites.size()), now;
+  for (std::size_t i = 0; i < chain.size(); ++i) chain[i].site = SiteId{static_cast<std::uint32_t>(i)};
   std::size_t next = 0;  // the chain is replayed up to here
   for (std::size_t at : snapshots) {
     for (; next <= at; ++next) {
       const Snapshot& s = model.snapshots[next];
       if (s.site_data != SiteData::changes) continue;
-      for (const SiteSample& sample : s.sites) chain[index(sample.site)] = sample.bytes;
+      for (const SiteSample& sample : s.sites) chain[index(sample.site)] = sample;
     }
     const Snapshot& s = model.snapshots[at];
     if (s.site_data != SiteData::complete) {
       if (!visit(at, chain)) return;
       continue;
     }
-    now.assign(model.sites.size(), 0);
-    for (const SiteSample& sample : s.sites) now[index(sample.site)] = sample.bytes;
+    now = chain;
+    for (SiteSample& sample : now) sample.bytes = sample.blocks = 0;
+    for (const SiteSample& sample : s.sites) now[index(sample.site)] = sample;
     if (!visit(at, now)) return;
   }
+}
+
+void replay_moments(
+    const Model& model, std::span<const std::size_t> snapshots,
+    const std::function<bool(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit) {
+  std::vector<std::uint64_t> bytes(model.sites.size(), 0);
+  replay_states(model, snapshots, [&](std::size_t at, std::span<const SiteSample> state) {
+    for (std::size_t i = 0; i < state.size(); ++i) bytes[i] = state[i].bytes;
+    return visit(at, bytes);
+  });
 }
 
 // Each node's bytes kept from one moment to the next: a site that changes

@@ -23,8 +23,14 @@ namespace strata {
 std::vector<std::size_t> moment_snapshots(const Model& model, std::size_t count);
 
 // Calls `visit` with each of `snapshots` (ascending indices into
-// Model::snapshots) and the bytes of every site there, by SiteId, in one
-// replay of the chain, until it returns false.
+// Model::snapshots) and every site's bytes and blocks there, by SiteId (as
+// sites_at() gives them; min and max are not kept), in one replay of the
+// chain, until it returns false.
+void replay_states(
+    const Model& model, std::span<const std::size_t> snapshots,
+    const std::function<bool(std::size_t snapshot, std::span<const SiteSample> state)>& visit);
+
+// The same with the bytes alone.
 void replay_moments(
     const Model& model, std::span<const std::size_t> snapshots,
     const std::function<bool(std::size_t snapshot, std::span<const std::uint64_t> bytes)>& visit);

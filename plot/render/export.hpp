@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Exports of a profile for other tools (`strata convert`): a massif.out file
-// for ms_print and massif-visualizer, and collapsed stacks for flame-graph
-// tools (flamegraph.pl, inferno, speedscope).
+// for ms_print and massif-visualizer, collapsed stacks for flame-graph
+// tools (flamegraph.pl, inferno, speedscope), and pprof profiles for go tool
+// pprof and continuous profiling (Pyroscope, Parca).
 //
 // The analyses (massif_snapshots, collapsed_at, collapsed_growth) turn the
 // model into plain structs; the writers only print them.  Names are data:
@@ -10,7 +11,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -102,5 +105,47 @@ std::string collapsed_name(std::string_view name);
 // 2^64-1: that much or more.
 std::size_t write_collapsed(const Model& model, const std::vector<CollapsedStack>& stacks,
                             std::ostream& out);
+
+// ---- pprof -----------------------------------------------------------------------
+
+// The leak findings as a pprof profile holds them (a profile with
+// lifetimes): what each site keeps of a finding (collapsed_growth's
+// bytes), and which finding it belongs to.
+struct PprofLeaks {
+  std::vector<std::uint64_t> kept;       // SiteId -> bytes kept
+  std::vector<std::uint32_t> finding;    // SiteId -> 1 + index into names; 0: none
+  std::vector<std::string> names;        // "#1 frame_alloc": the report's number and headline
+};
+
+PprofLeaks pprof_leaks(const Model& model, const HeapAnalysis& analysis);
+
+// One profile of --to=pprof: the heap at a moment, and over a window of the
+// run (the whole run for one file; a file of a series, from its moment to
+// the next).
+struct PprofMoment {
+  std::size_t snapshot = 0;  // the heap (inuse_space, inuse_objects) is this snapshot's
+  std::uint64_t time = 0;    // the moment, in the profile's time unit (the phase is the
+                             // last marker at or before it)
+  std::string asked;         // how it was chosen, for the comments: "the peak", "--at=5000"
+  std::uint64_t from = 0;    // the window, in the profile's time unit
+  std::uint64_t to = 0;
+};
+
+// What goes in besides the heap.
+struct PprofContent {
+  bool counts = false;               // alloc_space, alloc_objects (Model::has_counts)
+  const PprofLeaks* leaks = nullptr;  // leaked_space and the finding labels, when given
+  // The wall-clock time of the run's end, in ns since 1970 (a profile in
+  // ms only): time_nanos and duration_nanos are written with it.
+  std::optional<std::int64_t> end_nanos;
+  std::string note;  // a comment more ("--born=..: the selected bytes"), when not empty
+};
+
+// Writes the gzip-compressed profile.proto message: a sample per site with
+// a value (its whole stack, innermost location first), `state` every
+// site's bytes and blocks at the moment, by SiteId (replay_states).  Names
+// are written as shown() makes them, so every string is valid UTF-8.
+void write_pprof(const Model& model, const PprofMoment& moment, std::span<const SiteSample> state,
+                 const PprofContent& content, std::ostream& out);
 
 }  // namespace strata

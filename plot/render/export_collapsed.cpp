@@ -71,10 +71,7 @@ std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnaly
       // A finding's sites, each with what it kept: born before the horizon, alive at it.
       std::uint32_t h = analysis.leaks.horizon;
       for (SiteId site : leak.finding->sites) {
-        std::uint64_t kept = 0;
-        for (const LifetimeCell& c : model.site(site).cells) {
-          if (kept_at(c, h)) kept += c.bytes;
-        }
+        std::uint64_t kept = kept_bytes(model.site(site), h);
         if (kept > 0) stacks.push_back({outermost_first(model.site(site).frames), kept});
       }
       continue;

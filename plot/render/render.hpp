@@ -18,6 +18,14 @@ namespace strata {
 void render_report_text(const Report& report, std::ostream& out);
 void render_report_json(const Report& report, std::ostream& out);
 
+// What a time unit counts: "instructions executed", "milliseconds", "bytes
+// allocated and freed" (i, ms, B), else "unknown".
+std::string unit_meaning(const std::string& unit);
+
+// The recording options as they were given: "--depth=30 --stacks=no".  The
+// header's `lifetimes` line is no option (the lifetimes line says it).
+std::string recorded(const std::vector<Option>& options);
+
 // "Leak at frame_alloc (player.c:74), context #1 (confidence 1.00)": a
 // suspect's heading in the text report, and in the CI gate's lines.
 std::string leak_heading(const ReportLeak& leak);

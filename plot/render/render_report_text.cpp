@@ -90,10 +90,6 @@
 
 namespace strata {
 
-namespace {
-
-// ---- the header ------------------------------------------------------------
-
 std::string unit_meaning(const std::string& unit) {
   if (unit == "i") return "instructions executed";
   if (unit == "ms") return "milliseconds";
@@ -101,13 +97,6 @@ std::string unit_meaning(const std::string& unit) {
   return "unknown";
 }
 
-std::string origin(const Summary& s) {
-  if (s.format == Format::massif) return "massif.out file";
-  return "strata profile, pid " + std::to_string(s.pid);
-}
-
-// The recording options as they were given: "--depth=30 --stacks=no".  The
-// header's `lifetimes` line is no option (the lifetimes line says it).
 std::string recorded(const std::vector<Option>& options) {
   if (options.empty()) return "(none)";
   std::string text;
@@ -119,6 +108,16 @@ std::string recorded(const std::vector<Option>& options) {
   }
   return shown(text);
 }
+
+namespace {
+
+// ---- the header ------------------------------------------------------------
+
+std::string origin(const Summary& s) {
+  if (s.format == Format::massif) return "massif.out file";
+  return "strata profile, pid " + std::to_string(s.pid);
+}
+
 
 std::string totals_text(const std::optional<Totals>& t) {
   if (!t) return "none (no complete snapshot)";
