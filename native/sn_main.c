@@ -660,11 +660,72 @@ EXPORT void* pvalloc(size_t n)
    if (!recording())
       return state == Resolving ? boot_alloc((n + 4095) & ~4095UL, 4096)
                                 : real.pvalloc(n);
-   in_strata++;
-   p = recorded(real.pvalloc(n), n);
+   in_strata++;   // the size rounded up to a page, as the tool counts it
+   p = recorded(real.pvalloc(n), (n + 4095) & ~4095UL);
    in_strata--;
    return p;
 }
+
+/* The C++ operators new with an alignment: libstdc++'s round the size up
+   to the alignment before aligned_alloc, so they are recorded here, with
+   the size asked for (as the tool records them).  The operator itself is
+   libstdc++'s (found when first called), run inside the recorder; it may
+   throw std::bad_alloc through this frame (built with -fexceptions), and
+   the guard is released as it goes. */
+typedef void* (*AlignedNew)(size_t, size_t);
+typedef void* (*AlignedNewNothrow)(size_t, size_t, const void*);
+
+static void leave_strata(Int* unused)
+{
+   (void)unused;
+   in_strata--;
+}
+
+static void* aligned_new(const HChar* name, AlignedNew* fn, size_t n,
+                         size_t align)
+{
+   Int   guard __attribute__((cleanup(leave_strata))) = 0;
+   Bool  rec = recording();
+   void* p;
+   if (*fn == NULL)
+      *fn = (AlignedNew)next_fn(name);
+   in_strata++;
+   p = (*fn)(n, align);
+   return rec ? recorded(p, n) : p;
+}
+
+static void* aligned_new_nothrow(const HChar* name, AlignedNewNothrow* fn,
+                                 size_t n, size_t align, const void* tag)
+{
+   Int   guard __attribute__((cleanup(leave_strata))) = 0;
+   Bool  rec = recording();
+   void* p;
+   if (*fn == NULL)
+      *fn = (AlignedNewNothrow)next_fn(name);
+   in_strata++;
+   p = (*fn)(n, align, tag);
+   return rec ? recorded(p, n) : p;
+}
+
+#define ALIGNED_NEW(sym)                                                  \
+   EXPORT void* sym(size_t n, size_t align);                              \
+   EXPORT void* sym(size_t n, size_t align)                               \
+   {                                                                      \
+      static AlignedNew fn;                                               \
+      return aligned_new(#sym, &fn, n, align);                            \
+   }
+#define ALIGNED_NEW_NOTHROW(sym)                                          \
+   EXPORT void* sym(size_t n, size_t align, const void* tag);             \
+   EXPORT void* sym(size_t n, size_t align, const void* tag)              \
+   {                                                                      \
+      static AlignedNewNothrow fn;                                        \
+      return aligned_new_nothrow(#sym, &fn, n, align, tag);               \
+   }
+
+ALIGNED_NEW(_ZnwmSt11align_val_t)                        // new(n, align)
+ALIGNED_NEW(_ZnamSt11align_val_t)                        // new[](n, align)
+ALIGNED_NEW_NOTHROW(_ZnwmSt11align_val_tRKSt9nothrow_t)  // ... nothrow
+ALIGNED_NEW_NOTHROW(_ZnamSt11align_val_tRKSt9nothrow_t)
 
 /*------------------------------------------------------------*/
 /*--- Client requests: markers                             ---*/
@@ -698,6 +759,7 @@ static Bool copy_label(const HChar* label, HChar* copy)
    return True;
 }
 
+EXPORT void strata_native_request(unsigned long request, const char* label);
 EXPORT void strata_native_request(unsigned long request, const char* label)
 {
    HChar copy[MARKER_LABEL_MAX + 1];
@@ -1065,6 +1127,10 @@ EXPORT void _Exit(int status)
 }
 
 /* The program's main, for the rule that cuts stacks below it. */
+EXPORT int __libc_start_main(int (*main_fn)(int, char**, char**), int argc,
+                             char** argv, void (*init)(void),
+                             void (*fini)(void), void (*rtld_fini)(void),
+                             void* stack_end);
 EXPORT int __libc_start_main(int (*main_fn)(int, char**, char**), int argc,
                              char** argv, void (*init)(void),
                              void (*fini)(void), void (*rtld_fini)(void),

@@ -34,6 +34,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -77,6 +78,7 @@ static Bool is_known(Addr lo, Addr hi, const HChar* path)
 
 static int add_module(struct dl_phdr_info* info, size_t size, void* data)
 {
+   static HChar real_path[4096];   // (under modules_lock)
    Addr    lo = (Addr)-1, hi = 0;
    Int     i;
    const HChar* path = info->dlpi_name;
@@ -95,6 +97,8 @@ static int add_module(struct dl_phdr_info* info, size_t size, void* data)
       return 0;
    if (path == NULL || path[0] == '\0')
       path = exe_path;
+   else if (realpath(path, real_path) != NULL)   // as Valgrind names it
+      path = real_path;
    if ((Addr)&add_module >= lo && (Addr)&add_module < hi) {
       own_lo = lo;
       own_hi = hi;
