@@ -182,8 +182,6 @@ static struct {
    void*  (*pvalloc)(size_t);
    size_t (*malloc_usable_size)(void*);
    int    (*execve)(const char*, char* const[], char* const[]);
-   int    (*execv)(const char*, char* const[]);
-   int    (*execvp)(const char*, char* const[]);
    int    (*execvpe)(const char*, char* const[], char* const[]);
    void   (*_exit)(int);
    int    (*libc_start_main)(int (*)(int, char**, char**), int, char**,
@@ -247,8 +245,6 @@ static void resolve(void)
    real.pvalloc            = next_fn("pvalloc");
    real.malloc_usable_size = next_fn("malloc_usable_size");
    real.execve             = next_fn("execve");
-   real.execv              = next_fn("execv");
-   real.execvp             = next_fn("execvp");
    real.execvpe            = next_fn("execvpe");
    real._exit              = next_fn("_exit");
    real.libc_start_main    = next_fn("__libc_start_main");
@@ -402,6 +398,19 @@ static UInt extra_of(void* p, SizeT req)
    return (UInt)(clo_heap_admin + usable - req);
 }
 
+/* A recorded block that the C library freed from inside the recorder (a
+   setenv of the recorder's giving back the program's environment array),
+   whose address comes back: it died then, without a free stack. */
+static void forget_stale(void* p)
+{
+   BlockRec* r = find_Block((Addr)p);
+   if (r == NULL)
+      return;
+   record_death(VG_INVALID_THREADID, r->site, p, r->tag, r->szB, r->extra);
+   count_free_call();
+   remove_Block(r);
+}
+
 /* A block 'p' of 'req' bytes was just made, at the stack 'st'. */
 static void record_new(void* p, SizeT req, const RawStack* st)
 {
@@ -410,6 +419,7 @@ static void record_new(void* p, SizeT req, const RawStack* st)
    lock_core();
    if (state == Recording) {
       clock_before_op();
+      forget_stale(p);
       s = st != NULL ? site_of(st) : no_stack_site;
       add_Block((Addr)p, s, req, record_birth(s, req, extra), extra);
       count_call(s, req, p);
@@ -429,28 +439,33 @@ static void* recorded(void* p, SizeT req)
    return p;
 }
 
+/* The lock taken, the record of the live block 'p'; NULL, the lock not
+   held, if 'p' is no block recorded. */
+static BlockRec* locked_Block(const void* p)
+{
+   BlockRec* r;
+   lock_core();
+   r = state == Recording ? find_Block((Addr)p) : NULL;
+   if (r == NULL)
+      unlock_core();
+   return r;
+}
+
 /* The block 'p' is freed: recorded as dead, and forgotten, before the C
    library may give its address again. */
 static void forget(void* p)
 {
    RawStack  st;
-   BlockRec* r;
-   lock_core();
-   r = state == Recording ? find_Block((Addr)p) : NULL;
-   if (r == NULL) {
-      unlock_core();
+   BlockRec* r = locked_Block(p);
+   if (r == NULL)
       return;
-   }
    clock_before_op();
    if (death_needs_FreeStack(r->tag)) {
       unlock_core();
       unwind_RawStack(&st, clo_free_depth);
-      lock_core();
-      r = state == Recording ? find_Block((Addr)p) : NULL;
-      if (r == NULL) {
-         unlock_core();
+      r = locked_Block(p);
+      if (r == NULL)
          return;
-      }
       clock_before_op();
       op_stack = &st;
    }
@@ -474,12 +489,9 @@ static void* renew(void* old, SizeT n)
    UInt      tag, old_extra, extra;
    void*     p;
    unwind_RawStack(&st, clo_depth > clo_free_depth ? clo_depth : clo_free_depth);
-   lock_core();
-   r = state == Recording ? find_Block((Addr)old) : NULL;
-   if (r == NULL) {
-      unlock_core();
+   r = locked_Block(old);
+   if (r == NULL)
       return real.realloc(old, n);
-   }
    clock_before_op();
    p = real.realloc(old, n);
    if (p == NULL) {
@@ -534,29 +546,32 @@ static inline Bool recording(void)
    return state == Recording && in_strata == 0;
 }
 
-EXPORT void* malloc(size_t n)
+/* The block 'p' of 'req' bytes, just made by the C library (whose
+   allocation functions never call these wrappers), recorded inside the
+   recorder. */
+static void* guarded(void* p, SizeT req)
 {
-   void* p;
-   if (!recording())
-      return state == Resolving ? boot_alloc(n, 16) : real.malloc(n);
    in_strata++;
-   p = recorded(real.malloc(n), n);
+   recorded(p, req);
    in_strata--;
    return p;
 }
 
+EXPORT void* malloc(size_t n)
+{
+   if (!recording())
+      return state == Resolving ? boot_alloc(n, 16) : real.malloc(n);
+   return guarded(real.malloc(n), n);
+}
+
 EXPORT void* calloc(size_t m, size_t size)
 {
-   void* p;
    if (!recording())
       return state == Resolving
                 ? (size != 0 && m > (size_t)-1 / size ? NULL
                                                       : boot_alloc(m * size, 16))
                 : real.calloc(m, size);
-   in_strata++;
-   p = recorded(real.calloc(m, size), m * size);
-   in_strata--;
-   return p;
+   return guarded(real.calloc(m, size), m * size);
 }
 
 EXPORT void free(void* p)
@@ -605,25 +620,17 @@ EXPORT void* realloc(void* old, size_t n)
 
 EXPORT void* memalign(size_t align, size_t n)
 {
-   void* p;
    if (!recording())
       return state == Resolving ? boot_alloc(n, align) : real.memalign(align, n);
-   in_strata++;
-   p = recorded(real.memalign(align, n), n);
-   in_strata--;
-   return p;
+   return guarded(real.memalign(align, n), n);
 }
 
 EXPORT void* aligned_alloc(size_t align, size_t n)
 {
-   void* p;
    if (!recording())
       return state == Resolving ? boot_alloc(n, align)
                                 : real.aligned_alloc(align, n);
-   in_strata++;
-   p = recorded(real.aligned_alloc(align, n), n);
-   in_strata--;
-   return p;
+   return guarded(real.aligned_alloc(align, n), n);
 }
 
 EXPORT int posix_memalign(void** out, size_t align, size_t n)
@@ -635,35 +642,25 @@ EXPORT int posix_memalign(void** out, size_t align, size_t n)
       *out = boot_alloc(n, align);
       return *out ? 0 : ENOMEM;
    }
-   in_strata++;
    r = real.posix_memalign(out, align, n);
    if (r == 0)
-      recorded(*out, n);
-   in_strata--;
+      guarded(*out, n);
    return r;
 }
 
 EXPORT void* valloc(size_t n)
 {
-   void* p;
    if (!recording())
       return state == Resolving ? boot_alloc(n, 4096) : real.valloc(n);
-   in_strata++;
-   p = recorded(real.valloc(n), n);
-   in_strata--;
-   return p;
+   return guarded(real.valloc(n), n);
 }
 
 EXPORT void* pvalloc(size_t n)
 {
-   void* p;
    if (!recording())
       return state == Resolving ? boot_alloc((n + 4095) & ~4095UL, 4096)
                                 : real.pvalloc(n);
-   in_strata++;   // the size rounded up to a page, as the tool counts it
-   p = recorded(real.pvalloc(n), (n + 4095) & ~4095UL);
-   in_strata--;
-   return p;
+   return guarded(real.pvalloc(n), (n + 4095) & ~4095UL);   // as the tool counts it
 }
 
 /* The C++ operators new with an alignment: libstdc++'s round the size up
@@ -1049,44 +1046,39 @@ static void after_exec_failed(Bool ended)
    errno = saved;
 }
 
-EXPORT int execve(const char* path, char* const argv[], char* const envp[])
+typedef int (*ExecFn)(const char*, char* const[], char* const[]);
+
+/* An exec by 'fn' (execve, or execvpe, which searches PATH), the profile
+   ended around it; it returns only if it failed. */
+static int exec_ending(ExecFn* fn, const char* path, char* const argv[],
+                       char* const envp[])
 {
    Bool ended;
    ensure_started();
    ended = before_exec(path);
-   real.execve(path, argv, envp);
+   (*fn)(path, argv, envp);
    after_exec_failed(ended);
    return -1;
+}
+
+EXPORT int execve(const char* path, char* const argv[], char* const envp[])
+{
+   return exec_ending(&real.execve, path, argv, envp);
 }
 
 EXPORT int execv(const char* path, char* const argv[])
 {
-   Bool ended;
-   ensure_started();
-   ended = before_exec(path);
-   real.execv(path, argv);
-   after_exec_failed(ended);
-   return -1;
-}
-
-EXPORT int execvp(const char* file, char* const argv[])
-{
-   Bool ended;
-   ensure_started();
-   ended = before_exec(file);
-   real.execvp(file, argv);
-   after_exec_failed(ended);
-   return -1;
+   return exec_ending(&real.execve, path, argv, environ);
 }
 
 EXPORT int execvpe(const char* file, char* const argv[], char* const envp[])
 {
-   Bool ended;
-   ensure_started();
-   ended = before_exec(file);
-   real.execvpe(file, argv, envp);
-   after_exec_failed(ended);
-   return -1;
+   return exec_ending(&real.execvpe, file, argv, envp);
+}
+
+EXPORT int execvp(const char* file, char* const argv[])
+{
+   return exec_ending(&real.execvpe, file, argv, environ);
 }
 
 /* The end of the profile, once, at exit or _exit.  From a signal handler
