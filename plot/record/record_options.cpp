@@ -341,8 +341,8 @@ RecordRequest parse_record_args(const Args& args) {
 
 void print_record_help(std::ostream& out) {
   out << "Usage: " << kUsage << "\n"
-      << "Runs PROGRAM under Valgrind with the strata tool, or natively with --native, and "
-         "writes its\nheap profile.\n\n";
+      << "Runs PROGRAM under Valgrind with the strata tool, or natively with --native,\n"
+         "and writes its heap profile.\n\n";
   print_options(out, record_options());
   out << "\n"
       << "Valgrind core options passed on (see valgrind --help; --vex-*: --help-debug):\n";
