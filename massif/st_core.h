@@ -58,6 +58,10 @@ extern TimeUnit clo_time_unit;        // --time-unit
 extern Double   clo_peak_inaccuracy;  // --peak-inaccuracy, percent
 extern Bool     clo_heap;             // --heap: lifetimes are recorded
 extern Bool     clo_free_stacks;      // --free-stacks
+extern Bool     clo_epochs_in_instrs; // with --time-unit=ms, the epochs count
+                                      // instructions (the tool: True); a
+                                      // recorder without an instruction
+                                      // counter sets False (native/)
 
 /*------------------------------------------------------------*/
 /*--- Statistics, for --stats=yes                          ---*/
@@ -207,7 +211,8 @@ static inline ULong get_time(void)
 // machine, or one recording, to the next.  Instructions are the work.
 static inline ULong epoch_time(void)
 {
-   return clo_time_unit == TimeMS ? guest_instrs_executed : get_time();
+   return clo_time_unit == TimeMS && clo_epochs_in_instrs
+             ? guest_instrs_executed : get_time();
 }
 
 void add_to_totals(SizeT req_szB, SizeT extra_szB);
@@ -302,6 +307,11 @@ void init_lifetimes(void);
 void advance_epochs(ULong now, Bool heap_op);
 UInt born_Block(Site* s, SizeT szB);
 void died_Block(ThreadId tid, Site* s, UWord key, UInt tag, SizeT szB);
+/* Whether the death now of a block with tag 'tag' would look up the free
+   stack (unwind_FreeStack): its bytes were born in an earlier epoch, and
+   free stacks are recorded.  After clock_before_op, for a recorder that
+   must unwind before it takes its lock (native/). */
+Bool death_needs_FreeStack(UInt tag);
 void move_Block(ThreadId tid, Site* from, Site* to, UWord key, UInt tag,
                 SizeT szB);
 UInt resize_lifetimes(ThreadId tid, Site* s, UWord key, Bool chunk,

@@ -521,6 +521,11 @@ UInt born_Block(Site* s, SizeT szB)
    return birth_now();
 }
 
+Bool death_needs_FreeStack(UInt tag)
+{
+   return lt_free_stacks && tag != birth_now();
+}
+
 /* The block 'key' of 's', of 'szB' bytes, with tag 'tag', dies: freed by
    'tid' (died_Block, whose common case is a young death). */
 static NOINLINE void died_old_Block(ThreadId tid, Site* s, UWord key,
@@ -710,7 +715,7 @@ static void write_epoch_record(Bool with_alive)
    put_field_u64(lt_index);
    put_field_u64(lt_t0 + lt_index * lt_len);
    put_field_u64(lt_len);
-   if (clo_time_unit == TimeMS)
+   if (clo_time_unit == TimeMS && clo_epochs_in_instrs)
       put_field_u64(lt_open_time);
    put_nl();
    for (c = epoch_list; c != NULL; c = c->next_in_epoch) {

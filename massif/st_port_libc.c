@@ -10,7 +10,13 @@
    does for the tool.  The containers are the smallest that serve the
    core: a chained hash table that doubles when it holds two nodes a
    chain, a growable array, and a pool of fixed-size elements carved from
-   blocks with a free list. */
+   blocks with a free list.
+
+   Built with ST_PORT_ARENA too, the memory is not the C library's but an
+   arena of the recorder's own (arena_malloc, arena_realloc, arena_free):
+   the native recorder (native/) replaces malloc, and its own memory must
+   never come from the program's allocator.  Messages are formatted on the
+   stack and written with write(2), never through stdio, which allocates. */
 
 #define _GNU_SOURCE
 #include "st_port.h"
@@ -20,6 +26,43 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef ST_PORT_ARENA
+void* arena_malloc(SizeT n);
+void* arena_realloc(void* p, SizeT n);
+void  arena_free(void* p);
+#define host_malloc  arena_malloc
+#define host_realloc arena_realloc
+#define host_free    arena_free
+#else
+#define host_malloc  malloc
+#define host_realloc realloc
+#define host_free    free
+#endif
+
+/* A message on stderr, formatted on the stack: no allocation. */
+static void message(const HChar* format, va_list ap)
+{
+   HChar   text[1024];
+   Int     n = vsnprintf(text, sizeof(text), format, ap);
+   ssize_t w;
+   if (n < 0)
+      return;
+   if (n >= (Int)sizeof(text))
+      n = sizeof(text) - 1;
+   w = write(2, text, n);
+   (void)w;
+}
+
+static void message_of(const HChar* format, ...)
+   __attribute__((format(printf, 1, 2)));
+static void message_of(const HChar* format, ...)
+{
+   va_list ap;
+   va_start(ap, format);
+   message(format, ap);
+   va_end(ap);
+}
+
 /*------------------------------------------------------------*/
 /*--- assert                                               ---*/
 /*------------------------------------------------------------*/
@@ -27,15 +70,15 @@
 void VG_(assert_fail)(const HChar* expr, const HChar* file, Int line,
                       const HChar* fmt, ...)
 {
-   fprintf(stderr, "strata: %s:%d: assertion '%s' failed", file, line, expr);
+   message_of("strata: %s:%d: assertion '%s' failed%s", file, line, expr,
+              fmt != NULL ? ": " : "\n");
    if (fmt != NULL) {
       va_list ap;
       va_start(ap, fmt);
-      fputs(": ", stderr);
-      vfprintf(stderr, fmt, ap);
+      message(fmt, ap);
       va_end(ap);
+      message_of("\n");
    }
-   fputc('\n', stderr);
    abort();
 }
 
@@ -47,7 +90,7 @@ void VG_(assert_fail)(const HChar* expr, const HChar* file, Int line,
 static void* checked(void* p, SizeT n)
 {
    if (p == NULL && n > 0) {
-      fprintf(stderr, "strata: out of memory (%lu bytes)\n", n);
+      message_of("strata: out of memory (%lu bytes)\n", n);
       abort();
    }
    return p;
@@ -56,24 +99,28 @@ static void* checked(void* p, SizeT n)
 void* VG_(malloc)(const HChar* cc, SizeT n)
 {
    (void)cc;
-   return checked(malloc(n), n);
+   return checked(host_malloc(n), n);
 }
 
 void* VG_(calloc)(const HChar* cc, SizeT n, SizeT size)
 {
+   void* p;
    (void)cc;
-   return checked(calloc(n, size), n * size);
+   if (size != 0 && n > (SizeT)-1 / size)
+      return checked(NULL, (SizeT)-1);
+   p = checked(host_malloc(n * size), n * size);
+   return memset(p, 0, n * size);
 }
 
 void* VG_(realloc)(const HChar* cc, void* p, SizeT n)
 {
    (void)cc;
-   return checked(realloc(p, n), n);
+   return checked(host_realloc(p, n), n);
 }
 
 void VG_(free)(void* p)
 {
-   free(p);
+   host_free(p);
 }
 
 void* VG_(memcpy)(void* d, const void* s, SizeT n)  { return memcpy(d, s, n); }
@@ -125,7 +172,7 @@ static void grow_table(VgHashTable* t)
          n = next;
       }
    }
-   free(old);
+   VG_(free)(old);
 }
 
 void VG_(HT_add_node)(VgHashTable* t, void* node)
@@ -197,8 +244,8 @@ void VG_(HT_destruct)(VgHashTable* t, void (*freenode_fn)(void*))
          n = next;
       }
    }
-   free(t->chains);
-   free(t);
+   VG_(free)(t->chains);
+   VG_(free)(t);
 }
 
 /* The growable array. */
@@ -360,11 +407,10 @@ UInt VG_(snprintf)(HChar* buf, Int size, const HChar* format, ...)
 UInt VG_(umsg)(const HChar* format, ...)
 {
    va_list ap;
-   Int     n;
    va_start(ap, format);
-   n = vfprintf(stderr, format, ap);
+   message(format, ap);
    va_end(ap);
-   return n < 0 ? 0 : (UInt)n;
+   return 0;
 }
 
 /*------------------------------------------------------------*/

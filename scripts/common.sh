@@ -6,7 +6,7 @@
 #                  each step only when needed; ./strata is then at the top
 
 STRATA_PACKAGES="autoconf automake pkg-config g++ make valgrind
-   libboost-program-options-dev nlohmann-json3-dev libdw-dev libelf-dev libprotobuf-dev protobuf-compiler zlib1g-dev help2man libgtest-dev googletest
+   libboost-program-options-dev nlohmann-json3-dev libdw-dev libelf-dev libunwind-dev libprotobuf-dev protobuf-compiler zlib1g-dev help2man libgtest-dev googletest
    gnuplot-nox python3 groff-base man-db chromium golang-go"
 
 install_deps() {

@@ -22,7 +22,14 @@ if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; f
 TEST_NAME=$(basename "$0" .sh)
 # tests/work/NAME, or NAME-sanitized in make check-sanitize's run (so that
 # it keeps what make check's run of the test left)
-WORK=$top_builddir/tests/work/$TEST_NAME${STRATA_SANITIZED:+-sanitized}
+# STRATA_RECORDER=native runs the test's recordings with the native recorder
+# (strata record --native): tests/recorders says which tests mean something
+# in both, and tests/t-native-suite.sh runs those so.  RECORD_ARGS holds the
+# option, for a test that runs strata record itself.
+RECORDER=${STRATA_RECORDER:-valgrind}
+RECORD_ARGS=()
+[ "$RECORDER" = native ] && RECORD_ARGS=(--native)
+WORK=$top_builddir/tests/work/$TEST_NAME${STRATA_SANITIZED:+-sanitized}${STRATA_RECORDER:+-$STRATA_RECORDER}
 failures=0
 checks=0
 
@@ -285,8 +292,8 @@ record() {
    shift
    rm -f "$WORK/$name".[0-9]*
    forget_answers "$WORK/$name."
-   (cd "$WORK" && exec "$STRATA" record -o "$WORK/$name.%p" "$@") \
-      >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
+   (cd "$WORK" && exec "$STRATA" record ${RECORD_ARGS[@]+"${RECORD_ARGS[@]}"} \
+      -o "$WORK/$name.%p" "$@") >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
    status=$?
    collect_profiles "$name"
 }

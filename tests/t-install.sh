@@ -48,6 +48,16 @@ installed_record() {
 bin=$(dirname "$(find "$inst" -path '*/bin/strata' | head -1)")
 installed_record staged "$bin"
 
+# The native recorder's library is installed beside the tool, and found.
+(cd "$WORK" && env -u STRATA_VALGRIND_LIB -u VALGRIND_LIB "$bin/strata" record --native \
+   -o "$WORK/native.%p" --time-unit=B --heap-admin=0 "$PROGS/malloc_basic") \
+   >"$WORK/native.out" 2>"$WORK/native.err"
+expect_eq "natively: the installed strata record exits 0" "$?" 0
+if collect_profiles native; then
+   expect_eq "natively: final heap" "$(q get "$profile" heap final)" 2480
+   expect_eq "natively: the frames are named" "$(q bytes "$profile" use_realloc peak)" 3008
+fi
+
 # Moved elsewhere, the tree still finds its own tool; without it, strata
 # record says where it looked: there first, then the configured directory.
 moved=$WORK/moved

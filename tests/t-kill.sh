@@ -4,7 +4,7 @@
 
 steps=5
 out=$WORK/killed
-(cd "$WORK" && exec "$STRATA" record -o "$out" "$PROGS/blocker" $steps) \
+(cd "$WORK" && exec "$STRATA" record ${RECORD_ARGS[@]+"${RECORD_ARGS[@]}"} -o "$out" "$PROGS/blocker" $steps) \
    >"$WORK/record.stdout" 2>"$WORK/record.stderr" &
 launcher=$!
 expect_eq "user snapshots written before the kill" "$(user_snapshots "$out" $steps)" $steps

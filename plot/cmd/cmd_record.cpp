@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // strata record [OPTIONS] [--] PROGRAM [ARGS]: runs PROGRAM under Valgrind's
-// strata tool, then says where the profiles are (the tools' ledger lists
+// strata tool (or natively with --native, its frames named at the end), then says where the profiles are (the tools' ledger lists
 // them), whether they are complete, how to read them, and what they cannot
 // see.  The exit status is the program's (128 + the signal, if a
 // signal ended it), or 1 if the program's is 0 but a profile is incomplete
@@ -14,6 +14,7 @@
 #include "cmd/commands.hpp"
 #include "read/read.hpp"
 #include "record/record.hpp"
+#include "util/error.hpp"
 #include "util/shown.hpp"
 #include "view/blind_spot_words.hpp"
 
@@ -154,6 +155,21 @@ void tell_blind_spots(const LedgerNotes& notes) {
   }
 }
 
+// The native profiles' frames, named from their objects (the profiles the
+// ledger lists that are regular files).
+void name_native_profiles(const LedgerNotes& notes) {
+  for (const LedgerNotes::Profile& profile : notes.profiles) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(profile.path, error)) continue;
+    try {
+      name_native_frames(profile.path);
+    } catch (const Error& problem) {
+      std::cerr << "strata record: the frames of " << shown(profile.path)
+                << " were not named: " << shown(problem.what()) << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 int cmd_record(const Args& args) {
@@ -165,8 +181,11 @@ int cmd_record(const Args& args) {
   if (request.version) return print_version();
   std::string lib_dir = find_tool_dir();
   Ledger ledger;
-  RunResult run = run_valgrind(lib_dir, valgrind_command(request, ledger.fd()));
+  RunResult run = request.native
+                      ? run_native(find_native_library(lib_dir), request, ledger.fd())
+                      : run_valgrind(lib_dir, valgrind_command(request, ledger.fd()));
   LedgerNotes notes = ledger.read();
+  if (request.native) name_native_profiles(notes);
   bool complete =
       tell_profiles(notes, request.out_file, expand_out_file(request.out_file, run.pid));
   tell_execs(notes, run.pid);

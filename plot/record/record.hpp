@@ -18,7 +18,9 @@ namespace strata {
 struct RecordRequest {
   bool help = false;
   bool version = false;                    // --version
+  bool native = false;                     // --native: the preloaded library, not Valgrind
   std::vector<std::string> valgrind_args;  // the options for valgrind, after --tool=strata
+  std::vector<std::string> native_args;    // with --native: the library's options (--name=value)
   std::vector<std::string> program;        // PROGRAM and its arguments, as given
   std::string out_file;                    // the --out-file pattern
 };
@@ -129,5 +131,33 @@ std::vector<std::string> valgrind_command(const RecordRequest& request, int reco
 
 // Runs `argv` (no shell) with VALGRIND_LIB=lib_dir and waits for it.
 RunResult run_valgrind(const std::string& lib_dir, const std::vector<std::string>& argv);
+
+// ---- the native recorder (record_run.cpp, native_names.cpp) -----------------
+
+// The native recorder's library in the tool's directory `tool_dir`
+// (find_tool_dir); throws Error when it is not there.
+std::string find_native_library(const std::string& tool_dir);
+
+// Runs PROGRAM (searched in PATH, no shell) with `library` preloaded and
+// the request's native options (and the ledger's descriptor, when
+// `record_fd` is not -1), and waits for it.
+RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd);
+
+// What naming a native profile's frames did.
+struct NativeNaming {
+  std::size_t frames = 0;  // F records of the recorder's, with an object and an offset
+  std::size_t named = 0;   // of them, given a function from their object's DWARF
+  std::size_t added = 0;   // inlined frames added
+};
+
+// Names the frames of the profile at `path`, recorded natively (its
+// header says `opt native yes`; nothing is done otherwise): each F record
+// without a function but with an object and an offset becomes the frames
+// the object's DWARF gives there (util/symbolize.hpp: the inlined
+// functions, then the function that holds them), and every S and P record
+// names the new frames.  Each object is read once.  The file is written
+// beside and renamed over the profile; a profile cut short stays cut at
+// the same record.  Throws Error when it cannot be read or written.
+NativeNaming name_native_frames(const std::string& path);
 
 }  // namespace strata

@@ -41,6 +41,9 @@ po::typed_value<Args>* patterns() { return po::value<Args>()->value_name("PATTER
 po::options_description record_options() {
   po::options_description options;
   options.add_options()  //
+      ("native",
+       "record natively, with strata's library preloaded into PROGRAM, instead of under "
+       "Valgrind: many times faster; no instruction time (--time-unit=ms or B, ms by default)")  //
       ("depth", setting("N", "30"),
        "record at most N code addresses of each allocation stack (1 to 200)")  //
       ("alloc-fn", patterns(),
@@ -53,8 +56,8 @@ po::options_description record_options() {
       ("heap-admin", setting("N", "8"),
        "count N bytes of allocator overhead per block in the extra heap (0 to 1024)")  //
       ("time-unit", setting("U", "i"),
-       "the time axis: i (instructions executed), ms (milliseconds) or B (bytes allocated and "
-       "freed)")  //
+       "the time axis: i (instructions executed; ms by default with --native, where i is "
+       "refused), ms (milliseconds) or B (bytes allocated and freed)")  //
       ("peak-inaccuracy", setting("P", "1.0"),
        "record a new peak only when it exceeds the last one by more than P percent (0: the exact "
        "peak)")                                                             //
@@ -191,6 +194,45 @@ Args tool_args(const po::variables_map& values) {
   return args;
 }
 
+// What the native recorder cannot do (yet): said in one line, before
+// anything runs.
+void check_native(const po::variables_map& values, const Args& core) {
+  if (values.count("time-unit") && !values["time-unit"].defaulted() &&
+      last(values, "time-unit") == "i") {
+    throw Error("--time-unit=i: there is no instruction counter with --native: use ms or B");
+  }
+  const std::pair<const char*, const char*> refused[] = {
+      {"stacks", "yes"}, {"pages-as-heap", "yes"}, {"heap", "no"}};
+  for (const auto& [name, value] : refused) {
+    if (last(values, name) == value) {
+      throw Error(std::string("--") + name + "=" + value +
+                  ": not with --native (record under Valgrind)");
+    }
+  }
+  for (const char* name : {"alloc-fn", "ignore-fn"}) {
+    if (values.count(name)) {
+      throw Error(std::string("--") + name + ": not with --native yet (record under Valgrind)");
+    }
+  }
+  for (const std::string& arg : core) {
+    if (!arg.starts_with("--trace-children=")) {
+      throw Error(arg.substr(0, arg.find('=')) +
+                  ": a Valgrind option, not with --native (only --trace-children is)");
+    }
+  }
+}
+
+// The native library's options: strata's, ms by default, and
+// --trace-children.
+Args native_args(const po::variables_map& values, const Args& core) {
+  Args args = tool_args(values);
+  if (!values.count("time-unit") || values["time-unit"].defaulted()) {
+    args.push_back("--time-unit=ms");
+  }
+  for (const std::string& arg : core) args.push_back(arg);
+  return args;
+}
+
 // ---- splitting the command line ---------------------------------------------
 
 struct Split {
@@ -280,8 +322,14 @@ RecordRequest parse_record_args(const Args& args) {
   request.help = values.count("help") > 0;
   request.version = values.count("version") > 0;
   if (request.help || request.version) return request;
-  request.valgrind_args = split.core;
-  for (std::string& arg : tool_args(values)) request.valgrind_args.push_back(std::move(arg));
+  request.native = values.count("native") > 0;
+  if (request.native) {
+    check_native(values, split.core);
+    request.native_args = native_args(values, split.core);
+  } else {
+    request.valgrind_args = split.core;
+    for (std::string& arg : tool_args(values)) request.valgrind_args.push_back(std::move(arg));
+  }
   check_combinations(values);
   request.out_file = last(values, "out-file");
   request.program = std::move(split.program);
@@ -293,7 +341,8 @@ RecordRequest parse_record_args(const Args& args) {
 
 void print_record_help(std::ostream& out) {
   out << "Usage: " << kUsage << "\n"
-      << "Runs PROGRAM under Valgrind with the strata tool and writes its heap profile.\n\n";
+      << "Runs PROGRAM under Valgrind with the strata tool, or natively with --native,\n"
+         "and writes its heap profile.\n\n";
   print_options(out, record_options());
   out << "\n"
       << "Valgrind core options passed on (see valgrind --help; --vex-*: --help-debug):\n";
@@ -308,6 +357,7 @@ void print_record_help(std::ostream& out) {
     line += (line.empty() ? "" : " ") + name;
   }
   out << line;
+  out << "\nWith --native, only --trace-children is.";
   out << "\n\nA massif command line runs with `valgrind --tool=massif` replaced by\n"
          "`strata record`: nothing is dropped while recording, whatever --threshold says.\n";
 }

@@ -36,6 +36,7 @@ namespace strata {
 namespace {
 
 const std::string kTool = std::string("strata-") + STRATA_PLATFORM;
+constexpr const char* kNativeLibrary = "libstrata-native.so";
 
 bool holds_tool(const fs::path& dir) {
   std::error_code error;
@@ -72,11 +73,15 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 }
 
 // In the child: exec with the signal mask strata was given, or send errno
-// through `report` and exit.
+// through `report` and exit.  With `search`, argv[0] is looked for in PATH.
 [[noreturn]] void exec_child(std::vector<char*>& argv, std::vector<char*>& envp, int report,
-                             const sigset_t& mask) {
+                             const sigset_t& mask, bool search) {
   sigprocmask(SIG_SETMASK, &mask, nullptr);
-  execve(argv[0], argv.data(), envp.data());
+  if (search) {
+    execvpe(argv[0], argv.data(), envp.data());
+  } else {
+    execve(argv[0], argv.data(), envp.data());
+  }
   int error = errno;
   ssize_t written = write(report, &error, sizeof error);
   (void)written;
@@ -194,9 +199,12 @@ std::vector<std::string> valgrind_command(const RecordRequest& request, int reco
   return command;
 }
 
-RunResult run_valgrind(const std::string& lib_dir, const std::vector<std::string>& args) {
+namespace {
+
+// Runs `args` with the environment `env_strings` and waits for it.
+RunResult run(const std::vector<std::string>& args, std::vector<std::string> env_strings,
+              bool search) {
   std::vector<std::string> arg_strings = args;
-  std::vector<std::string> env_strings = environment_with("VALGRIND_LIB", lib_dir);
   std::vector<char*> argv = c_strings(arg_strings);
   std::vector<char*> envp = c_strings(env_strings);
   int report[2];
@@ -206,13 +214,48 @@ RunResult run_valgrind(const std::string& lib_dir, const std::vector<std::string
   PassSignals signals;
   pid_t pid = fork();
   if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) exec_child(argv, envp, report[1], signals.original());
+  if (pid == 0) exec_child(argv, envp, report[1], signals.original(), search);
   close(report[1]);
   if (int error = exec_error(report[0])) {
     signals.wait_for(pid);
     throw Error("cannot run " + args[0] + ": " + std::strerror(error));
   }
   return {pid, signals.wait_for(pid)};
+}
+
+// The environment of this process without NAME.
+void erase_variable(std::vector<std::string>& environment, const std::string& name) {
+  std::erase_if(environment, [&](const std::string& entry) { return entry.starts_with(name + "="); });
+}
+
+}  // namespace
+
+RunResult run_valgrind(const std::string& lib_dir, const std::vector<std::string>& args) {
+  return run(args, environment_with("VALGRIND_LIB", lib_dir), false);
+}
+
+std::string find_native_library(const std::string& tool_dir) {
+  fs::path library = fs::path(tool_dir) / kNativeLibrary;
+  std::error_code error;
+  if (fs::is_regular_file(library, error)) return fs::absolute(library, error).string();
+  throw Error("the native recorder's library " + std::string(kNativeLibrary) +
+              " is not beside the tool in " + tool_dir);
+}
+
+// The program's environment: the library first in LD_PRELOAD, the options
+// one a line in STRATA_NATIVE_OPTIONS, and nothing of a recording this one
+// runs in (STRATA_NATIVE_IMAGE, which says what an exec'd image was).
+RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd) {
+  std::string options = "--library=" + library;
+  if (record_fd >= 0) options += "\n--record-fd=" + std::to_string(record_fd);
+  for (const std::string& arg : request.native_args) options += "\n" + arg;
+  const char* preload = std::getenv("LD_PRELOAD");
+  std::string preloads = library + (preload && *preload ? std::string(":") + preload : "");
+  std::vector<std::string> environment = environment_with("LD_PRELOAD", preloads);
+  erase_variable(environment, "STRATA_NATIVE_OPTIONS");
+  erase_variable(environment, "STRATA_NATIVE_IMAGE");
+  environment.push_back("STRATA_NATIVE_OPTIONS=" + options);
+  return run(request.program, environment, true);
 }
 
 }  // namespace strata

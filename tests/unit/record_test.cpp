@@ -159,6 +159,23 @@ TEST(RecordArgs, BadOptionsNameTheOption) {
 }
 
 // What Valgrind reads as a number: digits with at most one decimal point.
+TEST(RecordArgs, Native) {
+  RecordRequest request =
+      parse_record_args({"--native", "--depth=12", "--trace-children=yes", "-o", "x.%p", "ls"});
+  EXPECT_TRUE(request.native);
+  EXPECT_TRUE(request.valgrind_args.empty());
+  EXPECT_EQ(request.native_args, (Args{"--depth=12", "--out-file=x.%p", "--time-unit=ms",
+                                       "--trace-children=yes"}));
+  EXPECT_EQ(parse_record_args({"--native", "--time-unit=B", "ls"}).native_args,
+            (Args{"--time-unit=B", "--out-file=strata.out.%p"}));
+  EXPECT_EQ(record_error({"--native", "--time-unit=i", "ls"}),
+            "--time-unit=i: there is no instruction counter with --native: use ms or B");
+  EXPECT_EQ(record_error({"--native", "-q", "ls"}),
+            "-q: a Valgrind option, not with --native (only --trace-children is)");
+  EXPECT_EQ(record_error({"--native", "--stacks=yes", "ls"}),
+            "--stacks=yes: not with --native (record under Valgrind)");
+}
+
 TEST(RecordArgs, PeakInaccuracyAsValgrindReadsIt) {
   for (const char* value : {"0", "1.5", ".5", "5.", "00001.2500", "1000000"}) {
     RecordRequest request = parse_record_args({std::string("--peak-inaccuracy=") + value, "x"});

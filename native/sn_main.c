@@ -1,0 +1,1183 @@
+/*--------------------------------------------------------------------*/
+/*--- strata native: the heap of a program recorded from inside it, ---*/
+/*--- by a preloaded library.                           sn_main.c ---*/
+/*--------------------------------------------------------------------*/
+
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/*------------------------------------------------------------*/
+/*--- Overview of operation                                ---*/
+/*------------------------------------------------------------*/
+
+/* `strata record --native` runs the program with this library preloaded
+   (LD_PRELOAD) and its options in STRATA_NATIVE_OPTIONS.  The library
+   defines malloc, calloc, realloc, free, memalign, posix_memalign,
+   aligned_alloc, valloc and pvalloc (the C++ operators of libstdc++ reach
+   them), and serves each call with the C library's own function (found
+   with dlsym(RTLD_NEXT)).  Each call is then recorded by the recorder's
+   core (massif/st_core.h), the same that the Valgrind tool uses, with the
+   same rules: sites, the snapshot clock, the exact peak, allocation
+   counts, the lifetimes.  So the profile is the tool's (format version 3),
+   with `opt native yes` in its header, the time in ms or B (there is no
+   instruction counter), and frames written as code addresses with their
+   object and offset; `strata record` names them when the run ends.
+
+   Every call goes: unwind the stack (libunwind, sn_stack.c) without any
+   lock of ours; then, under the one lock around the core, find the site,
+   record the birth or death, and update the block table (the live blocks:
+   address -> site, size, tag).  A free unwinds only when the core will
+   want its stack (its bytes were born in an earlier epoch): it looks,
+   releases the lock, unwinds and takes it again.  A realloc holds the lock
+   across the C library's realloc, so that no other thread gets the old
+   address before the table forgets it.  A thread's calls made from inside
+   the recorder (libunwind's, dladdr's, the C library's own) go straight to
+   the C library: a per-thread guard.  The recorder's own memory is its
+   arena's (sn_arena.c), never the program's allocator's.
+
+   Before dlsym has found the C library's functions, the calls (dlsym's
+   own calloc) are served from a static buffer; those blocks are recorded,
+   without a stack, once the recorder starts, and never given to the C
+   library's free.
+
+   The process: the profile is opened at the first call (the C++ library's
+   start-up allocations come before any constructor of ours), named as the
+   tool names it; a forked child starts its own (pthread_atfork); an exec
+   ends the profile provisionally, and takes the end back if it fails; with
+   --trace-children=yes the new program is recorded too (its profile is
+   the name .execN, as the tool's), otherwise this library is taken out of
+   LD_PRELOAD at the start, so that nothing the program runs is recorded.
+   The profile ends at exit (a destructor), at _exit, and not at all when
+   the process is killed: the file then holds every complete record
+   written before (the writer flushes whole snapshots).
+
+   Markers: strata.h's STRATA_MARK and STRATA_SNAPSHOT call
+   strata_native_request, a weak symbol in the program that this library
+   defines (nothing when it is not loaded). */
+
+#define _GNU_SOURCE
+#include "sn_native.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+UInt clo_depth      = 30;
+UInt clo_free_depth = 12;
+static SizeT  clo_heap_admin     = 8;
+static Double clo_threshold      = -1.0;  // for the report; -1: not given
+static Bool   clo_trace_children = False;
+static Int    clo_record_fd      = -1;
+static HChar  clo_out_file[4096] = "strata.out.%p";
+static HChar  lib_path[4096];             // this library, as in LD_PRELOAD
+
+/* The environment and command line as the process started, read from
+   /proc (the C library's environ may not be set up at the first malloc). */
+static HChar start_env[1 << 16];
+static SizeT start_env_szB;
+static HChar cmdline[1 << 14];
+static SizeT cmdline_szB;
+
+static SizeT read_file(const HChar* path, HChar* buf, SizeT size)
+{
+   Int   fd = open(path, O_RDONLY | O_CLOEXEC);
+   SizeT n  = 0;
+   if (fd < 0)
+      return 0;
+   while (n < size - 1) {
+      ssize_t r = read(fd, buf + n, size - 1 - n);
+      if (r <= 0)
+         break;
+      n += r;
+   }
+   close(fd);
+   buf[n] = '\0';
+   return n;
+}
+
+static const HChar* start_getenv(const HChar* name)
+{
+   SizeT len = strlen(name), i = 0;
+   while (i < start_env_szB) {
+      const HChar* e = start_env + i;
+      if (strncmp(e, name, len) == 0 && e[len] == '=')
+         return e + len + 1;
+      i += strlen(e) + 1;
+   }
+   return NULL;
+}
+
+static Bool parse_yes(const HChar* v) { return strcmp(v, "yes") == 0; }
+
+/* One option, "--NAME=VALUE", as strata record passes it. */
+static void take_option(const HChar* arg)
+{
+   const HChar* v = strchr(arg, '=');
+   if (v == NULL)
+      return;
+   v++;
+#define IS(name) (strncmp(arg, name "=", sizeof(name)) == 0)
+   if (IS("--depth"))                clo_depth = strtoul(v, NULL, 10);
+   else if (IS("--free-depth"))      clo_free_depth = strtoul(v, NULL, 10);
+   else if (IS("--heap-admin"))      clo_heap_admin = strtoul(v, NULL, 10);
+   else if (IS("--peak-inaccuracy")) clo_peak_inaccuracy = strtod(v, NULL);
+   else if (IS("--threshold"))       clo_threshold = strtod(v, NULL);
+   else if (IS("--free-stacks"))     clo_free_stacks = parse_yes(v);
+   else if (IS("--trace-children"))  clo_trace_children = parse_yes(v);
+   else if (IS("--record-fd"))       clo_record_fd = (Int)strtol(v, NULL, 10);
+   else if (IS("--library"))         VG_(strncpy)(lib_path, v, sizeof(lib_path) - 1);
+   else if (IS("--out-file"))
+      VG_(strncpy)(clo_out_file, v, sizeof(clo_out_file) - 1);
+   else if (IS("--time-unit"))
+      clo_time_unit = strcmp(v, "B") == 0 ? TimeB : TimeMS;
+#undef IS
+   if (clo_depth < 1 || clo_depth > 200)
+      clo_depth = 30;
+   if (clo_free_depth < 1 || clo_free_depth > 200)
+      clo_free_depth = 12;
+}
+
+/* STRATA_NATIVE_OPTIONS: the options, one a line.  False when it is not
+   set: the library was preloaded by someone else than strata record. */
+static Bool read_options(void)
+{
+   static HChar copy[1 << 14];
+   const HChar* opts = start_getenv("STRATA_NATIVE_OPTIONS");
+   HChar*       line;
+   HChar*       save = NULL;
+   if (opts == NULL)
+      return False;
+   clo_time_unit = TimeMS;
+   VG_(strncpy)(copy, opts, sizeof(copy) - 1);
+   for (line = strtok_r(copy, "\n", &save); line != NULL;
+        line = strtok_r(NULL, "\n", &save))
+      take_option(line);
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- The C library's allocator, and the start             ---*/
+/*------------------------------------------------------------*/
+
+static struct {
+   void*  (*malloc)(size_t);
+   void*  (*calloc)(size_t, size_t);
+   void*  (*realloc)(void*, size_t);
+   void   (*free)(void*);
+   void*  (*memalign)(size_t, size_t);
+   int    (*posix_memalign)(void**, size_t, size_t);
+   void*  (*aligned_alloc)(size_t, size_t);
+   void*  (*valloc)(size_t);
+   void*  (*pvalloc)(size_t);
+   size_t (*malloc_usable_size)(void*);
+   int    (*execve)(const char*, char* const[], char* const[]);
+   int    (*execvpe)(const char*, char* const[], char* const[]);
+   void   (*_exit)(int);
+   int    (*libc_start_main)(int (*)(int, char**, char**), int, char**,
+                             void (*)(void), void (*)(void),
+                             void (*)(void), void*);
+} real;
+
+/* Unready: nothing found yet; Resolving: dlsym at work (its calls are
+   served from the bootstrap buffer); Passing: every call goes to the C
+   library (not started by strata record, or after the end); Recording. */
+typedef enum { Unready = 0, Resolving, Passing, Recording } State;
+static volatile State state = Unready;
+
+/* The thread is inside the recorder: its calls go to the C library. */
+static __thread Int in_strata __attribute__((tls_model("initial-exec")));
+
+/* The bootstrap buffer, and the blocks carved from it (recorded when the
+   recorder starts, without a stack). */
+#define BOOT_SZB     (64 << 10)
+#define BOOT_BLOCKS  64
+static UChar boot_buf[BOOT_SZB] __attribute__((aligned(64)));
+static SizeT boot_used = 0;
+static struct { void* p; SizeT szB; } boot_blocks[BOOT_BLOCKS];
+static UInt  n_boot_blocks = 0;
+
+static Bool is_boot(const void* p)
+{
+   return (const UChar*)p >= boot_buf && (const UChar*)p < boot_buf + BOOT_SZB;
+}
+
+static void* boot_alloc(SizeT n, SizeT align)
+{
+   SizeT at;
+   if (align < 16)
+      align = 16;
+   at = (boot_used + align - 1) & ~(align - 1);
+   if (at + n > BOOT_SZB || n_boot_blocks == BOOT_BLOCKS)
+      return NULL;
+   boot_used = at + n;
+   boot_blocks[n_boot_blocks].p   = boot_buf + at;
+   boot_blocks[n_boot_blocks].szB = n;
+   n_boot_blocks++;
+   return boot_buf + at;   // zeroed: never handed out twice
+}
+
+static void* next_fn(const HChar* name)
+{
+   return dlsym(RTLD_NEXT, name);
+}
+
+static void resolve(void)
+{
+   real.malloc             = next_fn("malloc");
+   real.calloc             = next_fn("calloc");
+   real.realloc            = next_fn("realloc");
+   real.free               = next_fn("free");
+   real.memalign           = next_fn("memalign");
+   real.posix_memalign     = next_fn("posix_memalign");
+   real.aligned_alloc      = next_fn("aligned_alloc");
+   real.valloc             = next_fn("valloc");
+   real.pvalloc            = next_fn("pvalloc");
+   real.malloc_usable_size = next_fn("malloc_usable_size");
+   real.execve             = next_fn("execve");
+   real.execvpe            = next_fn("execvpe");
+   real._exit              = next_fn("_exit");
+   real.libc_start_main    = next_fn("__libc_start_main");
+}
+
+static void start_recorder(void);
+
+/* Called first by every entry point while not recording. */
+static void ensure_started(void)
+{
+   if (state != Unready)
+      return;
+   state = Resolving;
+   resolve();
+   state = Passing;
+   in_strata++;
+   start_recorder();
+   in_strata--;
+}
+
+/*------------------------------------------------------------*/
+/*--- The lock and the block table                         ---*/
+/*------------------------------------------------------------*/
+
+static pthread_mutex_t core_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static inline void lock_core(void)   { pthread_mutex_lock(&core_lock); }
+static inline void unlock_core(void) { pthread_mutex_unlock(&core_lock); }
+
+/* The live blocks recorded: address -> site, requested size, tag, and the
+   extra bytes counted for it (--heap-admin and the C library's slop).
+   Open addressing, linear probing, a power of two of slots; a freed slot
+   is a tombstone (TOMB) until the table is rebuilt. */
+typedef struct {
+   Addr  key;      // 0: empty; TOMB: freed
+   Site* site;
+   SizeT szB;
+   UInt  tag;
+   UInt  extra;
+} BlockRec;
+#define TOMB ((Addr)1)
+
+static BlockRec* btab  = NULL;
+static UWord     bcap  = 0;      // slots
+static UWord     bused = 0;      // live and tombstones
+static UWord     blive = 0;
+static UInt      bshift;
+
+static inline UWord slot_of(Addr key)
+{
+   return (UWord)((key * GOLDEN_MULT) >> bshift);
+}
+
+static void rebuild_table(UWord cap)
+{
+   BlockRec* old = btab;
+   UWord     old_cap = bcap, i;
+   btab = arena_malloc(cap * sizeof(BlockRec));
+   memset(btab, 0, cap * sizeof(BlockRec));
+   bcap  = cap;
+   bused = blive;
+   bshift = 64 - __builtin_ctzl(cap);
+   for (i = 0; i < old_cap; i++) {
+      UWord j;
+      if (old[i].key <= TOMB)
+         continue;
+      for (j = slot_of(old[i].key); btab[j].key != 0; j = (j + 1) & (cap - 1))
+         ;
+      btab[j] = old[i];
+   }
+   if (old != NULL)
+      arena_free(old);
+}
+
+static BlockRec* find_Block(Addr key)
+{
+   UWord j;
+   if (btab == NULL)
+      return NULL;
+   for (j = slot_of(key); btab[j].key != 0; j = (j + 1) & (bcap - 1))
+      if (btab[j].key == key)
+         return &btab[j];
+   return NULL;
+}
+
+static void add_Block(Addr key, Site* s, SizeT szB, UInt tag, UInt extra)
+{
+   UWord j;
+   if (btab == NULL || 2 * (bused + 1) > bcap)
+      rebuild_table(btab == NULL ? 1 << 16 : 4 * blive > bcap ? 2 * bcap : bcap);
+   for (j = slot_of(key); btab[j].key > TOMB; j = (j + 1) & (bcap - 1))
+      tl_assert(btab[j].key != key);
+   if (btab[j].key == 0)
+      bused++;
+   btab[j].key   = key;
+   btab[j].site  = s;
+   btab[j].szB   = szB;
+   btab[j].tag   = tag;
+   btab[j].extra = extra;
+   blive++;
+}
+
+static void remove_Block(BlockRec* r)
+{
+   r->key = TOMB;
+   blive--;
+}
+
+/*------------------------------------------------------------*/
+/*--- Recording                                            ---*/
+/*------------------------------------------------------------*/
+
+/* The raw stack of the operation under way, for unwind_FreeStack (under
+   the lock); NULL when it has none. */
+static const RawStack* op_stack = NULL;
+
+FreeStack* unwind_FreeStack(ThreadId tid)
+{
+   (void)tid;
+   stats_free_unwinds++;
+   if (op_stack == NULL)
+      return NULL;
+   return get_FreeStack(op_stack->ips + op_stack->free_first,
+                        op_stack->free_end - op_stack->free_first);
+}
+
+static Bool modules_stale = False;   // a new site has a frame in no module
+
+/* The site of a raw stack, under the lock. */
+static Site* site_of(const RawStack* st)
+{
+   ULong before = stats_sites;
+   Site* s = get_Site_of_stack(st->ips + st->site_first,
+                               st->site_end - st->site_first);
+   if (stats_sites != before && !in_known_Modules(s->ips, s->n_ips))
+      modules_stale = True;
+   return s;
+}
+
+static void after_unlock(void)
+{
+   if (UNLIKELY(modules_stale)) {
+      modules_stale = False;
+      refresh_Modules();
+   }
+}
+
+static UInt extra_of(void* p, SizeT req)
+{
+   SizeT usable = is_boot(p) ? req : real.malloc_usable_size(p);
+   return (UInt)(clo_heap_admin + usable - req);
+}
+
+/* A recorded block that the C library freed from inside the recorder (a
+   setenv of the recorder's giving back the program's environment array),
+   whose address comes back: it died then, without a free stack. */
+static void forget_stale(void* p)
+{
+   BlockRec* r = find_Block((Addr)p);
+   if (r == NULL)
+      return;
+   record_death(VG_INVALID_THREADID, r->site, p, r->tag, r->szB, r->extra);
+   count_free_call();
+   remove_Block(r);
+}
+
+/* A block 'p' of 'req' bytes was just made, at the stack 'st'. */
+static void record_new(void* p, SizeT req, const RawStack* st)
+{
+   Site* s;
+   UInt  extra = extra_of(p, req);
+   lock_core();
+   if (state == Recording) {
+      clock_before_op();
+      forget_stale(p);
+      s = st != NULL ? site_of(st) : no_stack_site;
+      add_Block((Addr)p, s, req, record_birth(s, req, extra), extra);
+      count_call(s, req, p);
+      clock_after_op();
+   }
+   unlock_core();
+   after_unlock();
+}
+
+static void* recorded(void* p, SizeT req)
+{
+   RawStack st;
+   if (p == NULL)
+      return NULL;
+   unwind_RawStack(&st, clo_depth);
+   record_new(p, req, &st);
+   return p;
+}
+
+/* The lock taken, the record of the live block 'p'; NULL, the lock not
+   held, if 'p' is no block recorded. */
+static BlockRec* locked_Block(const void* p)
+{
+   BlockRec* r;
+   lock_core();
+   r = state == Recording ? find_Block((Addr)p) : NULL;
+   if (r == NULL)
+      unlock_core();
+   return r;
+}
+
+/* The block 'p' is freed: recorded as dead, and forgotten, before the C
+   library may give its address again. */
+static void forget(void* p)
+{
+   RawStack  st;
+   BlockRec* r = locked_Block(p);
+   if (r == NULL)
+      return;
+   clock_before_op();
+   if (death_needs_FreeStack(r->tag)) {
+      unlock_core();
+      unwind_RawStack(&st, clo_free_depth);
+      r = locked_Block(p);
+      if (r == NULL)
+         return;
+      clock_before_op();
+      op_stack = &st;
+   }
+   record_death(1, r->site, p, r->tag, r->szB, r->extra);
+   count_free_call();
+   remove_Block(r);
+   clock_after_op();
+   op_stack = NULL;
+   unlock_core();
+}
+
+/* realloc of a recorded block, as the tool's renew_block: the block moves
+   to the realloc's site in one step, its lifetimes with it. */
+static void* renew(void* old, SizeT n)
+{
+   RawStack  st;
+   BlockRec* r;
+   Site*     site;
+   Site*     old_site;
+   SizeT     old_req, kept;
+   UInt      tag, old_extra, extra;
+   void*     p;
+   unwind_RawStack(&st, clo_depth > clo_free_depth ? clo_depth : clo_free_depth);
+   r = locked_Block(old);
+   if (r == NULL)
+      return real.realloc(old, n);
+   clock_before_op();
+   p = real.realloc(old, n);
+   if (p == NULL) {
+      unlock_core();
+      return NULL;
+   }
+   old_req   = r->szB;
+   old_site  = r->site;
+   tag       = r->tag;
+   old_extra = r->extra;
+   extra     = extra_of(p, n);
+   remove_Block(r);
+   if (n < old_req)
+      update_peak();
+   take_from_totals(old_req, old_extra);
+   site = site_of(&st);
+   if (site != old_site) {
+      change_Site(old_site, 0, old_req, -1);
+      count_alloc(site, n, extra);
+   } else {
+      change_Site(site, n, old_req, 0);
+      add_to_totals(n, extra);
+   }
+   op_stack = &st;
+   if (lt_on) {
+      kept = n < old_req ? n : old_req;
+      rekey_Block((UWord)old, (UWord)p, tag);
+      tag = resize_lifetimes(1, old_site, (UWord)p, True, tag, old_req, kept);
+      if (site != old_site)
+         move_Block(1, old_site, site, (UWord)p, tag, kept);
+      tag = resize_lifetimes(1, site, (UWord)p, True, tag, kept, n);
+   }
+   count_call(site, n, p);
+   add_Block((Addr)p, site, n, tag, extra);
+   clock_after_op();
+   op_stack = NULL;
+   unlock_core();
+   after_unlock();
+   return p;
+}
+
+/*------------------------------------------------------------*/
+/*--- Malloc wrappers                                      ---*/
+/*------------------------------------------------------------*/
+
+/* Whether this call is recorded; if not, the caller serves it from the C
+   library (or, while dlsym works, from the bootstrap buffer). */
+static inline Bool recording(void)
+{
+   if (UNLIKELY(state != Recording))
+      ensure_started();
+   return state == Recording && in_strata == 0;
+}
+
+/* The block 'p' of 'req' bytes, just made by the C library (whose
+   allocation functions never call these wrappers), recorded inside the
+   recorder. */
+static void* guarded(void* p, SizeT req)
+{
+   in_strata++;
+   recorded(p, req);
+   in_strata--;
+   return p;
+}
+
+EXPORT void* malloc(size_t n)
+{
+   if (!recording())
+      return state == Resolving ? boot_alloc(n, 16) : real.malloc(n);
+   return guarded(real.malloc(n), n);
+}
+
+EXPORT void* calloc(size_t m, size_t size)
+{
+   if (!recording())
+      return state == Resolving
+                ? (size != 0 && m > (size_t)-1 / size ? NULL
+                                                      : boot_alloc(m * size, 16))
+                : real.calloc(m, size);
+   return guarded(real.calloc(m, size), m * size);
+}
+
+EXPORT void free(void* p)
+{
+   if (p == NULL)
+      return;
+   if (!recording()) {
+      if (!is_boot(p))
+         real.free(p);
+      return;
+   }
+   in_strata++;
+   forget(p);
+   if (!is_boot(p))
+      real.free(p);
+   in_strata--;
+}
+
+EXPORT void* realloc(void* old, size_t n)
+{
+   void* p;
+   if (old != NULL && is_boot(old)) {    // out of the buffer, into the heap
+      SizeT i, have = 0;
+      for (i = 0; i < n_boot_blocks; i++)
+         if (boot_blocks[i].p == old)
+            have = boot_blocks[i].szB;
+      p = malloc(n);
+      if (p != NULL)
+         memcpy(p, old, have < n ? have : n);
+      free(old);
+      return p;
+   }
+   if (!recording())
+      return state == Resolving ? boot_alloc(n, 16) : real.realloc(old, n);
+   if (old == NULL)
+      return malloc(n);
+   if (n == 0) {                         // glibc's: frees, returns NULL
+      free(old);
+      return NULL;
+   }
+   in_strata++;
+   p = renew(old, n);
+   in_strata--;
+   return p;
+}
+
+EXPORT void* memalign(size_t align, size_t n)
+{
+   if (!recording())
+      return state == Resolving ? boot_alloc(n, align) : real.memalign(align, n);
+   return guarded(real.memalign(align, n), n);
+}
+
+EXPORT void* aligned_alloc(size_t align, size_t n)
+{
+   if (!recording())
+      return state == Resolving ? boot_alloc(n, align)
+                                : real.aligned_alloc(align, n);
+   return guarded(real.aligned_alloc(align, n), n);
+}
+
+EXPORT int posix_memalign(void** out, size_t align, size_t n)
+{
+   Int r;
+   if (!recording()) {
+      if (state != Resolving)
+         return real.posix_memalign(out, align, n);
+      *out = boot_alloc(n, align);
+      return *out ? 0 : ENOMEM;
+   }
+   r = real.posix_memalign(out, align, n);
+   if (r == 0)
+      guarded(*out, n);
+   return r;
+}
+
+EXPORT void* valloc(size_t n)
+{
+   if (!recording())
+      return state == Resolving ? boot_alloc(n, 4096) : real.valloc(n);
+   return guarded(real.valloc(n), n);
+}
+
+EXPORT void* pvalloc(size_t n)
+{
+   if (!recording())
+      return state == Resolving ? boot_alloc((n + 4095) & ~4095UL, 4096)
+                                : real.pvalloc(n);
+   return guarded(real.pvalloc(n), (n + 4095) & ~4095UL);   // as the tool counts it
+}
+
+/* The C++ operators new with an alignment: libstdc++'s round the size up
+   to the alignment before aligned_alloc, so they are recorded here, with
+   the size asked for (as the tool records them).  The operator itself is
+   libstdc++'s (found when first called), run inside the recorder; it may
+   throw std::bad_alloc through this frame (built with -fexceptions), and
+   the guard is released as it goes. */
+typedef void* (*AlignedNew)(size_t, size_t);
+typedef void* (*AlignedNewNothrow)(size_t, size_t, const void*);
+
+static void leave_strata(Int* unused)
+{
+   (void)unused;
+   in_strata--;
+}
+
+static void* aligned_new(const HChar* name, AlignedNew* fn, size_t n,
+                         size_t align)
+{
+   Int   guard __attribute__((cleanup(leave_strata))) = 0;
+   Bool  rec = recording();
+   void* p;
+   if (*fn == NULL)
+      *fn = (AlignedNew)next_fn(name);
+   in_strata++;
+   p = (*fn)(n, align);
+   return rec ? recorded(p, n) : p;
+}
+
+static void* aligned_new_nothrow(const HChar* name, AlignedNewNothrow* fn,
+                                 size_t n, size_t align, const void* tag)
+{
+   Int   guard __attribute__((cleanup(leave_strata))) = 0;
+   Bool  rec = recording();
+   void* p;
+   if (*fn == NULL)
+      *fn = (AlignedNewNothrow)next_fn(name);
+   in_strata++;
+   p = (*fn)(n, align, tag);
+   return rec ? recorded(p, n) : p;
+}
+
+#define ALIGNED_NEW(sym)                                                  \
+   EXPORT void* sym(size_t n, size_t align);                              \
+   EXPORT void* sym(size_t n, size_t align)                               \
+   {                                                                      \
+      static AlignedNew fn;                                               \
+      return aligned_new(#sym, &fn, n, align);                            \
+   }
+#define ALIGNED_NEW_NOTHROW(sym)                                          \
+   EXPORT void* sym(size_t n, size_t align, const void* tag);             \
+   EXPORT void* sym(size_t n, size_t align, const void* tag)              \
+   {                                                                      \
+      static AlignedNewNothrow fn;                                        \
+      return aligned_new_nothrow(#sym, &fn, n, align, tag);               \
+   }
+
+ALIGNED_NEW(_ZnwmSt11align_val_t)                        // new(n, align)
+ALIGNED_NEW(_ZnamSt11align_val_t)                        // new[](n, align)
+ALIGNED_NEW_NOTHROW(_ZnwmSt11align_val_tRKSt9nothrow_t)  // ... nothrow
+ALIGNED_NEW_NOTHROW(_ZnamSt11align_val_tRKSt9nothrow_t)
+
+/*------------------------------------------------------------*/
+/*--- Client requests: markers                             ---*/
+/*------------------------------------------------------------*/
+
+/* strata.h's requests, natively (the numbers are the client requests'). */
+#define REQ_MARK      0x53540000UL   // VG_USERREQ_TOOL_BASE('S', 'T')
+#define REQ_SNAPSHOT  0x53540001UL
+
+static ULong stats_bad_labels = 0;
+
+/* The label copied, if the program can read it (process_vm_readv reads
+   this process's memory without a fault): its first MARKER_LABEL_MAX
+   bytes, a page at a time. */
+static Bool copy_label(const HChar* label, HChar* copy)
+{
+   SizeT got = 0;
+   while (got < MARKER_LABEL_MAX) {
+      Addr  a    = (Addr)label + got;
+      SizeT page = 4096 - (a & 4095);
+      SizeT want = MARKER_LABEL_MAX - got < page ? MARKER_LABEL_MAX - got : page;
+      struct iovec local  = { copy + got, want };
+      struct iovec remote = { (void*)a, want };
+      if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != (ssize_t)want)
+         return False;
+      if (memchr(copy + got, '\0', want) != NULL)
+         return True;
+      got += want;
+   }
+   copy[MARKER_LABEL_MAX] = '\0';
+   return True;
+}
+
+EXPORT void strata_native_request(unsigned long request, const char* label);
+EXPORT void strata_native_request(unsigned long request, const char* label)
+{
+   HChar copy[MARKER_LABEL_MAX + 1];
+   if (!recording())
+      return;
+   in_strata++;
+   if (request == REQ_MARK && label != NULL && !copy_label(label, copy)) {
+      if (stats_bad_labels++ == 0)
+         VG_(umsg)("strata: STRATA_MARK with a label at %p that cannot be "
+                   "read: no marker; further ones are not reported\n", label);
+      in_strata--;
+      return;
+   }
+   lock_core();
+   if (state == Recording && request == REQ_MARK)
+      write_marker(label != NULL ? copy : NULL);
+   else if (state == Recording && request == REQ_SNAPSHOT) {
+      check_clock(False);
+      take_snapshot(SnapUser);
+   }
+   unlock_core();
+   in_strata--;
+}
+
+/*------------------------------------------------------------*/
+/*--- Output                                               ---*/
+/*------------------------------------------------------------*/
+
+static ULong now(void)
+{
+   return get_time();
+}
+
+static void put_cmd(void)
+{
+   SizeT i;
+   put_str("cmd\t");
+   for (i = 0; i < cmdline_szB; i += strlen(cmdline + i) + 1) {
+      if (i > 0)
+         put_char(' ');
+      put_text(cmdline + i);
+   }
+   put_nl();
+}
+
+static void write_header(void)
+{
+   HChar num[64];
+   put_str("strata-profile\t3\n");
+   put_cmd();
+   put_str("pid");  put_field_u64(getpid());  put_nl();
+   put_str("ppid"); put_field_u64(getppid()); put_nl();
+   put_str("time_unit\t");
+   put_str(clo_time_unit == TimeB ? "B" : "ms");
+   put_nl();
+   put_str("opt\tnative\tyes\n");
+   put_str("opt\tdepth");      put_field_u64(clo_depth);      put_nl();
+   put_str("opt\theap_admin"); put_field_u64(clo_heap_admin); put_nl();
+   VG_(snprintf)(num, sizeof(num), "%.3f", clo_peak_inaccuracy);
+   put_str("opt\tpeak_inaccuracy"); put_field_text(num); put_nl();
+   put_str("opt\theap\tyes\nopt\tstacks\tno\nopt\tpages_as_heap\tno\n");
+   put_str("opt\tlifetimes\tyes\n");
+   put_str("opt\tfree_stacks\t");
+   put_str(clo_free_stacks ? "yes" : "no");
+   put_nl();
+   put_str("opt\tfree_depth"); put_field_u64(clo_free_depth); put_nl();
+   if (clo_threshold >= 0.0) {
+      VG_(snprintf)(num, sizeof(num), "%.3f", clo_threshold);
+      put_str("opt\tthreshold"); put_field_text(num); put_nl();
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- The profile's name                                   ---*/
+/*------------------------------------------------------------*/
+
+/* As the tool's: --out-file expanded (%p the pid, %n 1, %q{VAR} $VAR, %%
+   a %), absolute; .execN after the Nth exec of the process (with
+   --trace-children=yes).  STRATA_NATIVE_IMAGE ("PID EXECS LEDGER-FD
+   BASE") says what the process had before its exec: the image that starts
+   with the same pid is the next exec of that process. */
+static HChar base_name[4096];
+static UInt  exec_count = 0;
+
+static void expand_name(const HChar* pattern, HChar* out, SizeT size)
+{
+   SizeT n = 0;
+   const HChar* p;
+   if (pattern[0] != '/' && getcwd(out, size - 2) != NULL) {
+      n = strlen(out);
+      out[n++] = '/';
+   }
+   for (p = pattern; *p && n < size - 32; p++) {
+      if (p[0] != '%') {
+         out[n++] = *p;
+      } else if (p[1] == 'p') {
+         n += VG_(snprintf)(out + n, size - n, "%d", (Int)getpid());
+         p++;
+      } else if (p[1] == 'n') {
+         out[n++] = '1';
+         p++;
+      } else if (p[1] == '%') {
+         out[n++] = '%';
+         p++;
+      } else if (p[1] == 'q' && p[2] == '{' && strchr(p, '}') != NULL) {
+         const HChar* end = strchr(p, '}');
+         HChar var[256];
+         const HChar* v;
+         SizeT len = end - (p + 3) < 255 ? end - (p + 3) : 255;
+         memcpy(var, p + 3, len);
+         var[len] = '\0';
+         v = getenv(var) ? getenv(var) : start_getenv(var);
+         for (; v && *v && n < size - 32; v++)
+            out[n++] = *v;
+         p = end;
+      } else {
+         out[n++] = *p;
+      }
+   }
+   out[n] = '\0';
+}
+
+static void note_pid(const HChar* kind, const HChar* a, const HChar* b)
+{
+   HChar pid[16];
+   VG_(snprintf)(pid, sizeof(pid), "%d", (Int)getpid());
+   note_Ledger(kind, pid, a, b);
+}
+
+static void open_Output(void)
+{
+   HChar full[4200];
+   UWord err;
+   VG_(snprintf)(full, sizeof(full), exec_count > 0 ? "%s.exec%u" : "%s",
+                 base_name, exec_count);
+   err = open_Writer(full, now);
+   if (err != 0) {
+      note_pid("F", full, strerror(err));
+      VG_(umsg)("strata: cannot create the profile file '%s': %s; process "
+                "%d runs on without a profile\n", full, strerror(err),
+                (Int)getpid());
+      return;
+   }
+   note_pid("P", full, NULL);
+   write_header();
+   flush_Writer();
+}
+
+/* STRATA_NATIVE_IMAGE, for the next image of this process. */
+static void pass_image(void)
+{
+   HChar text[4200];
+   if (!clo_trace_children)
+      return;
+   VG_(snprintf)(text, sizeof(text), "%d %u %d %s", (Int)getpid(),
+                 exec_count, fd_Ledger(), base_name);
+   setenv("STRATA_NATIVE_IMAGE", text, 1);
+}
+
+static void take_image(void)
+{
+   const HChar* image = start_getenv("STRATA_NATIVE_IMAGE");
+   Int   pid, fd, used = 0;
+   UInt  count;
+   if (image != NULL
+       && sscanf(image, "%d %u %d %n", &pid, &count, &fd, &used) == 3
+       && used > 0 && pid == getpid()) {
+      exec_count = count + 1;
+      VG_(strncpy)(base_name, image + used, sizeof(base_name) - 1);
+      clo_record_fd = fd;
+      return;
+   }
+   expand_name(clo_out_file, base_name, sizeof(base_name));
+}
+
+/* Takes this library out of LD_PRELOAD (without --trace-children=yes), so
+   that no program the process runs is recorded. */
+static void hide_library(void)
+{
+   const HChar* preload = getenv("LD_PRELOAD");
+   HChar        rest[8192];
+   SizeT        n = 0;
+   HChar        copy[8192];
+   HChar*       save = NULL;
+   HChar*       item;
+   if (clo_trace_children || preload == NULL || environ == NULL)
+      return;
+   VG_(strncpy)(copy, preload, sizeof(copy) - 1);
+   rest[0] = '\0';
+   for (item = strtok_r(copy, ": ", &save); item != NULL;
+        item = strtok_r(NULL, ": ", &save)) {
+      if (strcmp(item, lib_path) == 0 || n + strlen(item) + 2 > sizeof(rest))
+         continue;
+      n += VG_(snprintf)(rest + n, sizeof(rest) - n, "%s%s", n ? ":" : "", item);
+   }
+   if (n == 0)
+      unsetenv("LD_PRELOAD");
+   else
+      setenv("LD_PRELOAD", rest, 1);
+}
+
+/*------------------------------------------------------------*/
+/*--- Fork, exec, exit                                     ---*/
+/*------------------------------------------------------------*/
+
+/* A forked child writes a profile of its own, as the tool's: frames and
+   sites anew, its counts from 0, the heap it inherited its first snapshot.
+   When --out-file names the same file for the child as for its parent (no
+   %p), the child's is its parent's name followed by .PID. */
+static void atfork_prepare(void)
+{
+   lock_core();
+}
+
+static void atfork_parent(void)
+{
+   unlock_core();
+}
+
+static void atfork_child(void)
+{
+   HChar child[4096];
+   pthread_mutex_init(&core_lock, NULL);
+   if (state != Recording || !is_open_Writer())
+      return;
+   in_strata++;
+   drop_Writer();
+   forget_written_Frames();
+   restart_heap_in_child();
+   expand_name(clo_out_file, child, sizeof(child));
+   if (strcmp(child, base_name) == 0) {
+      SizeT n = strlen(clo_out_file);
+      if (n + 4 < sizeof(clo_out_file))
+         strcpy(clo_out_file + n, ".%p");
+      expand_name(clo_out_file, child, sizeof(child));
+   }
+   strcpy(base_name, child);
+   exec_count = 0;
+   open_Output();
+   if (is_open_Writer())
+      take_snapshot(SnapRegular);
+   pass_image();
+   in_strata--;
+}
+
+/* An exec ends the profile, provisionally: if it fails, the end is taken
+   back (cut off the file) and the profile goes on, as the tool's. */
+static Bool before_exec(const HChar* path)
+{
+   Bool ended = False;
+   if (state != Recording)
+      return False;
+   in_strata++;
+   lock_core();
+   if (is_open_Writer()) {
+      write_profile_end(True);
+      flush_Writer();
+      ended = True;
+   }
+   if (!clo_trace_children)
+      note_pid("E", path, NULL);
+   else if (fd_Ledger() >= 0)
+      fcntl(fd_Ledger(), F_SETFD, 0);
+   unlock_core();
+   in_strata--;
+   return ended;
+}
+
+static void after_exec_failed(Bool ended)
+{
+   Int saved = errno;
+   if (state != Recording)
+      return;
+   in_strata++;
+   lock_core();
+   if (!clo_trace_children)
+      note_pid("e", NULL, NULL);
+   else if (fd_Ledger() >= 0)
+      fcntl(fd_Ledger(), F_SETFD, FD_CLOEXEC);
+   if (ended && provisional_end >= 0 && is_open_Writer()) {
+      cut_Writer((ULong)provisional_end);
+      provisional_end = -1;
+      stats_snapshots[SnapFinal]--;
+   }
+   unlock_core();
+   in_strata--;
+   errno = saved;
+}
+
+typedef int (*ExecFn)(const char*, char* const[], char* const[]);
+
+/* An exec by 'fn' (execve, or execvpe, which searches PATH), the profile
+   ended around it; it returns only if it failed. */
+static int exec_ending(ExecFn* fn, const char* path, char* const argv[],
+                       char* const envp[])
+{
+   Bool ended;
+   ensure_started();
+   ended = before_exec(path);
+   (*fn)(path, argv, envp);
+   after_exec_failed(ended);
+   return -1;
+}
+
+EXPORT int execve(const char* path, char* const argv[], char* const envp[])
+{
+   return exec_ending(&real.execve, path, argv, envp);
+}
+
+EXPORT int execv(const char* path, char* const argv[])
+{
+   return exec_ending(&real.execve, path, argv, environ);
+}
+
+EXPORT int execvpe(const char* file, char* const argv[], char* const envp[])
+{
+   return exec_ending(&real.execvpe, file, argv, envp);
+}
+
+EXPORT int execvp(const char* file, char* const argv[])
+{
+   return exec_ending(&real.execvpe, file, argv, environ);
+}
+
+/* The end of the profile, once, at exit or _exit.  From a signal handler
+   that interrupted this thread inside the recorder, there is no end: the
+   profile stays as a killed program's. */
+static void end_profile(void)
+{
+   if (state != Recording || in_strata > 0)
+      return;
+   in_strata++;
+   lock_core();
+   if (state == Recording) {
+      if (is_open_Writer())
+         write_profile_end(False);
+      close_Writer();
+      state = Passing;
+   }
+   unlock_core();
+   in_strata--;
+}
+
+__attribute__((destructor)) static void sn_fini(void)
+{
+   end_profile();
+}
+
+EXPORT void _exit(int status)
+{
+   ensure_started();
+   end_profile();
+   real._exit(status);
+   __builtin_unreachable();
+}
+
+EXPORT void _Exit(int status)
+{
+   _exit(status);
+}
+
+/* The program's main, for the rule that cuts stacks below it. */
+EXPORT int __libc_start_main(int (*main_fn)(int, char**, char**), int argc,
+                             char** argv, void (*init)(void),
+                             void (*fini)(void), void (*rtld_fini)(void),
+                             void* stack_end);
+EXPORT int __libc_start_main(int (*main_fn)(int, char**, char**), int argc,
+                             char** argv, void (*init)(void),
+                             void (*fini)(void), void (*rtld_fini)(void),
+                             void* stack_end)
+{
+   ensure_started();
+   set_main_fn((Addr)main_fn);
+   return real.libc_start_main(main_fn, argc, argv, init, fini, rtld_fini,
+                               stack_end);
+}
+
+/*------------------------------------------------------------*/
+/*--- Initialisation                                       ---*/
+/*------------------------------------------------------------*/
+
+/* The blocks served before the recorder started, recorded without a
+   stack. */
+static void record_boot_blocks(void)
+{
+   UInt i;
+   for (i = 0; i < n_boot_blocks; i++)
+      record_new(boot_blocks[i].p, boot_blocks[i].szB, NULL);
+}
+
+static void start_recorder(void)
+{
+   start_env_szB = read_file("/proc/self/environ", start_env, sizeof(start_env));
+   if (!read_options())
+      return;
+   cmdline_szB = read_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
+   clo_epochs_in_instrs = False;
+   init_stacks();
+   init_heap();
+   init_lifetimes();
+   init_snapshot_clock();
+   take_image();
+   open_Ledger(clo_record_fd);
+   open_Output();
+   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+   state = Recording;
+   record_boot_blocks();
+}
+
+/* After the C library has set up the environment. */
+__attribute__((constructor)) static void sn_init(void)
+{
+   ensure_started();
+   if (state != Recording)
+      return;
+   in_strata++;
+   hide_library();
+   pass_image();
+   in_strata--;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                                 sn_main.c ---*/
+/*--------------------------------------------------------------------*/

@@ -1,0 +1,54 @@
+/*--------------------------------------------------------------------*/
+/*--- strata native: the preload library's own header.  sn_native.h ---*/
+/*--------------------------------------------------------------------*/
+
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The native recorder is the recorder's core (massif/st_core.h) in a
+   library preloaded into the program (LD_PRELOAD): sn_main.c (the malloc
+   wrappers, the lock, options, the process: start, fork, exec, exit),
+   sn_stack.c (stacks: libunwind, which frames make a site, the modules and
+   the frames written), sn_arena.c (its own memory). */
+
+#ifndef SN_NATIVE_H
+#define SN_NATIVE_H
+
+#include "st_core.h"
+
+/* Settings of the stacks (sn_main.c reads them from the options). */
+extern UInt clo_depth;        // --depth
+extern UInt clo_free_depth;   // --free-depth
+
+/* The arena (sn_arena.c). */
+void* arena_malloc(SizeT n);
+void* arena_realloc(void* p, SizeT n);
+void  arena_free(void* p);
+ULong arena_mapped_szB(void);
+
+/* A raw stack: return addresses as unwound, innermost first, with the
+   bounds of the frames that make a site and a free stack. */
+#define MAX_RAW_FRAMES  (200 + 32)
+typedef struct {
+   Addr ips[MAX_RAW_FRAMES];   // code addresses (a return address less 1)
+   UInt n;
+   UInt site_first, site_end;  // ips[site_first .. site_end) make the site
+   UInt free_first, free_end;  // and the free stack
+} RawStack;
+
+/* Unwinds the caller's stack (outside the lock), to 'depth' frames past
+   the recorder's own and the allocator's, and finds the bounds. */
+void unwind_RawStack(RawStack* st, UInt depth);
+
+/* The stacks, made once before any unwind; 'main_fn' is the program's
+   main, NULL if unknown.  The modules are listed again after a dlopen or a
+   dlclose (refresh_Modules, outside the lock). */
+void init_stacks(void);
+void set_main_fn(Addr main_fn);
+void refresh_Modules(void);
+/* Whether a site's frames all lie in known modules (under the lock);
+   False asks for refresh_Modules after the lock is released. */
+Bool in_known_Modules(const Addr* ips, UInt n_ips);
+/* A forked child writes its frames anew. */
+void forget_written_Frames(void);
+
+#endif /* SN_NATIVE_H */

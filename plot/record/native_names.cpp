@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Naming a native profile's frames when the run ends (record.hpp,
+// name_native_frames).  The native recorder writes each frame as its code
+// address, object and offset, without a name:
+//
+//   F  7  0x5602b7c903f6  0  <empty>  <empty>  0  /tmp/player  0x13f6
+//
+// and this pass gives it the frames the object's DWARF says are there,
+// as the tool writes them (docs/format.md, "Frames and sites"): the
+// inlined functions, each `inlined` 1, then the function that holds them:
+//
+//   F  7  0x5602b7c903f6  1  decode_frame  player.c  88   /tmp/player  0x13f6
+//   F  8  0x5602b7c903f6  0  play_video    player.c  120  /tmp/player  0x13f6
+//
+// Ids are given anew in order of appearance, and each S and P record names
+// all the frames of each of its addresses.  Every other line is copied.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "record/record.hpp"
+#include "util/error.hpp"
+#include "util/symbolize.hpp"
+#include "util/text.hpp"
+
+namespace strata {
+
+namespace {
+
+// A source file as the tool writes it (Valgrind's file name, without its
+// directory).
+std::string_view file_name(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// A text field as the format escapes it.
+std::string escaped(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// Whether the header (the lines before the first record) says the profile
+// was recorded natively.
+bool is_native(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line) && !line.starts_with("F") && !line.starts_with("T")) {
+    if (line == "opt\tnative\tyes") return true;
+  }
+  return false;
+}
+
+class Namer {
+ public:
+  explicit Namer(std::ostream& out) : out_(out) {}
+
+  void line(const std::string& text) {
+    if (text.starts_with("F\t")) {
+      frame(text);
+    } else if (text.starts_with("S\t") || text.starts_with("P\t")) {
+      stack(text);
+    } else {
+      out_ << text << '\n';
+    }
+  }
+
+  const NativeNaming& counts() const { return counts_; }
+
+ private:
+  // F id address inlined function file line object offset
+  void frame(const std::string& text) {
+    std::vector<std::string_view> f = split(text, '\t');
+    auto old_id = f.size() == 9 ? parse_number(f[1]) : std::nullopt;
+    auto offset = f.size() == 9 && f[8].starts_with("0x") ? parse_hex(f[8].substr(2)) : std::nullopt;
+    auto object = f.size() == 9 ? unescape(f[7]) : std::nullopt;
+    std::vector<SourceFrame> chain;
+    if (old_id && offset && object && !object->empty() && f[4].empty()) {
+      ++counts_.frames;
+      chain = symbolizer_.frames(*object, *offset);
+    }
+    std::vector<std::uint64_t>& ids = new_ids_[old_id.value_or(0)];
+    if (chain.empty() || !old_id) {
+      ids.push_back(next_id_);
+      out_ << "F\t" << next_id_++;
+      for (std::size_t i = 2; i < f.size(); ++i) out_ << '\t' << f[i];
+      out_ << '\n';
+      return;
+    }
+    ++counts_.named;
+    counts_.added += chain.size() - 1;
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+      ids.push_back(next_id_);
+      out_ << "F\t" << next_id_++ << '\t' << f[2] << '\t' << (i + 1 < chain.size() ? 1 : 0)
+           << '\t' << escaped(chain[i].function) << '\t' << escaped(file_name(chain[i].file)) << '\t'
+           << chain[i].line << '\t' << f[7] << '\t' << f[8] << '\n';
+    }
+  }
+
+  // S id frame-id... and P id frame-id...
+  void stack(const std::string& text) {
+    std::vector<std::string_view> f = split(text, '\t');
+    out_ << f[0] << '\t' << (f.size() > 1 ? f[1] : "");
+    for (std::size_t i = 2; i < f.size(); ++i) {
+      auto id = parse_number(f[i]);
+      auto found = id ? new_ids_.find(*id) : new_ids_.end();
+      if (found == new_ids_.end()) {
+        out_ << '\t' << f[i];  // not a frame of the file: left for the reader to refuse
+        continue;
+      }
+      for (std::uint64_t n : found->second) out_ << '\t' << n;
+    }
+    out_ << '\n';
+  }
+
+  std::ostream& out_;
+  Symbolizer symbolizer_;
+  std::map<std::uint64_t, std::vector<std::uint64_t>> new_ids_;  // old id -> its frames' ids
+  std::uint64_t next_id_ = 1;
+  NativeNaming counts_;
+};
+
+}  // namespace
+
+NativeNaming name_native_frames(const std::string& path) {
+  if (!is_native(path)) return {};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot be read: " + std::strerror(errno));
+  std::string named = path + ".naming";
+  std::ofstream out(named, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error(named + ": cannot be written: " + std::strerror(errno));
+  Namer namer(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (in.eof()) {  // a last line without its newline: copied as it is
+      out << line;
+      break;
+    }
+    namer.line(line);
+  }
+  out.close();
+  if (!out) {
+    std::filesystem::remove(named);
+    throw Error(named + ": cannot be written");
+  }
+  std::filesystem::rename(named, path);
+  return namer.counts();
+}
+
+}  // namespace strata

@@ -1,0 +1,59 @@
+#!/bin/bash
+# The native recorder (strata record --native, native/): the same program
+# recorded natively and under Valgrind, with --time-unit=B --heap-admin=0,
+# has the same peak to the byte and the same sites, at the same code, with
+# the same bytes at the peak (tests/py/native_parity.py); its profile says
+# it was recorded natively, names its frames (inlined ones too), and every
+# reader reads it.  (tests/t-native-suite.sh runs the other tests natively:
+# threads, fork, exec, SIGKILL, markers.)
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+for prog in malloc_basic peak memalign cxx_new counts_cxx realloc_heavy realloc_grow \
+   deep inlined main_alloc; do
+   record_ok "vg-$prog" --time-unit=B --heap-admin=0 "$PROGS/$prog" || continue
+   run_py native_parity "$profile" >"$WORK/vg-$prog.peak"
+   record_ok "nat-$prog" --native --time-unit=B --heap-admin=0 "$PROGS/$prog" || continue
+   run_py native_parity "$profile" >"$WORK/nat-$prog.peak"
+   expect "$prog: one or more sites at the peak" test "$(wc -l <"$WORK/nat-$prog.peak")" -ge 2
+   expect_eq "$prog: the same peak and the same sites, natively and under Valgrind" \
+      "$(diff "$WORK/vg-$prog.peak" "$WORK/nat-$prog.peak")" ""
+done
+
+# The header, and ms by default.
+record_ok ms --native "$PROGS/malloc_basic"
+ask "$profile" "get header:time_unit" "get opt:native" "bytes use_realloc peak"
+expect_eq "natively, the time is in ms by default" "$(answer "$profile" get header:time_unit)" ms
+expect_eq "the header says: recorded natively" "$(answer "$profile" get opt:native)" yes
+expect_eq "the frames are named: use_realloc at the peak" \
+   "$(answer "$profile" bytes use_realloc peak)" 3008
+expect_in "no epoch_unit: natively the epochs count ms" "$profile" '^time_unit	ms$'
+expect_not "... and no opt epoch_unit" grep -q '^opt	epoch_unit' "$profile"
+
+# Inlined frames, named from DWARF when the run ends.
+record_ok inl --native "$PROGS/inlined"
+expect_in "an inlined frame (inlined 1)" "$profile" '^F	[0-9]+	0x[0-9a-f]+	1	[^	]+	'
+
+# Every reader reads a native profile.
+"$STRATA" report --json "$profile" >"$WORK/report.json" 2>"$WORK/report.err"
+expect_eq "strata report --json reads it" "$?" 0
+plot svg -o "$WORK/native.svg" "$profile"
+plot page -o "$WORK/native.html" "$profile"
+plot age --by=age -o "$WORK/age.svg" "$profile"
+"$STRATA" convert --to=massif "$profile" -o "$WORK/native.massif" 2>"$WORK/convert.err"
+expect_eq "strata convert --to=massif reads it" "$?" 0
+expect_in "... into a massif.out" "$WORK/native.massif" '^mem_heap_B='
+
+# Refused in one line: instruction time, and what only Valgrind does.
+for bad in --time-unit=i --stacks=yes --pages-as-heap=yes --alloc-fn=f --vex-guest-chase=no; do
+   "$STRATA" record --native "$bad" "$PROGS/malloc_basic" >"$WORK/bad.out" 2>"$WORK/bad.err"
+   expect_eq "$bad --native: exit status 1" "$?" 1
+   expect_eq "$bad --native: one line" "$(wc -l <"$WORK/bad.err")" 1
+done
+expect_in "--vex-guest-chase: why" "$WORK/bad.err" 'a Valgrind option, not with --native'
+
+# Without --trace-children=yes, nothing the program runs is recorded: the
+# library is no longer in LD_PRELOAD.
+record_ok sh --native /bin/sh -c 'echo "LD_PRELOAD=$LD_PRELOAD"'
+expect_eq "the program's children do not preload strata" \
+   "$(grep -c libstrata-native "$WORK/sh.stdout")" 0
+finish
