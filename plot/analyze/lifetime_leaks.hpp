@@ -44,57 +44,11 @@
 #include <vector>
 
 #include "analyze/headlines.hpp"
+#include "analyze/lifetime_nodes.hpp"
 #include "analyze/own_code.hpp"
 #include "model/model.hpp"
 
 namespace strata {
-
-// The parameters (docs/design.md says why each is what it is).
-inline constexpr std::uint32_t kExitEpochs = 2;  // the release at exit: the work's last 2 epochs
-inline constexpr double kActiveShare = 0.01;     // the work ends with 1% of a mean epoch's births
-inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts
-inline constexpr std::uint32_t kMinSpan = 2 * kParts;  // 2 epochs a part: an empty part shows
-inline constexpr double kCopyGrowth = 1.5;  // a container that copies itself grows by 1.5 at least
-inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
-inline constexpr double kSame = 0.35;       // total variation of one structure's births
-inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller findings listed apart
-inline constexpr std::uint64_t kMinBlocks = 7;  // survivors: (1/2)^7 < kChance, see the design
-inline constexpr double kRise = 0.5;     // the floor rises with half the kept bytes at least
-inline constexpr double kLevel = 0.7;    // levels off: the later half keeps under 0.7 of its share
-inline constexpr double kChance = 0.01;  // ... and a steady rate would keep so few 1 time in 100
-inline constexpr std::uint64_t kBurst = 2;  // an epoch counts at most twice the median epoch's survivors
-
-// Why a node that keeps bytes is no finding (the report lists the largest).
-struct PassedOver {
-  enum class Reason : std::uint8_t {
-    none,
-    few_blocks,  // fewer than kMinBlocks survivors
-    short_span,  // kept over fewer than kMinSpan epochs of work
-    replaced,    // its floor does not rise with what it keeps: entries replaced
-    levels_off,  // its survivors stop: born at its start, not all through
-    newest_only, // its survivors are its newest: born at its end, not all through
-    turnover,    // what it keeps replaces what another structure gives back
-  };
-  Reason reason = Reason::none;
-  std::uint32_t first_kept = 0;   // the epoch of its first survivor
-  std::uint32_t level_epoch = 0;  // levels_off: the later half starts here
-  double matched = 0;             // the share of its kept bytes its floor's rise matches
-};
-
-// Whether `cell`'s bytes are kept at horizon `h`: born before it and alive
-// across it (never freed, or freed at or after it, in the release at exit).
-inline bool kept_at(const LifetimeCell& cell, std::uint32_t h) {
-  return cell.birth < h && (cell.alive() || cell.death >= h);
-}
-
-// What `site` keeps at horizon `h`: the bytes of its cells kept_at() it.
-inline std::uint64_t kept_bytes(const Site& site, std::uint32_t h) {
-  std::uint64_t kept = 0;
-  for (const LifetimeCell& c : site.cells) {
-    if (kept_at(c, h)) kept += c.bytes;
-  }
-  return kept;
-}
 
 // One node of a finding: sites with the same frames out to the headline.
 struct FindingPart {
@@ -121,17 +75,6 @@ struct Finding {
   // The frame of that stack that holds the memory (FindingHeadlines::holder); none without one.
   std::optional<FrameId> holder_frame;
   bool freed_at_exit() const { return 2 * exit_freed_bytes >= kept_bytes && kept_bytes > 0; }
-};
-
-// A structure that keeps bytes and is no finding, and why: what the report
-// accounts for without flagging it.
-struct PassedOverStructure {
-  std::vector<FrameId> frames;  // its main node's, from the allocation out to its headline
-  std::vector<SiteId> sites;    // of all its nodes, sorted
-  SiteId main_site{};
-  std::uint64_t kept_bytes = 0;
-  std::uint64_t kept_blocks = 0;
-  PassedOver why;
 };
 
 struct LifetimeLeaks {

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The judgement of a structure: the floor and the survivors (lifetime_judge.hpp).
+#include "analyze/lifetime_judge.hpp"
+
+#include "analyze/lifetime_nodes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <optional>
+
+namespace strata::detail {
+
+// ---- the judgement -------------------------------------------------------------------
+
+// The bounds of kParts parts of [s, h) of equal work (the program's births,
+// `work` by epoch, so that a stretch in which the program makes nothing is no
+// evidence); a part that one epoch's work overflows holds no epoch.
+std::vector<std::uint32_t> work_bounds(std::uint32_t s, std::uint32_t h,
+                                       const std::vector<double>& work) {
+  double total = 0;
+  for (std::uint32_t e = s; e < h; ++e) total += work[e];
+  std::vector<std::uint32_t> bounds(1, s);
+  double done = 0;
+  for (std::uint32_t e = s; e < h; ++e) {
+    while (bounds.size() < kParts && done >= total * static_cast<double>(bounds.size()) / kParts &&
+           e > bounds.back()) {
+      bounds.push_back(e);
+    }
+    done += work[e];
+  }
+  while (bounds.size() <= kParts) bounds.push_back(h);
+  return bounds;
+}
+
+// The share kept of what each part (of `bounds`) made (`born`, `kept`:
+// bytes by birth epoch), for the words ("kept 100%, 80%, ... of what it
+// made in each quarter"); a part that made nothing is left out.
+std::vector<double> retention(const std::vector<std::uint64_t>& born,
+                              const std::vector<std::uint64_t>& kept,
+                              const std::vector<std::uint32_t>& bounds) {
+  std::vector<double> ratios;
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    if (bounds[q] == bounds[q + 1]) continue;
+    std::uint64_t b = 0, k = 0;
+    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) {
+      b += born[e];
+      k += kept[e];
+    }
+    if (b > 0) ratios.push_back(static_cast<double>(k) / static_cast<double>(b));
+  }
+  return ratios;
+}
+
+// The epochs of [s, h) in which the program works (as for the horizon).  An
+// epoch in which it makes nothing is no evidence, in a span as in a part.
+std::uint32_t working_epochs(std::uint32_t s, std::uint32_t h, const std::vector<double>& work) {
+  double least = working_least(work);
+  std::uint32_t n = 0;
+  for (std::uint32_t e = s; e < h && e < work.size(); ++e) n += working(work[e], least);
+  return n;
+}
+
+// Without markers: the program's bursts of work as its cycles, the starts of
+// the runs of epochs in which it works (as for the horizon) after an epoch
+// in which it does not, before h.  A program that plays a video, pauses,
+// plays the next makes a burst of each.  Read off the table, they are the
+// same in every time unit (the epochs of a profile in ms are instructions);
+// the heap's rhythm, read off the snapshots, is not.
+std::vector<std::uint32_t> work_bursts(const std::vector<double>& work, std::uint32_t h) {
+  double least = working_least(work);
+  std::vector<std::uint32_t> starts;
+  for (std::uint32_t e = 1; e < h && e < work.size(); ++e) {
+    if (working(work[e], least) && !working(work[e - 1], least)) starts.push_back(e);
+  }
+  return starts;
+}
+
+// ---- the judgement: the floor and the survivors ----------------------------------------
+
+// P(X <= k) for X of Binomial(n, p): how likely a steady rate leaves as few
+// as k of n survivors in a stretch that holds a share p of the work.
+double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
+  if (k >= n || p >= 1) return 1;
+  if (p <= 0) return 1;
+  double lp = std::log(p), lq = std::log1p(-p), sum = 0;
+  double ln = std::lgamma(static_cast<double>(n) + 1);
+  for (std::uint64_t i = 0; i <= k; ++i) {
+    double di = static_cast<double>(i);
+    sum += std::exp(ln - std::lgamma(di + 1) - std::lgamma(static_cast<double>(n) - di + 1) +
+                    di * lp + (static_cast<double>(n) - di) * lq);
+  }
+  return std::min(sum, 1.0);
+}
+
+// The first line of evidence, the graph's: the floor of the node's band
+// (at each boundary, the least it holds from there to h) rises with its
+// survivors, above the most it held before them.  Over the span, the
+// floor's rise matches kRise of the bytes kept of those born in it; and so
+// it does in each part (of `bounds`) after the first that keeps some, but
+// for the last when the program has cycles (`cycling`).  A structure whose
+// entries are replaced (a cache, a table over a fixed key space, a random
+// walk, a pool, sessions that come and go) keeps its newest entries while
+// its floor stays level, or at the level it held before.  The first part is
+// judged with the span only: the floor at the span's start holds the bytes
+// the structure has in flight (a player's queue of frames), which what the
+// first part keeps raises it past only once it is exceeded.  So is the last
+// part of a program with cycles: the bytes in flight in the cycle under way
+// at the horizon count as kept though no floor has risen with them yet (the
+// last video's frames).  Without cycles the last part is judged on its own:
+// a cache that fills for most of the run and then only replaces its
+// entries levels off there.  The least share matched, at most 1.
+double floor_matched(const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
+                     std::uint32_t h, const std::vector<std::uint32_t>& bounds, bool cycling) {
+  std::vector<double> floor(h + 1, 0.0);
+  double least = alive[h];
+  for (std::uint32_t e = h + 1; e-- > 0;) floor[e] = least = std::min(least, alive[e]);
+  double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
+  for (double& f : floor) f = std::max(f, before);
+  auto matched = [&](std::uint32_t from, std::uint32_t to) {
+    double part = 0;
+    for (std::uint32_t e = from; e < to; ++e) part += static_cast<double>(kept[e]);
+    if (part <= 0) return 1.0;
+    return std::clamp(floor[to] - floor[from], 0.0, part) / part;
+  };
+  double worst = matched(bounds.front(), h);
+
+  for (std::size_t q = 1; q + (cycling ? 2 : 1) < bounds.size(); ++q) {
+    worst = std::min(worst, matched(bounds[q], bounds[q + 1]));
+  }
+  return worst;
+}
+
+// The events of epoch e for the judgement of chance: its survivors, at most
+// kBurst times the median of the span's epochs that keep some.  Blocks born
+// together (a burst of records in one cycle, a batch kept at once) are not
+// independent draws; as many draws as that would make a burst look like a
+// trend.
+std::uint64_t events(const Node& n, std::uint32_t e, std::uint64_t cap) {
+  return std::min(survivors(n, e), cap);
+}
+
+std::uint64_t burst_cap(const Node& n, std::uint32_t s, std::uint32_t h) {
+  std::vector<std::uint64_t> counts;
+  for (std::uint32_t e = s; e < h; ++e) {
+    if (std::uint64_t k = survivors(n, e)) counts.push_back(k);
+  }
+  if (counts.empty()) return 1;
+  std::nth_element(counts.begin(), counts.begin() + counts.size() / 2, counts.end());
+  return kBurst * counts[counts.size() / 2];
+}
+
+// The second line of evidence, the lifetimes': the survivors (blocks kept)
+// were born all through the span, not only at its start (it levels off: a
+// table filled, a pool at its high-water mark) nor only at its end (a
+// cache's or a random walk's newest entries).  Each half of the span (of
+// its work, or of its cycles) holds a share f of the work; a steady rate
+// would leave it about f of the K survivors, and chance as few as
+// Binomial(K, f) allows: a half short of its share by more than kLevel,
+// and less likely than kChance by chance, or with none, says it.  Survivors are counted in blocks, so that a leak of random
+// sizes weighs by its events, and an epoch with kept bytes counts one at
+// least: a buffer grown by realloc, or a container that copies itself,
+// keeps one block whose bytes carry their births on (its layers).
+// The survivors of [from, to) and their share of the work of [s, h).
+struct Half {
+  std::uint64_t survivors = 0;
+  double work = 0;
+};
+
+Half half_of(const Node& n, std::uint32_t from, std::uint32_t to, const std::vector<double>& work,
+             std::uint64_t cap) {
+  Half half;
+  for (std::uint32_t e = from; e < to; ++e) {
+    half.survivors += events(n, e, cap);
+    half.work += work[e];
+  }
+  return half;
+}
+
+// Whether `half` holds fewer survivors than a steady rate would leave it
+// (kLevel of its share of `all`), so few that chance would leave them less
+// than kChance of the time; or none.
+bool short_of_share(const Half& half, const Half& all) {
+  if (all.work <= 0 || all.survivors == 0) return false;
+  double f = half.work / all.work;
+  if (half.survivors == 0) return f > 0;
+  return static_cast<double>(half.survivors) < kLevel * f * static_cast<double>(all.survivors) &&
+         binomial_at_most(half.survivors, all.survivors, f) < kChance;
+}
+
+// The middle of [s, h): the start of the cycle nearest the middle of its
+// work when the cycles are known and one starts inside, else the epoch that
+// ends the first half of the work.
+std::uint32_t middle(std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
+                     std::span<const std::uint32_t> cycles) {
+  double total = 0;
+  for (std::uint32_t e = s; e < h; ++e) total += work[e];
+  std::uint32_t mid = s + 1;
+  double done = 0;
+  for (std::uint32_t e = s; e < h; ++e) {
+    done += work[e];
+    if (done >= total / 2) {
+      mid = e + 1;
+      break;
+    }
+  }
+  std::optional<std::uint32_t> best;
+  for (std::uint32_t c : cycles) {
+    if (c <= s || c >= h) continue;
+    auto far = [&](std::uint32_t x) { return x > mid ? x - mid : mid - x; };
+    if (!best || far(c) < far(*best)) best = c;
+  }
+  return std::clamp<std::uint32_t>(best.value_or(mid), s + 1, h - 1);
+}
+
+// The survivors of [s, h) in halves (of its work, or of its cycles): which
+// half, if either, is short of its share (short_of_share); `mid` is set to
+// where the later half starts.
+enum class Short : std::uint8_t { neither, later, earlier };
+
+Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
+                 std::span<const std::uint32_t> cycles, std::uint32_t& mid) {
+  mid = middle(s, h, work, cycles);
+  std::uint64_t cap = burst_cap(n, s, h);
+  Half early = half_of(n, s, mid, work, cap), late = half_of(n, mid, h, work, cap);
+  // With the cycles known, a half's share is its cycles': a leak left at
+  // each cycle's end leaves as much after a short cycle as after a long one.
+  std::uint32_t before = 1, after = 0;  // the span's start begins a cycle
+  for (std::uint32_t c : cycles) {
+    if (c > s && c < h) ++(c < mid ? before : after);
+  }
+  if (after > 0) {
+    early.work = before;
+    late.work = after;
+  }
+  Half all{early.survivors + late.survivors, early.work + late.work};
+  if (short_of_share(late, all)) return Short::later;
+  if (short_of_share(early, all)) return Short::earlier;
+  return Short::neither;
+}
+
+// Whether the node keeps enough blocks over [s, h), a span of enough work,
+// to be judged (kMinBlocks, kMinSpan); else `why` says which.
+bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
+               PassedOver& why) {
+  std::uint64_t units = 0;
+  for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
+  if (units < kMinBlocks) {
+    why.reason = PassedOver::Reason::few_blocks;
+    return false;
+  }
+  if (working_epochs(s, h, work) < kMinSpan) {
+    why.reason = PassedOver::Reason::short_span;
+    return false;
+  }
+  return true;
+}
+
+// A node is a leak when it keeps blocks (kMinBlocks at least) born over a
+// span of kMinSpan epochs of work at least, its floor rises with what it
+// keeps (kRise of the kept bytes at least), and its survivors do not level
+// off.  A span whose survivors are all in its later half starts late: the
+// leak is judged from the first start s' at which the later span passes
+// every test (a table filled at start-up that begins to leak at a reload);
+// when none does, what it keeps is its newest entries.  Else `n.why` says
+// what it is.
+bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
+           std::span<const std::uint32_t> cycles) {
+  auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
+  if (kept == n.kept.begin() + h) return false;
+  std::uint32_t s = static_cast<std::uint32_t>(kept - n.kept.begin());
+  std::vector<double> alive = alive_across(n, h);
+  auto set_span = [&](std::uint32_t from) {
+    n.first = from;
+    n.bounds = work_bounds(from, h, work);
+    n.ratios = retention(n.born, n.kept, n.bounds);  // for the words
+    n.why.first_kept = from;
+  };
+  set_span(s);
+  if (!judgeable(n, s, h, work, n.why)) return false;
+  n.why.matched = floor_matched(alive, n.kept, h, n.bounds, !cycles.empty());
+  std::uint32_t mid = 0;
+  Short verdict = short_half(n, s, h, work, cycles, mid);
+  if (verdict == Short::later) {
+    n.why.reason = PassedOver::Reason::levels_off;
+    n.why.level_epoch = mid;
+    return false;
+  }
+  bool rises = n.why.matched >= kRise;
+  if (rises && verdict == Short::neither) return true;
+  for (std::uint32_t from = s + 1; from < h; ++from) {
+    PassedOver why;
+    if (n.kept[from] == 0 || !judgeable(n, from, h, work, why)) continue;
+    std::uint32_t at = 0;
+    if (floor_matched(alive, n.kept, h, work_bounds(from, h, work), !cycles.empty()) < kRise ||
+        short_half(n, from, h, work, cycles, at) != Short::neither) {
+      continue;
+    }
+    set_span(from);
+    return true;
+  }
+  n.why.reason = rises ? PassedOver::Reason::newest_only : PassedOver::Reason::replaced;
+  n.why.level_epoch = mid;
+  return false;
+}
+
+// The nodes of one headline function are one structure (a cache's two
+// lines, the one that fills it and the one that replaces its entries), and
+// judged as one: their cells added up.  The leaking nodes, in order.
+std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>& nodes,
+                                          std::uint32_t h, const std::vector<double>& work,
+                                          std::span<const std::uint32_t> cycles) {
+  std::map<std::string_view, std::vector<std::size_t>> structures;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    std::string_view function = nodes[i].key.empty() ? std::string_view()
+                                                     : model.frame(nodes[i].key.back()).function;
+    nodes[i].function = function;
+    structures[function].push_back(i);
+  }
+  std::vector<bool> leaks(nodes.size(), false);
+  for (auto& [function, members] : structures) {
+    if (function.empty() || members.size() == 1) {
+      for (std::size_t i : members) leaks[i] = judge(nodes[i], h, work, cycles);
+      continue;
+    }
+    Node all;
+    all.born.assign(h, 0);
+    all.kept.assign(h, 0);
+    all.born_blocks.assign(h, 0);
+    all.kept_blocks.assign(h, 0);
+    for (std::size_t i : members) {
+      const Node& n = nodes[i];
+      for (std::uint32_t e = 0; e < h; ++e) {
+        all.born[e] += n.born[e];
+        all.kept[e] += n.kept[e];
+        all.born_blocks[e] += n.born_blocks[e];
+        all.kept_blocks[e] += n.kept_blocks[e];
+      }
+      for (const auto& [cell, a] : n.deaths) {
+        all.deaths[cell].bytes += a.bytes;
+        all.deaths[cell].blocks += a.blocks;
+      }
+      all.copies |= n.copies;
+    }
+    bool leak = judge(all, h, work, cycles);
+    for (std::size_t i : members) {
+      leaks[i] = leak && nodes[i].kept_total > 0;
+      nodes[i].first = all.first;
+      nodes[i].bounds = all.bounds;
+      nodes[i].ratios = all.ratios;
+      nodes[i].why = all.why;
+    }
+  }
+  std::vector<std::size_t> leaking;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (leaks[i]) leaking.push_back(i);
+  }
+  return leaking;
+}
+
+// Whether n's kept bytes replace another structure's, as one band falls as
+// the other rises: a bounded structure whose entries move from the line
+// that filled it to another function that replaces them.  So when some other
+// structure m falls for good (the most it holds from then on) part by part
+// of n's span as n keeps bytes: the smaller of the two adds up to kReplaced
+// of n's kept bytes at least.  A structure that replaces its own entries (a
+// busy cache) or a working set that comes and goes does not fall for good;
+// their deaths are no evidence.  (n's own deaths are the floor's
+// evidence already.)  `alive`: each dying node's bytes alive across each
+// epoch boundary (alive_across).
+bool turnover(const Node& n, const std::vector<const Node*>& dying,
+              const std::vector<std::vector<double>>& alive, std::uint32_t h) {
+  const std::vector<std::uint32_t>& bounds = n.bounds;
+  std::vector<double> kept(bounds.size() - 1, 0.0);
+  double want = 0;
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) kept[q] += static_cast<double>(n.kept[e]);
+    want += kept[q];
+  }
+  if (want <= 0) return false;
+  for (std::size_t i = 0; i < dying.size(); ++i) {
+    if (dying[i]->function == n.function) continue;
+    // Its ceiling (the most it holds from each boundary to h): a fall of
+    // its ceiling is for good, a working set that comes and goes does not fall.
+    std::vector<double> ceiling(alive[i]);
+    for (std::uint32_t e = h; e-- > 0;) ceiling[e] = std::max(ceiling[e], ceiling[e + 1]);
+    double matched = 0;
+    for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+      double fall = ceiling[std::min(bounds[q], h)] - ceiling[std::min(bounds[q + 1], h)];
+      matched += std::clamp(fall, 0.0, kept[q]);
+    }
+    if (matched >= kReplaced * want) return true;
+  }
+  return false;
+}
+
+// The structures (the nodes of one headline function) that keep bytes and
+// are no finding, with why, the most kept first.
+std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
+                                             const std::vector<std::size_t>& leaking) {
+  std::vector<bool> leaks(nodes.size(), false);
+  for (std::size_t i : leaking) leaks[i] = true;
+  std::map<std::string_view, PassedOverStructure> by_function;
+  std::vector<PassedOverStructure> out;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const Node& n = nodes[i];
+    if (leaks[i] || n.kept_total == 0 || n.why.reason == PassedOver::Reason::none) continue;
+    PassedOverStructure& p = n.function.empty() ? out.emplace_back() : by_function[n.function];
+    if (p.kept_bytes < n.kept_total) {
+      p.frames = n.key;
+      p.main_site = n.main_site;
+    }
+    p.sites.insert(p.sites.end(), n.sites.begin(), n.sites.end());
+    p.kept_bytes += n.kept_total;
+    p.kept_blocks += std::accumulate(n.kept_blocks.begin(), n.kept_blocks.end(), std::uint64_t{0});
+    p.why = n.why;
+  }
+  for (auto& [function, p] : by_function) out.push_back(std::move(p));
+  for (PassedOverStructure& p : out) std::sort(p.sites.begin(), p.sites.end());
+  std::sort(out.begin(), out.end(), [](const PassedOverStructure& a, const PassedOverStructure& b) {
+    if (a.kept_bytes != b.kept_bytes) return a.kept_bytes > b.kept_bytes;
+    return a.sites < b.sites;
+  });
+  return out;
+}
+
+
+}  // namespace strata::detail

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The judgement of the nodes (lifetime_leaks.hpp, step 3): which structures
+// leak, which do not and why.  Internal to plot/analyze.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "analyze/lifetime_nodes.hpp"
+#include "model/model.hpp"
+
+namespace strata::detail {
+
+// Without markers: the program's bursts of work as its cycles (the epochs
+// that start a run of work after an epoch without), before h.
+std::vector<std::uint32_t> work_bursts(const std::vector<double>& work, std::uint32_t h);
+
+// The nodes of one headline function judged as one structure; the leaking
+// nodes, in order.  Each node's span, parts, retention and why are set.
+std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>& nodes,
+                                          std::uint32_t h, const std::vector<double>& work,
+                                          std::span<const std::uint32_t> cycles);
+
+// Whether n's kept bytes replace another structure's (`dying`, with their
+// bytes alive across each boundary, `alive`), one band falling for good as
+// the other rises.
+bool turnover(const Node& n, const std::vector<const Node*>& dying,
+              const std::vector<std::vector<double>>& alive, std::uint32_t h);
+
+// The structures that keep bytes and are no finding, with why, the most kept first.
+std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
+                                             const std::vector<std::size_t>& leaking);
+
+}  // namespace strata::detail

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Leak detection from lifetimes (lifetime_leaks.hpp): its parameters, its
+// verdict on a structure it does not flag, and the lifetime table by node:
+// the sites cut at their headline (headlines.hpp), their cells summed over
+// the epochs before the horizon, a container that copies itself followed.
+// Internal to plot/analyze: lifetime_judge.cpp judges the nodes,
+// lifetime_leaks.cpp makes them findings.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analyze/headlines.hpp"
+#include "model/model.hpp"
+
+namespace strata {
+
+// The parameters (docs/design.md says why each is what it is).
+inline constexpr std::uint32_t kExitEpochs = 2;  // the release at exit: the work's last 2 epochs
+inline constexpr double kActiveShare = 0.01;     // the work ends with 1% of a mean epoch's births
+inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts
+inline constexpr std::uint32_t kMinSpan = 2 * kParts;  // 2 epochs a part: an empty part shows
+inline constexpr double kCopyGrowth = 1.5;  // a container that copies itself grows by 1.5 at least
+inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
+inline constexpr double kSame = 0.35;       // total variation of one structure's births
+inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller findings listed apart
+inline constexpr std::uint64_t kMinBlocks = 7;  // survivors: (1/2)^7 < kChance, see the design
+inline constexpr double kRise = 0.5;     // the floor rises with half the kept bytes at least
+inline constexpr double kLevel = 0.7;    // levels off: the later half keeps under 0.7 of its share
+inline constexpr double kChance = 0.01;  // ... and a steady rate would keep so few 1 time in 100
+inline constexpr std::uint64_t kBurst = 2;  // an epoch counts at most twice the median epoch's survivors
+
+// Why a node that keeps bytes is no finding (the report lists the largest).
+struct PassedOver {
+  enum class Reason : std::uint8_t {
+    none,
+    few_blocks,  // fewer than kMinBlocks survivors
+    short_span,  // kept over fewer than kMinSpan epochs of work
+    replaced,    // its floor does not rise with what it keeps: entries replaced
+    levels_off,  // its survivors stop: born at its start, not all through
+    newest_only, // its survivors are its newest: born at its end, not all through
+    turnover,    // what it keeps replaces what another structure gives back
+  };
+  Reason reason = Reason::none;
+  std::uint32_t first_kept = 0;   // the epoch of its first survivor
+  std::uint32_t level_epoch = 0;  // levels_off: the later half starts here
+  double matched = 0;             // the share of its kept bytes its floor's rise matches
+};
+
+// Whether `cell`'s bytes are kept at horizon `h`: born before it and alive
+// across it (never freed, or freed at or after it, in the release at exit).
+inline bool kept_at(const LifetimeCell& cell, std::uint32_t h) {
+  return cell.birth < h && (cell.alive() || cell.death >= h);
+}
+
+// What `site` keeps at horizon `h`: the bytes of its cells kept_at() it.
+inline std::uint64_t kept_bytes(const Site& site, std::uint32_t h) {
+  std::uint64_t kept = 0;
+  for (const LifetimeCell& c : site.cells) {
+    if (kept_at(c, h)) kept += c.bytes;
+  }
+  return kept;
+}
+
+// A structure that keeps bytes and is no finding, and why: what the report
+// accounts for without flagging it.
+struct PassedOverStructure {
+  std::vector<FrameId> frames;  // its main node's, from the allocation out to its headline
+  std::vector<SiteId> sites;    // of all its nodes, sorted
+  SiteId main_site{};
+  std::uint64_t kept_bytes = 0;
+  std::uint64_t kept_blocks = 0;
+  PassedOver why;
+};
+
+}  // namespace strata
+
+namespace strata::detail {
+
+// Bytes and blocks of some cells.
+struct Amount {
+  std::uint64_t bytes = 0;
+  std::uint64_t blocks = 0;
+};
+
+// A node: the sites of one headline path, their cells summed over [0, H).
+struct Node {
+  std::vector<FrameId> key;  // the frames out to the headline
+  std::vector<SiteId> sites;
+  SiteId main_site{};
+  std::uint64_t main_kept = 0;
+  std::vector<std::uint64_t> born, kept, born_blocks, kept_blocks;   // by birth epoch, [0, H)
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Amount> deaths;  // (birth, death) < H
+  std::map<std::uint32_t, std::uint64_t> exit_free;  // free stack -> kept bytes it frees
+  std::uint64_t exit_freed = 0;  // kept bytes freed at or after H, by any stack or none known
+  std::uint64_t alive_end = 0;
+  std::uint64_t kept_total = 0;
+  // Judged:
+  std::uint32_t first = 0;
+  std::vector<std::uint32_t> bounds;  // kParts + 1 epoch boundaries of its span
+  std::vector<double> ratios;
+  std::string_view function;  // of its headline: its structure
+  bool copies = false;  // follow_copies found a container that copies itself
+  PassedOver why;       // when it is no finding
+};
+
+// The least births of an epoch in which the program works: kActiveShare of
+// a mean epoch's (`births` by epoch).
+double working_least(const std::vector<double>& births);
+
+// Whether an epoch of `births` is one in which the program works (it makes
+// some, and at least `least`, of working_least()).
+bool working(double births, double least);
+
+// The horizon H (lifetime_leaks.hpp, step 1); `work_end` is set to the last
+// epoch of the work and `births` to the program's births by epoch.
+std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vector<double>& births);
+
+// The nodes of the profile's sites born before `h`, their copies followed;
+// each node's kept bytes by epoch add up to its kept_total.
+std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines, std::uint32_t h);
+
+// The node's bytes alive across each epoch boundary of [0, h].
+std::vector<double> alive_across(const Node& n, std::uint32_t h);
+
+// The survivors of epoch e: its kept blocks, one at least if it kept bytes.
+std::uint64_t survivors(const Node& n, std::uint32_t e);
+
+}  // namespace strata::detail
