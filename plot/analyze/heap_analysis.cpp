@@ -128,7 +128,6 @@ Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
   Leak leak;
   CyclesLeft left = cycles_left(model, cycles.starts, f, horizon);
   leak.cycles = left.cycles;
-  leak.cycles_left = left.left;
   // The program's cycles, as its markers say, each leaving some behind make
   // it a leak; else it is a batch program's growth as much as a leak (a
   // compiler keeps its trees to the end as a server keeps a history nothing
@@ -151,7 +150,7 @@ Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
   leak.headline = f.parts.front().frames.empty() ? 0 : f.parts.front().frames.size() - 1;
   leak.end_bytes = f.alive_bytes;
   leak.freed_before_exit = f.alive_bytes == 0;
-  leak.finding = f;
+  leak.evidence = LifetimeEvidence{.finding = f, .cycles_left = left.left};
   return leak;
 }
 
@@ -194,22 +193,25 @@ std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
     leak.context = i;
     leak.peak_bytes = contexts[i].peak_bytes;
     leak.end_bytes = contexts[i].end_bytes;
-    if (!leak.finding) {
-      leak.headline = headlines.headline(contexts[i].frames);
-    } else {
+    if (const LifetimeEvidence* life = leak.lifetimes()) {
       // The finding's headline frame, where it is in its context's frames (cut by
       // --alloc-fn and --depth), else the first.
       const std::vector<FrameId>& frames = contexts[i].frames;
-      const std::vector<FrameId>& part = leak.finding->parts.front().frames;
+      const std::vector<FrameId>& part = life->finding.parts.front().frames;
       auto at = part.empty() ? frames.end() : std::find(frames.begin(), frames.end(), part.back());
       leak.headline = at == frames.end() ? 0 : static_cast<std::size_t>(at - frames.begin());
+    } else {
+      leak.headline = headlines.headline(contexts[i].frames);
     }
     out.push_back(std::move(leak));
   }
-  if (out.empty() || !out.front().finding) {
+  if (out.empty() || !out.front().lifetimes()) {
     std::sort(out.begin(), out.end(), more_suspicious);
   } else {
-    auto kept = [](const Leak& leak) { return leak.finding ? leak.finding->kept_bytes : 0; };
+    auto kept = [](const Leak& leak) {
+      const LifetimeEvidence* life = leak.lifetimes();
+      return life ? life->finding.kept_bytes : 0;
+    };
     std::sort(out.begin(), out.end(), [&](const Leak& a, const Leak& b) {
       if (kept(a) != kept(b)) return kept(a) > kept(b);
       return a.context < b.context;

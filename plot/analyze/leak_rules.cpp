@@ -236,19 +236,21 @@ std::optional<Leak> rising_trough(const Run& run, std::vector<Trough> troughs) {
   TroughTrend trend = trough_trend(troughs, max);
   if (!rises(trend, max)) return std::nullopt;
   double many = clamp01(static_cast<double>(troughs.size() - 1) / kManyCycles);
-  Leak leak;
-  leak.kind = LeakKind::rising_trough;
+  CurveEvidence curve;
   for (std::size_t k = 1; k < troughs.size(); ++k) {
-    leak.rises += troughs[k].bytes > troughs[k - 1].bytes;
+    curve.rises += troughs[k].bytes > troughs[k - 1].bytes;
   }
   // Leaked memory is kept in most cycles: the troughs rise from more than
   // half of the cycles to the next (with three troughs, 0, 0 and then a
   // rise is one jump of a random walk, not a leak).
-  if (2 * leak.rises <= troughs.size() - 1) return std::nullopt;
+  if (2 * curve.rises <= troughs.size() - 1) return std::nullopt;
+  Leak leak;
+  leak.kind = LeakKind::rising_trough;
   leak.growth_bytes = trend.slope;
   leak.cycles = troughs.size();
   leak.confidence = trend.tau * (0.5 + 0.5 * many) * size_weight(trend.rise, max);
-  leak.troughs = std::move(troughs);
+  curve.troughs = std::move(troughs);
+  leak.evidence = std::move(curve);
   return leak;
 }
 
@@ -505,14 +507,16 @@ std::optional<Leak> steady_growth_of(const Run& run, Floor floor, bool stairs_to
   }
   const ContextPoint& first = run.points.front();
   bins.insert(bins.begin(), Trough{0, first.snapshot, first.time, floor.front()});
+  CurveEvidence curve;
+  curve.rises =
+      static_cast<std::size_t>(std::lround(trend.rising * static_cast<double>(bins.size() - 1)));
+  if (stairs) curve.steps = stairs->steps, curve.step_factor = stairs->factor;
   Leak leak;
   leak.kind = LeakKind::steady_growth;
-  leak.rises =
-      static_cast<std::size_t>(std::lround(trend.rising * static_cast<double>(bins.size() - 1)));
-  if (stairs) leak.steps = stairs->steps, leak.step_factor = stairs->factor;
   leak.growth_bytes = slope_of(bins, false);
   leak.confidence = kSteadyConfidence * std::max(trend.rising, 0.5) * size_weight(trend.rise, max);
-  leak.troughs = std::move(bins);
+  curve.troughs = std::move(bins);
+  leak.evidence = std::move(curve);
   return leak;
 }
 
@@ -546,7 +550,7 @@ std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cyc
   std::optional<Leak> leak =
       troughs.size() >= kMinTroughs ? rising_trough(run, std::move(troughs)) : steady_growth(run);
   if (!leak) return std::nullopt;
-  double level = static_cast<double>(leak->troughs.back().bytes);
+  double level = static_cast<double>(leak->curves()->troughs.back().bytes);
   leak->freed_before_exit =
       run.released && static_cast<double>(series.back().bytes) <= kReleaseLevel * level;
   leak->end_bytes = series.back().bytes;
@@ -554,8 +558,10 @@ std::optional<Leak> judge_series(std::span<const ContextPoint> series, const Cyc
 }
 
 double total_growth(const Leak& leak) {
-  return static_cast<double>(leak.troughs.back().bytes) -
-         static_cast<double>(leak.troughs.front().bytes);
+  const CurveEvidence* curve = leak.curves();
+  if (!curve) return 0;
+  return static_cast<double>(curve->troughs.back().bytes) -
+         static_cast<double>(curve->troughs.front().bytes);
 }
 
 }  // namespace strata

@@ -56,9 +56,10 @@ std::uint64_t bytes_at(std::span<const ContextPoint> series, std::uint64_t time)
 bool is_transfer(const Model& model, const SeriesBuilder& builder, const Context& context,
                  const Leak& leak) {
   std::vector<SiteId> siblings = sibling_sites(model, context);
-  if (siblings.empty() || leak.troughs.size() < 2) return false;
+  const std::vector<Trough>& troughs = leak.curves()->troughs;
+  if (siblings.empty() || troughs.size() < 2) return false;
   std::vector<ContextPoint> series = builder.of(siblings);
-  const Trough &first = leak.troughs.front(), &last = leak.troughs.back();
+  const Trough &first = troughs.front(), &last = troughs.back();
   double gain = static_cast<double>(last.bytes) - static_cast<double>(first.bytes);
   double loss = static_cast<double>(bytes_at(series, first.time)) -
                 static_cast<double>(bytes_at(series, last.time));
@@ -119,7 +120,7 @@ class TreeSuspects {
     return verdicts_[index(id)];
   }
   NodeId best_under(NodeId id) const;
-  std::vector<LeakPart> parts(NodeId id, const Leak& leak) const;
+  std::vector<LeakPart> parts(NodeId id, const CurveEvidence& curve) const;
 
   const ContextTree& tree_;
   const SeriesBuilder& builder_;
@@ -145,15 +146,15 @@ NodeId TreeSuspects::best_under(NodeId id) const {
 // How a suspect node's growth splits among its callers and its own sites:
 // each one's `min` at the suspect's last trough less at its first (the
 // troughs are at the same snapshots for all, so the parts add up).
-std::vector<LeakPart> TreeSuspects::parts(NodeId id, const Leak& leak) const {
+std::vector<LeakPart> TreeSuspects::parts(NodeId id, const CurveEvidence& curve) const {
   std::vector<LeakPart> out;
   if (tree_.children(id).empty()) return out;
   auto gained = [&](std::span<const SiteId> sites) {
     std::vector<SiteId> sorted(sites.begin(), sites.end());
     std::sort(sorted.begin(), sorted.end());
     std::vector<ContextPoint> series = builder_.of(sorted);
-    const ContextPoint* first = point_at(series, leak.troughs.front().snapshot);
-    const ContextPoint* last = point_at(series, leak.troughs.back().snapshot);
+    const ContextPoint* first = point_at(series, curve.troughs.front().snapshot);
+    const ContextPoint* last = point_at(series, curve.troughs.back().snapshot);
     return static_cast<double>(last ? last->min : 0) - static_cast<double>(first ? first->min : 0);
   };
   for (NodeId child : tree_.children(id)) {
@@ -184,7 +185,8 @@ std::vector<NodeId> TreeSuspects::pick(std::map<SiteId, Leak>& out) const {
               done.begin() + static_cast<std::ptrdiff_t>(index(tree_.subtree_end(best))), true);
     done[i] = true;
     Leak leak = *verdict(best);
-    leak.parts = parts(best, leak);
+    CurveEvidence& curve = *leak.curves();
+    curve.parts = parts(best, curve);
     std::span<const SiteId> sites = tree_.sites(best);
     out[*std::min_element(sites.begin(), sites.end())] = std::move(leak);
     picked.push_back(best);

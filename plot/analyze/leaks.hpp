@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "analyze/cycles.hpp"
@@ -51,30 +52,45 @@ struct LeakPart {
   double growth_bytes = 0;      // from the suspect's first trough to its last
 };
 
+// The evidence of a suspect judged from its curve (judge_series, leak_rules.cpp).
+struct CurveEvidence {
+  std::size_t rises = 0;        // troughs higher than the one before (rising trough), or
+                                // bins in which the floor rose (steady growth)
+  std::size_t steps = 0;        // steady growth in a staircase: its steps; else 0
+  double step_factor = 0;       // ... and the median factor of the rise at a step
+  std::vector<Trough> troughs;  // one per cycle, or the floor at the start of the run and
+                                // at the end of each tenth of it; in time order
+  std::vector<LeakPart> parts;  // with the tree, how the growth splits among the node's
+                                // callers (those that gained), the most first; else empty
+};
+
+// The evidence of a finding from the lifetimes (finding_leak, heap_analysis.cpp).
+struct LifetimeEvidence {
+  Finding finding;              // its parts, sites and what they kept (lifetime_leaks.hpp)
+  std::size_t cycles_left = 0;  // the cycles (of Leak::cycles) that left some behind
+};
+
+// A suspect from the curves or a finding from the lifetimes: what both say,
+// and the evidence of the one that judged it, chosen once where it is made.
+// A finding's context holds all its sites; its `headline` indexes the frames
+// of its main part's main site, its context's frames.
 struct Leak {
   std::size_t context = 0;  // index into Contexts::contexts (contexts.hpp)
   LeakKind kind = LeakKind::rising_trough;
-  double growth_bytes = 0;  // per cycle (rising trough), per time unit (steady growth)
-  std::size_t cycles = 0;   // cycles judged (0 for steady growth)
+  double growth_bytes = 0;  // per cycle (rising trough, left behind), per time unit (steady growth)
+  std::size_t cycles = 0;   // cycles judged (0 for steady growth from the curves)
   std::uint64_t peak_bytes = 0;
   std::uint64_t end_bytes = 0;
   bool freed_before_exit = false;  // near zero at the end, after rising during the run
   double confidence = 0;           // in [0, 1]
-  std::size_t rises = 0;           // troughs higher than the one before (rising trough), or
-                                   // bins in which the floor rose (steady growth)
-  std::size_t steps = 0;           // steady growth in a staircase: its steps; else 0
-  double step_factor = 0;          // ... and the median factor of the rise at a step
-  std::vector<Trough> troughs;     // one per cycle, or the floor at the start of the run and
-                                   // at the end of each tenth of it; in time order
   std::size_t headline = 0;        // index into its context's frames: the first in the
                                    // program's own code (own_code.hpp)
-  std::vector<LeakPart> parts;     // with the tree, how the growth splits among the node's
-                                   // callers (those that gained), the most first; else empty
-  // A finding from the lifetimes: its parts and evidence; null for a suspect
-  // judged from its curve.  Its context holds all its sites; `headline`
-  // indexes the frames of its main part's main site, its context's frames.
-  std::optional<Finding> finding;
-  std::size_t cycles_left = 0;  // a finding: the cycles (of `cycles`) that left some behind
+  std::variant<CurveEvidence, LifetimeEvidence> evidence;
+
+  // The evidence when it is of that line; else null.
+  const CurveEvidence* curves() const { return std::get_if<CurveEvidence>(&evidence); }
+  CurveEvidence* curves() { return std::get_if<CurveEvidence>(&evidence); }
+  const LifetimeEvidence* lifetimes() const { return std::get_if<LifetimeEvidence>(&evidence); }
 };
 
 struct Leaks {
@@ -91,7 +107,8 @@ struct Leaks {
   std::vector<PassedOverStructure> passed_over;
 };
 
-// A suspect's growth over the whole run: its last trough less its first.
+// A suspect's growth over the whole run: its last trough less its first
+// (0 for a finding, which has no troughs).
 double total_growth(const Leak& leak);
 
 // The verdict on one context's series (points in time order) given the cycles

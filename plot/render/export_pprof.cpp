@@ -310,11 +310,12 @@ PprofLeaks pprof_leaks(const Model& model, const HeapAnalysis& analysis) {
   leaks.finding.assign(model.sites.size(), 0);
   for (std::size_t n = 0; n < analysis.leaks.suspects.size(); ++n) {
     const Leak& leak = analysis.leaks.suspects[n];
-    if (!leak.finding) continue;
+    const LifetimeEvidence* life = leak.lifetimes();
+    if (!life) continue;
     const std::vector<FrameId>& frames = analysis.contexts.contexts[leak.context].frames;
     std::string headline = frames.empty() ? "[no stack]" : frame_name(model.frame(frames[leak.headline]));
     leaks.names.push_back(shown("#" + std::to_string(n + 1) + " " + headline));
-    for (SiteId site : leak.finding->sites) {
+    for (SiteId site : life->finding.sites) {
       leaks.kept[index(site)] = kept_bytes(model.site(site), analysis.leaks.horizon);
       leaks.finding[index(site)] = static_cast<std::uint32_t>(leaks.names.size());
     }

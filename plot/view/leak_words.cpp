@@ -31,18 +31,18 @@ std::string finding_place(const Frame& frame) {
 namespace {
 
 // "rose in 7 of 8 cycles" / "in 9 of 10 tenths of the run".
-std::string rose_in(const Leak& leak) {
-  std::size_t judged = leak.troughs.size() - (leak.kind == LeakKind::rising_trough ? 0 : 1);
+std::string rose_in(const Leak& leak, const CurveEvidence& curve) {
+  std::size_t judged = curve.troughs.size() - (leak.kind == LeakKind::rising_trough ? 0 : 1);
   if (leak.kind == LeakKind::rising_trough) {
-    return "its trough (the least it held in a cycle) rose in " + std::to_string(leak.rises) +
+    return "its trough (the least it held in a cycle) rose in " + std::to_string(curve.rises) +
            " of " + std::to_string(judged) + " cycles";
   }
-  if (leak.steps > 0) {
-    return "its floor (the least it held from then on) rose in " + std::to_string(leak.steps) +
-           " steps, each about " + short_number(leak.step_factor) +
+  if (curve.steps > 0) {
+    return "its floor (the least it held from then on) rose in " + std::to_string(curve.steps) +
+           " steps, each about " + short_number(curve.step_factor) +
            " times the rise before it (a buffer grown by a factor)";
   }
-  return "its floor (the least it held from then on) rose in " + std::to_string(leak.rises) +
+  return "its floor (the least it held from then on) rose in " + std::to_string(curve.rises) +
          " of " + std::to_string(judged) + " " + (judged == 10 ? "tenths" : "parts") +
          " of the run";
 }
@@ -69,12 +69,13 @@ std::string growth_rate(const Leak& leak, const std::string& time_unit, double e
 }
 
 std::string leak_why(const Leak& leak, const std::string& time_unit, double end_time) {
-  if (leak.troughs.empty()) return "";
-  const Trough &first = leak.troughs.front(), &last = leak.troughs.back();
+  const CurveEvidence* curve = leak.curves();
+  if (!curve || curve->troughs.empty()) return "";
+  const Trough &first = curve->troughs.front(), &last = curve->troughs.back();
   auto at = [&](const Trough& t) {
     return " (at " + format_time(time_unit, static_cast<double>(t.time)) + ")";
   };
-  std::string text = rose_in(leak) + ", from " + bytes(first.bytes);
+  std::string text = rose_in(leak, *curve) + ", from " + bytes(first.bytes);
   if (static_cast<double>(first.time) > kLateStart * end_time) text += at(first);
   text += " to " + bytes(last.bytes) + at(last) + ", about ";
   if (leak.kind == LeakKind::rising_trough) {
@@ -86,7 +87,8 @@ std::string leak_why(const Leak& leak, const std::string& time_unit, double end_
 }
 
 std::string finding_why(const Model& model, const Leak& leak, const Cycles& cycles) {
-  const Finding& f = *leak.finding;
+  const LifetimeEvidence& life = std::get<LifetimeEvidence>(leak.evidence);
+  const Finding& f = life.finding;
   std::string text = "kept ";
   for (std::size_t q = 0; q < f.retention.size(); ++q) {
     if (q > 0) text += q + 1 == f.retention.size() ? " and " : ", ";
@@ -101,8 +103,8 @@ std::string finding_why(const Model& model, const Leak& leak, const Cycles& cycl
                            : "each cycle (the heap's rhythm)";
     text += "; " + each + " left about " +
             format_bytes(static_cast<double>(f.kept_bytes) /
-                         static_cast<double>(std::max<std::size_t>(leak.cycles_left, 1))) +
-            " behind, " + std::to_string(leak.cycles_left) + " of " + std::to_string(leak.cycles) +
+                         static_cast<double>(std::max<std::size_t>(life.cycles_left, 1))) +
+            " behind, " + std::to_string(life.cycles_left) + " of " + std::to_string(leak.cycles) +
             " cycles";
   }
   return text;
@@ -141,7 +143,7 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
 }
 
 std::string finding_words(const Model& model, const Leak& leak, const std::string& holder) {
-  const Finding& f = *leak.finding;
+  const Finding& f = std::get<LifetimeEvidence>(leak.evidence).finding;
   // The parts by headline function, each with its share of the kept bytes.
   std::map<std::string, std::uint64_t> by_function;
   std::vector<std::string> order;

@@ -25,7 +25,7 @@ std::string growth_words(const Leak& leak);
 // its parameters, and without line information the function alone.
 std::string finding_place(const Frame& frame);
 
-// A finding from the lifetimes (Leak::finding), what was seen: "kept 100%,
+// A finding from the lifetimes (its Leak::evidence a LifetimeEvidence), what was seen: "kept 100%,
 // 91%, 92% and 89% of what it made in each quarter of its part of the run
 // (from 3% of the run to 95%)", then, with cycles, "; each cycle left about
 // 1.3 MiB behind, 7 of 8 cycles".

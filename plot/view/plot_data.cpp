@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "analyze/heap_analysis.hpp"
 #include "model/frame_names.hpp"
@@ -101,10 +102,15 @@ void fold_into(Context& into, const Context& from) {
   into.end_bytes += from.end_bytes;
 }
 
-// The lines of the legend a band takes: a leak's troughs have one too.
-std::size_t legend_lines(const Source& source) {
-  return source.leak && !source.leak->troughs.empty() ? 2 : 1;
+// A band's leak's troughs: a suspect's from its curve; none for a finding or another band.
+std::span<const Trough> troughs_of(const Source& source) {
+  const CurveEvidence* curve = source.leak ? source.leak->curves() : nullptr;
+  if (!curve) return {};
+  return curve->troughs;
 }
+
+// The lines of the legend a band takes: a leak's troughs have one too.
+std::size_t legend_lines(const Source& source) { return troughs_of(source).empty() ? 1 : 2; }
 
 // Keeps the first bands of contexts (the leak suspects first, then by rank),
 // at most `top` of them (0: any), while their legends take at most
@@ -333,13 +339,14 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
   for (const Source& source : sources) leaks += source.leak != nullptr;
   for (std::size_t b = 0; b < sources.size(); ++b) {
     const Leak* leak = sources[b].leak;
-    if (!leak || leak->troughs.empty()) continue;
+    std::span<const Trough> troughs = troughs_of(sources[b]);
+    if (troughs.empty()) continue;
     PlotTroughs line;
     line.band = b;
     std::string growth = growth_rate(*leak, data.time_unit, data.end_time);
     std::string what = leak->kind == LeakKind::rising_trough ? "troughs" : "floor";
     line.legend = leak_name(*leak, b, leaks) + ": its " + what + ", " + growth;
-    for (const Trough& trough : leak->troughs) {
+    for (const Trough& trough : troughs) {
       auto it =
           std::lower_bound(contexts.snapshots.begin(), contexts.snapshots.end(), trough.snapshot);
       if (it == contexts.snapshots.end() || *it != trough.snapshot) continue;
@@ -356,8 +363,9 @@ void add_finding_details(const Model& model, const HeapAnalysis& analysis,
                          const std::vector<Source>& sources, PlotData& data) {
   for (std::size_t b = 0; b < sources.size(); ++b) {
     const Leak* leak = sources[b].leak;
-    if (!leak || !leak->finding) continue;
-    std::optional<FrameId> frame = leak->finding->holder_frame;
+    const LifetimeEvidence* life = leak ? leak->lifetimes() : nullptr;
+    if (!life) continue;
+    std::optional<FrameId> frame = life->finding.holder_frame;
     std::string holder = frame ? frame_text(model.frame(*frame)) : "";
     std::string word = leak->kind == LeakKind::left_behind ? "leak" : "growth";
     data.bands[b].detail += "; " + word + ": " + finding_words(model, *leak, holder) + "; " +

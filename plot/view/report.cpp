@@ -57,11 +57,11 @@ ReportContext report_context(const Model& model, const Context& context, std::si
           .selected_bytes = std::nullopt};
 }
 
-std::vector<ReportLeakPart> report_parts(const Model& model, const Leak& leak) {
+std::vector<ReportLeakPart> report_parts(const Model& model, const CurveEvidence& curve) {
   double total = 0;
-  for (const LeakPart& part : leak.parts) total += part.growth_bytes;
+  for (const LeakPart& part : curve.parts) total += part.growth_bytes;
   std::vector<ReportLeakPart> parts;
-  for (const LeakPart& part : leak.parts) {
+  for (const LeakPart& part : curve.parts) {
     parts.push_back({.frames = frames_of(model, part.frames),
                      .growth_bytes = part.growth_bytes,
                      .share_pct = total > 0 ? 100 * part.growth_bytes / total : 0});
@@ -110,24 +110,26 @@ ReportLeak common_leak(std::vector<Frame> frames, const Leak& leak) {
           .end_bytes = leak.end_bytes,
           .freed_before_exit = leak.freed_before_exit,
           .confidence = leak.confidence,
-          .troughs = leak.troughs,
+          .troughs = {},
           .freed_by = std::nullopt,
           .freed_words = {},
           .finding = std::nullopt};
 }
 
-ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak) {
+ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak,
+                       const CurveEvidence& curve) {
   ReportLeak out = common_leak(frames_of(model, contexts.contexts[leak.context].frames), leak);
   out.why = leak_why(leak, model.header.time_unit, static_cast<double>(model.end_time));
   if (leak.kind == LeakKind::steady_growth) out.words = growth_words(leak);
-  out.parts = report_parts(model, leak);
+  out.parts = report_parts(model, curve);
+  out.troughs = curve.troughs;
   return out;
 }
 
 // A finding as the report says it: its main part's stack, its parts, its evidence.
 ReportLeak report_finding(const Model& model, const Contexts* contexts, const Leak& leak,
-                          const Cycles& cycles) {
-  const Finding& f = *leak.finding;
+                          const LifetimeEvidence& life, const Cycles& cycles) {
+  const Finding& f = life.finding;
   // Its context's frames; a small finding (no context) its main part's main site's.
   ReportLeak out =
       common_leak(frames_of(model, contexts ? contexts->contexts[leak.context].frames
@@ -142,7 +144,7 @@ ReportLeak report_finding(const Model& model, const Contexts* contexts, const Le
                                          .freed_at_exit = f.freed_at_exit(),
                                          .holder = holder,
                                          .retention = f.retention,
-                                         .cycles_left = leak.cycles_left,
+                                         .cycles_left = life.cycles_left,
                                          .sites = f.sites.size()};
   for (const FindingPart& part : f.parts) {
     double share = f.kept_bytes > 0 ? 100.0 * static_cast<double>(part.kept_bytes) /
@@ -293,18 +295,21 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
   FindingHeadlines headlines(model, OwnCode(model, options.libraries));
   report.leaks_from_lifetimes = analysis.leaks.from_lifetimes;
   for (const Leak& leak : analysis.leaks.suspects) {
-    report.leaks.push_back(
-        leak.finding ? report_finding(model, &analysis.contexts, leak, analysis.leaks.cycles)
-                     : report_leak(model, analysis.contexts, leak));
-    add_freed_by(model,
-                 leak.finding ? std::span<const SiteId>(leak.finding->sites)
-                              : std::span<const SiteId>(contexts[leak.context].sites),
-                 headlines, report.leaks.back());
+    // A finding's bytes are its sites'; a suspect's, its context's.
+    if (const LifetimeEvidence* life = leak.lifetimes()) {
+      report.leaks.push_back(
+          report_finding(model, &analysis.contexts, leak, *life, analysis.leaks.cycles));
+      add_freed_by(model, life->finding.sites, headlines, report.leaks.back());
+    } else {
+      report.leaks.push_back(report_leak(model, analysis.contexts, leak, *leak.curves()));
+      add_freed_by(model, contexts[leak.context].sites, headlines, report.leaks.back());
+    }
   }
   for (const Leak& leak : analysis.leaks.small) {
-    report.small_leaks.push_back(report_finding(model, nullptr, leak, analysis.leaks.cycles));
+    const LifetimeEvidence& life = std::get<LifetimeEvidence>(leak.evidence);
+    report.small_leaks.push_back(report_finding(model, nullptr, leak, life, analysis.leaks.cycles));
     report.small_leaks.back().context_rank = 0;
-    add_freed_by(model, leak.finding->sites, headlines, report.small_leaks.back());
+    add_freed_by(model, life.finding.sites, headlines, report.small_leaks.back());
   }
   report.passed_over = report_passed_over(model, analysis, options.threshold);
   report.lifetimes = report_lifetimes(model, born_at);

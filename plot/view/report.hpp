@@ -85,7 +85,7 @@ struct ReportLeak {
   // Who freed it, most bytes first; null without lifetimes or free stacks.
   std::optional<std::vector<ReportFreedBy>> freed_by;
   std::string freed_words;  // "freed at exit by player_free (player.c:141) (...)"; or empty
-  // A finding from the lifetimes (leaks.hpp, Leak::finding); null for a suspect of the curves.
+  // A finding from the lifetimes (leaks.hpp, LifetimeEvidence); null for a suspect of the curves.
   struct FindingFacts {
     std::uint64_t kept_bytes = 0;  // born before the horizon and alive at it
     std::uint64_t kept_blocks = 0;

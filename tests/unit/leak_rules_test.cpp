@@ -68,9 +68,10 @@ TEST(RisingTrough, Found) {
   EXPECT_NEAR(leak->growth_bytes, 1000.0, 1.0);
   EXPECT_GT(leak->confidence, 0.9);
   EXPECT_FALSE(leak->freed_before_exit);
-  ASSERT_EQ(leak->troughs.size(), 8u);
-  EXPECT_EQ(leak->troughs[3].bytes, 3000u);
-  EXPECT_EQ(leak->troughs[3].cycle, 3u);
+  ASSERT_NE(leak->curves(), nullptr);  // judged from the curve
+  ASSERT_EQ(leak->curves()->troughs.size(), 8u);
+  EXPECT_EQ(leak->curves()->troughs[3].bytes, 3000u);
+  EXPECT_EQ(leak->curves()->troughs[3].cycle, 3u);
 }
 
 // Snapshots every 37 units of 100-unit cycles: never at a trough, but the
@@ -140,7 +141,7 @@ TEST(RisingTrough, RisesFromMostCycles) {
   leak = judge(twice, 10, marked(4, 100));
   ASSERT_TRUE(leak);
   EXPECT_EQ(leak->kind, LeakKind::rising_trough);
-  EXPECT_EQ(leak->rises, 2u);
+  EXPECT_EQ(leak->curves()->rises, 2u);
 }
 
 TEST(RisingTrough, OneCycleIsNoSuspect) {

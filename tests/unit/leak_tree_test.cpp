@@ -107,10 +107,10 @@ TEST(TreeLeaks, ALeakSplitAcrossCallersIsNamedOnce) {
   const Context& context = analysis.contexts.contexts[leak.context];
   EXPECT_EQ(tree::frame_names(model, context.frames), "alloc session_create");
   EXPECT_EQ(context.sites.size(), 2u);
-  ASSERT_EQ(leak.parts.size(), 2u);
-  EXPECT_NEAR(leak.parts[0].growth_bytes, leak.parts[1].growth_bytes, 64 * 10);
-  std::set<std::string> callers{tree::frame_names(model, leak.parts[0].frames),
-                                tree::frame_names(model, leak.parts[1].frames)};
+  ASSERT_EQ(leak.curves()->parts.size(), 2u);
+  EXPECT_NEAR(leak.curves()->parts[0].growth_bytes, leak.curves()->parts[1].growth_bytes, 64 * 10);
+  std::set<std::string> callers{tree::frame_names(model, leak.curves()->parts[0].frames),
+                                tree::frame_names(model, leak.curves()->parts[1].frames)};
   EXPECT_EQ(callers, (std::set<std::string>{"warmup", "serve"}));
 }
 
@@ -130,7 +130,7 @@ TEST(TreeLeaks, ALeakIsNamedAtTheDeepestNodeThatCarriesIt) {
   const Leak& leak = analysis.leaks.suspects[0];
   EXPECT_EQ(tree::frame_names(model, analysis.contexts.contexts[leak.context].frames),
             "alloc logger main");
-  EXPECT_TRUE(leak.parts.empty());
+  EXPECT_TRUE(leak.curves()->parts.empty());
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ HeapAnalysis with_leak(const Model& model) {
   leak.growth_bytes = 1024;
   leak.cycles = 2;
   leak.confidence = 0.9;
-  leak.troughs = {{0, 0, 100, 100}, {1, 3, 300, 10}};
+  leak.curves()->troughs = {{0, 0, 100, 100}, {1, 3, 300, 10}};
   analysis.leaks.suspects = {leak};
   return analysis;
 }
@@ -243,7 +243,7 @@ TEST(PlotData, BandsBeyondTheBudgetAreOtherPlaces) {
   for (std::size_t c : {3u, 7u}) {
     Leak leak;
     leak.context = c;
-    leak.troughs = {{0, 0, 100, 100}};
+    leak.curves()->troughs = {{0, 0, 100, 100}};
     analysis.leaks.suspects.push_back(leak);
   }
   PlotOptions plot;
