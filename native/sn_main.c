@@ -455,10 +455,15 @@ static Bool modules_stale = False;   // a new site has a frame in no module
 static Site* site_of(const RawStack* st)
 {
    ULong before = stats_sites;
-   Site* s = get_Site_of_stack(st->ips + st->site_first,
-                               st->site_end - st->site_first);
+   Site* s;
+   if (st->site != NULL)        // the stack cache's (sn_stack.c)
+      return st->site;
+   s = get_Site_of_stack(st->ips + st->site_first,
+                         st->site_end - st->site_first);
    if (stats_sites != before && !in_known_Modules(s->ips, s->n_ips))
       modules_stale = True;
+   if (st->site_slot != NULL)
+      *st->site_slot = s;
    return s;
 }
 
