@@ -276,81 +276,159 @@ static inline void unlock_core(void) { pthread_mutex_unlock(&core_lock); }
 
 /* The live blocks recorded: address -> site, requested size, tag, and the
    extra bytes counted for it (--heap-admin and the C library's slop).
-   Open addressing, linear probing, a power of two of slots; a freed slot
-   is a tombstone (TOMB) until the table is rebuilt. */
+   Open addressing, linear probing, any number of slots (a slot is the
+   hash scaled to it), at most 3/4 full, grown by half; a freed slot is
+   filled by shifting back the run after it, so there are no tombstones.
+   A slot is 24 bytes:
+
+      key:   the block's address (0: the slot is empty)
+      info:  63      48 47                          0
+            [  extra   |           Site*            ]
+      size:  the requested size (32 bits) | tag (32 bits)
+
+   e.g. a 40-byte block of site 0x7f12345670, with 8 bytes of slop and
+   --heap-admin=8, tag 3: info 0x00107f12345670, size 40, tag 3.  A block
+   of 4 GiB or more, or with 64 KiB or more of extra, has size BIG_SZB and
+   its size and extra in 'big_blocks' (rare: one hash look-up more). */
 typedef struct {
-   Addr  key;      // 0: empty; TOMB: freed
+   Addr  key;
+   UWord info;
+   UInt  szB;
+   UInt  tag;
+} BlockRec;
+
+/* A live block, as find_Block decodes it. */
+typedef struct {
    Site* site;
    SizeT szB;
    UInt  tag;
    UInt  extra;
-} BlockRec;
-#define TOMB ((Addr)1)
+} Block;
 
-static BlockRec* btab  = NULL;
-static UWord     bcap  = 0;      // slots
-static UWord     bused = 0;      // live and tombstones
-static UWord     blive = 0;
-static UInt      bshift;
+#define SITE_BITS  48
+#define SITE_MASK  ((1UL << SITE_BITS) - 1)
+#define BIG_SZB    0xFFFFFFFFU
+#define BIG_EXTRA  0xFFFFU
+
+typedef struct _BigBlock {
+   struct _BigBlock* next;
+   UWord  key;                  // the block's address
+   SizeT  szB;
+   UInt   extra;
+} BigBlock;
+
+static BlockRec*    btab  = NULL;
+static UWord        bcap  = 0;          // slots
+static UWord        blive = 0;          // live blocks
+static VgHashTable* big_blocks = NULL;  /* Addr -> BigBlock* */
 
 static inline UWord slot_of(Addr key)
 {
-   return (UWord)((key * GOLDEN_MULT) >> bshift);
+   return (UWord)(((unsigned __int128)(key * GOLDEN_MULT) * bcap) >> 64);
 }
 
+static inline UWord next_slot(UWord j)
+{
+   return j + 1 == bcap ? 0 : j + 1;
+}
+
+static void put_in_table(const BlockRec* r)
+{
+   UWord j;
+   for (j = slot_of(r->key); btab[j].key != 0; j = next_slot(j))
+      tl_assert(btab[j].key != r->key);
+   btab[j] = *r;
+}
+
+/* The table, rebuilt with 'cap' slots: more than the arena's largest
+   class, so a mapping of its own, zeroed (empty). */
 static void rebuild_table(UWord cap)
 {
    BlockRec* old = btab;
    UWord     old_cap = bcap, i;
+   tl_assert(cap * sizeof(BlockRec) > ((SizeT)64 << 10));   // a new map
    btab = arena_malloc(cap * sizeof(BlockRec));
-   memset(btab, 0, cap * sizeof(BlockRec));
-   bcap  = cap;
-   bused = blive;
-   bshift = 64 - __builtin_ctzl(cap);
-   for (i = 0; i < old_cap; i++) {
-      UWord j;
-      if (old[i].key <= TOMB)
-         continue;
-      for (j = slot_of(old[i].key); btab[j].key != 0; j = (j + 1) & (cap - 1))
-         ;
-      btab[j] = old[i];
-   }
+   tl_assert(btab != NULL);
+   bcap = cap;
+   for (i = 0; i < old_cap; i++)
+      if (old[i].key != 0)
+         put_in_table(&old[i]);
    if (old != NULL)
       arena_free(old);
 }
 
-static BlockRec* find_Block(Addr key)
+/* The slot of 'key', and its block in '*b'; -1 if it is no live block. */
+static Word find_Block(Addr key, Block* b)
 {
    UWord j;
    if (btab == NULL)
-      return NULL;
-   for (j = slot_of(key); btab[j].key != 0; j = (j + 1) & (bcap - 1))
-      if (btab[j].key == key)
-         return &btab[j];
-   return NULL;
+      return -1;
+   for (j = slot_of(key); btab[j].key != 0; j = next_slot(j))
+      if (btab[j].key == key) {
+         b->site  = (Site*)(btab[j].info & SITE_MASK);
+         b->tag   = btab[j].tag;
+         b->szB   = btab[j].szB;
+         b->extra = (UInt)(btab[j].info >> SITE_BITS);
+         if (UNLIKELY(b->szB == BIG_SZB)) {
+            const BigBlock* g = VG_(HT_lookup)(big_blocks, key);
+            tl_assert(g != NULL);
+            b->szB   = g->szB;
+            b->extra = g->extra;
+         }
+         return (Word)j;
+      }
+   return -1;
 }
 
 static void add_Block(Addr key, Site* s, SizeT szB, UInt tag, UInt extra)
 {
-   UWord j;
-   if (btab == NULL || 2 * (bused + 1) > bcap)
-      rebuild_table(btab == NULL ? 1 << 16 : 4 * blive > bcap ? 2 * bcap : bcap);
-   for (j = slot_of(key); btab[j].key > TOMB; j = (j + 1) & (bcap - 1))
-      tl_assert(btab[j].key != key);
-   if (btab[j].key == 0)
-      bused++;
-   btab[j].key   = key;
-   btab[j].site  = s;
-   btab[j].szB   = szB;
-   btab[j].tag   = tag;
-   btab[j].extra = extra;
+   BlockRec r;
+   tl_assert(key != 0 && ((UWord)s & ~SITE_MASK) == 0);
+   if (btab == NULL || 4 * (blive + 1) > 3 * bcap)
+      rebuild_table(btab == NULL ? 1 << 14 : bcap + bcap / 2);
+   r.key  = key;
+   r.tag  = tag;
+   if (szB < BIG_SZB && extra < BIG_EXTRA) {
+      r.info = (UWord)s | ((UWord)extra << SITE_BITS);
+      r.szB  = (UInt)szB;
+   } else {
+      BigBlock* g = VG_(malloc)("sn.big", sizeof(BigBlock));
+      if (big_blocks == NULL)
+         big_blocks = VG_(HT_construct)("sn.big_blocks");
+      g->key   = key;
+      g->szB   = szB;
+      g->extra = extra;
+      VG_(HT_add_node)(big_blocks, g);
+      r.info = (UWord)s;
+      r.szB  = BIG_SZB;
+   }
+   put_in_table(&r);
    blive++;
 }
 
-static void remove_Block(BlockRec* r)
+/* The block in slot 'i' is forgotten: the run of slots after it is
+   shifted back over it, each block no further from its home slot. */
+static void remove_Block(Word i)
 {
-   r->key = TOMB;
-   blive--;
+   UWord j = (UWord)i, h;
+   if (btab[i].szB == BIG_SZB)
+      VG_(free)(VG_(HT_remove)(big_blocks, btab[i].key));
+   for (;;) {
+      btab[i].key = 0;
+      for (;;) {
+         j = next_slot(j);
+         if (btab[j].key == 0) {
+            blive--;
+            return;
+         }
+         h = slot_of(btab[j].key);
+         // j's block may move to i when i lies cyclically in [h, j)
+         if ((j + bcap - h) % bcap >= (j + bcap - (UWord)i) % bcap)
+            break;
+      }
+      btab[i] = btab[j];
+      i = (Word)j;
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -377,10 +455,15 @@ static Bool modules_stale = False;   // a new site has a frame in no module
 static Site* site_of(const RawStack* st)
 {
    ULong before = stats_sites;
-   Site* s = get_Site_of_stack(st->ips + st->site_first,
-                               st->site_end - st->site_first);
+   Site* s;
+   if (st->site != NULL)        // the stack cache's (sn_stack.c)
+      return st->site;
+   s = get_Site_of_stack(st->ips + st->site_first,
+                         st->site_end - st->site_first);
    if (stats_sites != before && !in_known_Modules(s->ips, s->n_ips))
       modules_stale = True;
+   if (st->site_slot != NULL)
+      *st->site_slot = s;
    return s;
 }
 
@@ -403,12 +486,13 @@ static UInt extra_of(void* p, SizeT req)
    whose address comes back: it died then, without a free stack. */
 static void forget_stale(void* p)
 {
-   BlockRec* r = find_Block((Addr)p);
-   if (r == NULL)
+   Block b;
+   Word  i = find_Block((Addr)p, &b);
+   if (i < 0)
       return;
-   record_death(VG_INVALID_THREADID, r->site, p, r->tag, r->szB, r->extra);
+   record_death(VG_INVALID_THREADID, b.site, p, b.tag, b.szB, b.extra);
    count_free_call();
-   remove_Block(r);
+   remove_Block(i);
 }
 
 /* A block 'p' of 'req' bytes was just made, at the stack 'st'. */
@@ -439,39 +523,40 @@ static void* recorded(void* p, SizeT req)
    return p;
 }
 
-/* The lock taken, the record of the live block 'p'; NULL, the lock not
-   held, if 'p' is no block recorded. */
-static BlockRec* locked_Block(const void* p)
+/* The lock taken, the slot of the live block 'p' and the block in '*b';
+   -1, the lock not held, if 'p' is no block recorded. */
+static Word locked_Block(const void* p, Block* b)
 {
-   BlockRec* r;
+   Word i;
    lock_core();
-   r = state == Recording ? find_Block((Addr)p) : NULL;
-   if (r == NULL)
+   i = state == Recording ? find_Block((Addr)p, b) : -1;
+   if (i < 0)
       unlock_core();
-   return r;
+   return i;
 }
 
 /* The block 'p' is freed: recorded as dead, and forgotten, before the C
    library may give its address again. */
 static void forget(void* p)
 {
-   RawStack  st;
-   BlockRec* r = locked_Block(p);
-   if (r == NULL)
+   RawStack st;
+   Block    b;
+   Word     i = locked_Block(p, &b);
+   if (i < 0)
       return;
    clock_before_op();
-   if (death_needs_FreeStack(r->tag)) {
+   if (death_needs_FreeStack(b.tag)) {
       unlock_core();
       unwind_RawStack(&st, clo_free_depth);
-      r = locked_Block(p);
-      if (r == NULL)
+      i = locked_Block(p, &b);
+      if (i < 0)
          return;
       clock_before_op();
       op_stack = &st;
    }
-   record_death(1, r->site, p, r->tag, r->szB, r->extra);
+   record_death(1, b.site, p, b.tag, b.szB, b.extra);
    count_free_call();
-   remove_Block(r);
+   remove_Block(i);
    clock_after_op();
    op_stack = NULL;
    unlock_core();
@@ -482,15 +567,16 @@ static void forget(void* p)
 static void* renew(void* old, SizeT n)
 {
    RawStack  st;
-   BlockRec* r;
+   Block     b;
+   Word      i;
    Site*     site;
    Site*     old_site;
    SizeT     old_req, kept;
    UInt      tag, old_extra, extra;
    void*     p;
    unwind_RawStack(&st, clo_depth > clo_free_depth ? clo_depth : clo_free_depth);
-   r = locked_Block(old);
-   if (r == NULL)
+   i = locked_Block(old, &b);
+   if (i < 0)
       return real.realloc(old, n);
    clock_before_op();
    p = real.realloc(old, n);
@@ -498,12 +584,12 @@ static void* renew(void* old, SizeT n)
       unlock_core();
       return NULL;
    }
-   old_req   = r->szB;
-   old_site  = r->site;
-   tag       = r->tag;
-   old_extra = r->extra;
+   old_req   = b.szB;
+   old_site  = b.site;
+   tag       = b.tag;
+   old_extra = b.extra;
    extra     = extra_of(p, n);
-   remove_Block(r);
+   remove_Block(i);
    if (n < old_req)
       update_peak();
    take_from_totals(old_req, old_extra);

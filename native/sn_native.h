@@ -33,6 +33,8 @@ typedef struct {
    UInt n;
    UInt site_first, site_end;  // ips[site_first .. site_end) make the site
    UInt free_first, free_end;  // and the free stack
+   Site*  site;                // its site, if the stack cache knew it
+   Site** site_slot;           // where the stack cache keeps it, or NULL
 } RawStack;
 
 /* Unwinds the caller's stack (outside the lock), to 'depth' frames past

@@ -34,6 +34,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,10 +140,18 @@ Bool in_known_Modules(const Addr* ips, UInt n_ips)
 typedef enum { TopOther = 1, TopAlloc = 2, TopFree = 4 } TopClass;
 
 /* Code address -> TopClass of the frames seen at the top of stacks:
-   open addressing, linear probing; a full table classifies afresh. */
-#define TOP_SLOTS 4096
-static struct { Addr ip; UInt cls; } top_classes[TOP_SLOTS];
-static pthread_mutex_t top_lock = PTHREAD_MUTEX_INITIALIZER;
+   open addressing, linear probing, lock-free (the table of the
+   first version took a mutex at every look-up); a full table classifies
+   afresh.  A slot is one word, written at once, so that a reader never
+   sees one address with another's class:
+
+      63    56 55                       0
+     [ class  |        code address      ]   0: empty
+
+   (user-space code addresses are below 2^47). */
+#define TOP_SLOTS  (1 << 16)
+#define TOP_SHIFT  56
+static UWord top_classes[TOP_SLOTS];
 
 static Addr main_lo = 0, main_hi = 0;   // main's code, once known
 
@@ -187,33 +196,29 @@ static UInt classify_top(Addr ip)
 
 static UInt top_class(Addr ip)
 {
-   UWord i = (UWord)((ip * GOLDEN_MULT) >> 52) & (TOP_SLOTS - 1);
-   UWord k;
-   UInt  cls = 0;
+   UWord i = (UWord)((ip * GOLDEN_MULT) >> 48) & (TOP_SLOTS - 1);
+   UWord k, w;
+   UInt  cls;
    if (ip >= own_lo && ip < own_hi)
       return TopAlloc;
-   pthread_mutex_lock(&top_lock);
    for (k = 0; k < 16; k++, i = (i + 1) & (TOP_SLOTS - 1)) {
-      if (top_classes[i].ip == ip) {
-         cls = top_classes[i].cls;
+      w = __atomic_load_n(&top_classes[i], __ATOMIC_RELAXED);
+      if (w == 0)
          break;
-      }
-      if (top_classes[i].ip == 0)
+      if ((w & ((1UL << TOP_SHIFT) - 1)) == ip)
+         return (UInt)(w >> TOP_SHIFT);
+   }
+   cls = classify_top(ip);     // dladdr: never under a lock of ours
+   tl_assert(ip < (1UL << TOP_SHIFT));
+   w = ip | ((UWord)cls << TOP_SHIFT);
+   i = (UWord)((ip * GOLDEN_MULT) >> 48) & (TOP_SLOTS - 1);
+   for (k = 0; k < 16; k++, i = (i + 1) & (TOP_SLOTS - 1)) {
+      UWord empty = 0;
+      if (__atomic_compare_exchange_n(&top_classes[i], &empty, w, False,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+          || (empty & ((1UL << TOP_SHIFT) - 1)) == ip)
          break;
    }
-   pthread_mutex_unlock(&top_lock);
-   if (cls != 0)
-      return cls;
-   cls = classify_top(ip);     // dladdr: never under a lock of ours
-   pthread_mutex_lock(&top_lock);
-   i = (UWord)((ip * GOLDEN_MULT) >> 52) & (TOP_SLOTS - 1);
-   for (k = 0; k < 16; k++, i = (i + 1) & (TOP_SLOTS - 1))
-      if (top_classes[i].ip == 0 || top_classes[i].ip == ip) {
-         top_classes[i].ip  = ip;
-         top_classes[i].cls = cls;
-         break;
-      }
-   pthread_mutex_unlock(&top_lock);
    return cls;
 }
 
@@ -247,17 +252,93 @@ static UInt cut(const RawStack* st, UInt i, UInt depth)
 /* The frames unwound past those the rules take off the top. */
 #define SLACK_FRAMES 8
 
+/* The stack cache, one per thread: the raw stacks seen last (direct
+   mapped by the hash of their return addresses) -> the bounds of their
+   site and free stack, and their site once the core has found it.  A
+   stack seen before costs a comparison of its return addresses instead
+   of the classes of its top frames, and the site's look-up under the lock
+   (site_of in sn_main.c).  Sites live as long as the process, so an entry
+   stays right after a fork; what makes a site is fixed once main is
+   known (set_main_fn), and a stack unwound before cannot hold main. */
+#define SCACHE_ENTRIES  512
+#define SCACHE_IPS       40    // deeper stacks are not cached
+typedef struct {
+   UWord hash;                 // 0: empty
+   UInt  n, depth;
+   UInt  site_first, site_end, free_first, free_end;
+   Site* site;                 // NULL until the core found it
+   Addr  ips[SCACHE_IPS];
+} StackEntry;
+
+static __thread StackEntry* scache __attribute__((tls_model("initial-exec")));
+static pthread_key_t scache_key;   // frees a thread's cache at its exit
+
+static void free_scache(void* c)
+{
+   arena_free(c);
+}
+
+static UWord hash_ips(const Addr* ips, UInt n, UInt depth)
+{
+   UWord h = depth * GOLDEN_MULT + n;
+   UInt  i;
+   for (i = 0; i < n; i++)
+      h = (h ^ ips[i]) * GOLDEN_MULT;
+   return (h ^ (h >> 29)) | 1;
+}
+
+/* The thread's entry for 'st' unwound to 'depth': a hit fills in the
+   bounds and the site; NULL if the stack is too deep to be cached. */
+static StackEntry* cached_stack(RawStack* st, UInt depth, UWord hash)
+{
+   StackEntry* e;
+   if (st->n > SCACHE_IPS)
+      return NULL;
+   if (scache == NULL) {
+      scache = arena_malloc(SCACHE_ENTRIES * sizeof(StackEntry));
+      if (scache == NULL)
+         return NULL;
+      memset(scache, 0, SCACHE_ENTRIES * sizeof(StackEntry));
+      pthread_setspecific(scache_key, scache);
+   }
+   e = &scache[(hash >> 7) & (SCACHE_ENTRIES - 1)];
+   if (e->hash == hash && e->n == st->n && e->depth == depth
+       && memcmp(e->ips, st->ips, st->n * sizeof(Addr)) == 0) {
+      st->site_first = e->site_first;
+      st->site_end   = e->site_end;
+      st->free_first = e->free_first;
+      st->free_end   = e->free_end;
+      st->site       = e->site;
+      st->site_slot  = &e->site;
+      return e;
+   }
+   e->hash  = 0;
+   e->n     = st->n;
+   e->depth = depth;
+   e->site  = NULL;
+   memcpy(e->ips, st->ips, st->n * sizeof(Addr));
+   st->site_slot = &e->site;
+   return NULL;
+}
+
 void unwind_RawStack(RawStack* st, UInt depth)
 {
    void* ras[MAX_RAW_FRAMES];
    Int   n, i;
    UInt  cls;
+   UWord hash;
+   StackEntry* e;
    if (depth + SLACK_FRAMES > MAX_RAW_FRAMES)
       depth = MAX_RAW_FRAMES - SLACK_FRAMES;
    n = unw_backtrace(ras, (Int)(depth + SLACK_FRAMES));
    st->n = 0;
+   st->site = NULL;
+   st->site_slot = NULL;
    for (i = 0; i < n; i++)      // a return address, less 1: in its call
       st->ips[st->n++] = (Addr)ras[i] - (i > 0 ? 1 : 0);
+   hash = hash_ips(st->ips, st->n, depth);
+   if (cached_stack(st, depth, hash) != NULL)
+      return;
    for (i = 0; i < (Int)st->n && ((cls = top_class(st->ips[i])) & TopAlloc); i++)
       ;
    st->site_first = i;
@@ -266,12 +347,21 @@ void unwind_RawStack(RawStack* st, UInt depth)
    st->free_first = i;
    st->site_end = cut(st, st->site_first, clo_depth);
    st->free_end = cut(st, st->free_first, clo_free_depth);
+   if (st->site_slot != NULL) {   // the entry cached_stack began
+      e = (StackEntry*)((UChar*)st->site_slot - offsetof(StackEntry, site));
+      e->site_first = st->site_first;
+      e->site_end   = st->site_end;
+      e->free_first = st->free_first;
+      e->free_end   = st->free_end;
+      e->hash       = hash;
+   }
 }
 
 void init_stacks(void)
 {
    ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
    exe_path[n > 0 ? n : 0] = '\0';
+   pthread_key_create(&scache_key, free_scache);
    refresh_Modules();
 }
 
