@@ -179,12 +179,9 @@ Contexts depth_grouping(const Model& model, const ContextOptions& options, const
 }
 
 // Each suspect context's verdict, as a suspect, most suspicious first.
-std::vector<Leak> suspects(const Model& model, const ContextOptions& options,
-                           const std::vector<Context>& contexts, Verdicts& verdicts) {
+std::vector<Leak> suspects(const FindingHeadlines& headlines, const std::vector<Context>& contexts,
+                           Verdicts& verdicts) {
   std::vector<Leak> out;
-  // One headline policy for every suspect (headlines.hpp); --alloc-fn's
-  // functions are allocators to it too.
-  FindingHeadlines headlines(model, OwnCode(model, own_code_libraries(options)));
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     if (contexts[i].other()) continue;
     auto verdict = verdicts.find(contexts[i].sites.front());
@@ -248,6 +245,9 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     tree->measure(builder, measure);
   }
   Verdicts verdicts;
+  // One headline policy for every finding and suspect (headlines.hpp);
+  // --alloc-fn's functions are allocators to it too.
+  FindingHeadlines headlines(model, OwnCode(model, own_code_libraries(options)));
   // With lifetimes, the findings are judged from them, each a context of its own.
   std::vector<Finding> findings;
   std::optional<std::size_t> peak = peak_snapshot(model);
@@ -259,13 +259,16 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     // the time unit, and a recording in ms would not be judged as one in i.
     std::span<const std::uint64_t> marked;
     if (cycles->source == CycleSource::markers) marked = cycles->starts;
-    LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, own_code_libraries(options)), marked);
+    LifetimeLeaks found = find_lifetime_leaks(model, headlines, marked);
     analysis.leaks.horizon = found.horizon;
+    // Small: under the threshold's share of the peak, and never over kSmallShare.
+    double small = std::min(options.threshold, kSmallShare) / 100 * peak_heap;
     analysis.leaks.passed_over = std::move(found.passed_over);
+    std::erase_if(analysis.leaks.passed_over, [&](const PassedOverStructure& p) {
+      return static_cast<double>(p.kept_bytes) < small;
+    });
     for (Finding& f : found.findings) {
       Leak leak = finding_leak(model, f, *cycles, found.horizon);
-      // Small: under the threshold's share of the peak, and never over kSmallShare.
-      double small = std::min(options.threshold, kSmallShare) / 100 * peak_heap;
       if (static_cast<double>(f.kept_bytes) >= small) {
         verdicts[f.sites.front()] = std::move(leak);
         findings.push_back(std::move(f));
@@ -289,7 +292,7 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     analysis.contexts =
         depth_grouping(model, options, cycles, builder, measure, verdicts, findings);
   }
-  analysis.leaks.suspects = suspects(model, options, analysis.contexts.contexts, verdicts);
+  analysis.leaks.suspects = suspects(headlines, analysis.contexts.contexts, verdicts);
   if (parts.tree) analysis.tree = std::move(tree);
   return analysis;
 }

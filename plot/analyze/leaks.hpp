@@ -103,7 +103,8 @@ struct Leaks {
   // context of their own (Leak::context is 0), the most kept first.
   std::vector<Leak> small;
   // The structures that keep bytes and are no finding, with why
-  // (lifetime_leaks.hpp), the most kept first: what the report accounts for.
+  // (lifetime_leaks.hpp), the most kept first, but the small ones (as the
+  // small findings are): what the report accounts for.
   std::vector<PassedOverStructure> passed_over;
 };
 

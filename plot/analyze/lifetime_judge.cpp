@@ -125,7 +125,6 @@ double floor_matched(const std::vector<double>& alive, const std::vector<std::ui
     return std::clamp(floor[to] - floor[from], 0.0, part) / part;
   };
   double worst = matched(bounds.front(), h);
-
   for (std::size_t q = 1; q + (cycling ? 2 : 1) < bounds.size(); ++q) {
     worst = std::min(worst, matched(bounds[q], bounds[q + 1]));
   }
@@ -359,6 +358,12 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
   return leaking;
 }
 
+std::vector<double> ceiling_of(const Node& n, std::uint32_t h) {
+  std::vector<double> ceiling = alive_across(n, h);
+  for (std::uint32_t e = h; e-- > 0;) ceiling[e] = std::max(ceiling[e], ceiling[e + 1]);
+  return ceiling;
+}
+
 // Whether n's kept bytes replace another structure's, as one band falls as
 // the other rises: a bounded structure whose entries move from the line
 // that filled it to another function that replaces them.  So when some other
@@ -367,10 +372,9 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
 // of n's kept bytes at least.  A structure that replaces its own entries (a
 // busy cache) or a working set that comes and goes does not fall for good;
 // their deaths are no evidence.  (n's own deaths are the floor's
-// evidence already.)  `alive`: each dying node's bytes alive across each
-// epoch boundary (alive_across).
+// evidence already.)  `ceilings`: each dying node's ceiling (ceiling_of).
 bool turnover(const Node& n, const std::vector<const Node*>& dying,
-              const std::vector<std::vector<double>>& alive, std::uint32_t h) {
+              const std::vector<std::vector<double>>& ceilings, std::uint32_t h) {
   const std::vector<std::uint32_t>& bounds = n.bounds;
   std::vector<double> kept(bounds.size() - 1, 0.0);
   double want = 0;
@@ -381,10 +385,7 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
   if (want <= 0) return false;
   for (std::size_t i = 0; i < dying.size(); ++i) {
     if (dying[i]->function == n.function) continue;
-    // Its ceiling (the most it holds from each boundary to h): a fall of
-    // its ceiling is for good, a working set that comes and goes does not fall.
-    std::vector<double> ceiling(alive[i]);
-    for (std::uint32_t e = h; e-- > 0;) ceiling[e] = std::max(ceiling[e], ceiling[e + 1]);
+    const std::vector<double>& ceiling = ceilings[i];
     double matched = 0;
     for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
       double fall = ceiling[std::min(bounds[q], h)] - ceiling[std::min(bounds[q + 1], h)];
@@ -424,6 +425,5 @@ std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
   });
   return out;
 }
-
 
 }  // namespace strata::detail

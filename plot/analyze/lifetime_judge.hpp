@@ -22,11 +22,14 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
                                           std::uint32_t h, const std::vector<double>& work,
                                           std::span<const std::uint32_t> cycles);
 
+// A node's ceiling: at each epoch boundary of [0, h], the most it holds
+// from there to h.  It falls only when the node gives bytes back for good.
+std::vector<double> ceiling_of(const Node& n, std::uint32_t h);
+
 // Whether n's kept bytes replace another structure's (`dying`, with their
-// bytes alive across each boundary, `alive`), one band falling for good as
-// the other rises.
+// ceilings, of ceiling_of), one band falling for good as the other rises.
 bool turnover(const Node& n, const std::vector<const Node*>& dying,
-              const std::vector<std::vector<double>>& alive, std::uint32_t h);
+              const std::vector<std::vector<double>>& ceilings, std::uint32_t h);
 
 // The structures that keep bytes and are no finding, with why, the most kept first.
 std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,

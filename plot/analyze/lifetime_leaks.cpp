@@ -272,13 +272,17 @@ CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts
 
 LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
                                   std::span<const std::uint64_t> cycle_starts) {
+  return find_lifetime_leaks(model, FindingHeadlines(model, own), cycle_starts);
+}
+
+LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
+                                  std::span<const std::uint64_t> cycle_starts) {
   LifetimeLeaks out;
   out.epochs = model.lifetimes.epochs;
   if (!model.has_lifetimes || out.epochs == 0) return out;
   std::vector<double> work;  // the program's births by epoch: the clock of the parts
   out.horizon = horizon_of(model, out.work_end, work);
   std::uint32_t h = out.horizon;
-  FindingHeadlines headlines(model, own);
   std::vector<Node> nodes = nodes_of(model, headlines, h);
   // The cycles' starts as epoch boundaries (the nearest).
   const Lifetimes& l = model.lifetimes;
@@ -291,16 +295,16 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   if (cycles.empty()) cycles = work_bursts(work, h);
   std::vector<std::size_t> leaking = judge_structures(model, nodes, h, work, cycles);
   std::vector<const Node*> dying;  // the nodes whose bytes die: those turnover looks at
-  std::vector<std::vector<double>> dying_alive;
+  std::vector<std::vector<double>> dying_ceilings;
   if (!leaking.empty()) {
     for (const Node& m : nodes) {
       if (m.deaths.empty()) continue;
       dying.push_back(&m);
-      dying_alive.push_back(alive_across(m, h));
+      dying_ceilings.push_back(ceiling_of(m, h));
     }
   }
   std::erase_if(leaking, [&](std::size_t i) {
-    if (!turnover(nodes[i], dying, dying_alive, h)) return false;
+    if (!turnover(nodes[i], dying, dying_ceilings, h)) return false;
     nodes[i].why.reason = PassedOver::Reason::turnover;
     return true;
   });

@@ -103,5 +103,8 @@ CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts
 // None: the program's bursts of work are its cycles (work_bursts).
 LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
                                   std::span<const std::uint64_t> cycle_starts = {});
+// The same, with the headlines of the analysis that judges them (heap_analysis.cpp).
+LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
+                                  std::span<const std::uint64_t> cycle_starts = {});
 
 }  // namespace strata

@@ -228,21 +228,19 @@ void index_leak_frames(Json& leak, ReportFrames& frames) {
   leak["freed_at_exit_by"] = frames.index(leak["freed_at_exit_by"]);
 }
 
-// Every frame of the report (its contexts' and findings') as its index.
+// Every frame of the report (its contexts', findings' and places passed over) as its index.
 void index_report_frames(Json& report, ReportFrames& frames) {
   for (Json& context : report["contexts"]) frames.index_each(context["frames"]);
   for (const char* list : {"leaks", "small_leaks"}) {
     for (Json& leak : report[list]) index_leak_frames(leak, frames);
   }
-  if (report.contains("passed_over")) {
-    for (Json& passed : report["passed_over"]) {
-      frames.index_each(passed["frames"]);
-      passed["headline"] = frames.index(passed["headline"]);
-    }
+  for (Json& passed : report["passed_over"]) {
+    frames.index_each(passed["frames"]);
+    passed["headline"] = frames.index(passed["headline"]);
   }
 }
 
-// The findings' sentences, which name their frames, as TEXTs.
+// The sentences of the findings and the places passed over, which name their frames, as TEXTs.
 void share_report_texts(Json& report, PageTexts& texts) {
   for (const char* list : {"leaks", "small_leaks"}) {
     for (Json& leak : report[list]) {
@@ -251,10 +249,8 @@ void share_report_texts(Json& report, PageTexts& texts) {
       }
     }
   }
-  if (report.contains("passed_over")) {
-    for (Json& passed : report["passed_over"]) {
-      passed["words"] = texts.text(passed["words"].get<std::string>());
-    }
+  for (Json& passed : report["passed_over"]) {
+    passed["words"] = texts.text(passed["words"].get<std::string>());
   }
 }
 

@@ -118,7 +118,6 @@ std::string origin(const Summary& s) {
   return "strata profile, pid " + std::to_string(s.pid);
 }
 
-
 std::string totals_text(const std::optional<Totals>& t) {
   if (!t) return "none (no complete snapshot)";
   return grouped(t->total()) + " bytes at time " + grouped(t->time) + " (useful heap " +

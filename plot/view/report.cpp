@@ -242,16 +242,12 @@ const char* reason_id(PassedOver::Reason reason) {
   return "";
 }
 
-// The largest places passed over (Leaks::passed_over), each over the small
-// findings' share of the peak, at most kPassedOverListed.
-std::vector<ReportPassedOver> report_passed_over(const Model& model, const HeapAnalysis& analysis,
-                                                 double threshold) {
+// The largest places passed over (Leaks::passed_over, none of them small),
+// at most kPassedOverListed.
+std::vector<ReportPassedOver> report_passed_over(const Model& model, const HeapAnalysis& analysis) {
   std::vector<ReportPassedOver> out;
-  std::optional<std::size_t> peak = peak_snapshot(model);
-  double peak_heap = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
-  double small = std::min(threshold, kSmallShare) / 100 * peak_heap;
   for (const PassedOverStructure& p : analysis.leaks.passed_over) {
-    if (out.size() == kPassedOverListed || static_cast<double>(p.kept_bytes) < small) break;
+    if (out.size() == kPassedOverListed) break;
     std::vector<Frame> frames = frames_of(model, model.site(p.main_site).frames);
     out.push_back({.frames = std::move(frames),
                    .headline = p.frames.empty() ? 0 : p.frames.size() - 1,
@@ -311,7 +307,7 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
     report.small_leaks.back().context_rank = 0;
     add_freed_by(model, life.finding.sites, headlines, report.small_leaks.back());
   }
-  report.passed_over = report_passed_over(model, analysis, options.threshold);
+  report.passed_over = report_passed_over(model, analysis);
   report.lifetimes = report_lifetimes(model, born_at);
   report.lifetimes_words = lifetimes_words(model);
   if (selection) report.selection = report_selection(model, *selection);
