@@ -175,6 +175,16 @@ expect_not() {
    fi
 }
 
+# expect_same WHAT EXPECTED ACTUAL: the files are the same (diff -u shows how not).
+expect_same() {
+   checks=$((checks + 1))
+   if diff -u "$2" "$3"; then
+      pass "$1"
+   else
+      fail "$1: $3 differs from $2 (diff above)"
+   fi
+}
+
 # expect_grep WHAT FILE FLAG PATTERN: FILE has a line that `grep FLAG`
 # matches with PATTERN (-E an extended regexp, -F a fixed string, -Fx a line).
 expect_grep() {

@@ -45,12 +45,8 @@ expect_eq "X present" "$([ "$(answer "$p" get end)" != none ] && echo yes)" yes
        -e "s/@MAIN3@/$(line_of "$src" 'kept\[2\] = use_realloc')/" \
        "$top_srcdir/tests/golden/malloc_basic.sites"
 } >"$WORK/sites.exp"
-checks=$((checks + 1))
-if diff -u "$WORK/sites.exp" "$WORK/sites.out"; then
-   pass "sites and crests match tests/golden/malloc_basic.sites"
-else
-   fail "sites and crests differ from tests/golden/malloc_basic.sites (diff above)"
-fi
+expect_same "sites and crests match tests/golden/malloc_basic.sites" \
+   "$WORK/sites.exp" "$WORK/sites.out"
 
 # --heap-admin=N adds N bytes per live block to the extra heap, nothing else.
 record_ok admin64 --time-unit=B --heap-admin=64 "$PROGS/malloc_basic"

@@ -9,12 +9,7 @@ ask "$p" markers "bytes first_alloc user:1" "bytes second_alloc user:2" "get tim
    "get end"
 printf '%s\n' begin "tab	and back\\slash" end >"$WORK/labels.exp"
 answer "$p" markers | cut -f2- >"$WORK/labels.out"
-checks=$((checks + 1))
-if diff -u "$WORK/labels.exp" "$WORK/labels.out"; then
-   pass "the three labels, in order, unescaped"
-else
-   fail "marker labels differ (diff above)"
-fi
+expect_same "the three labels, in order, unescaped" "$WORK/labels.exp" "$WORK/labels.out"
 expect_in "the TAB and the backslash are escaped in the file" "$p" '^M	[0-9]+	tab\\tand back\\\\slash$'
 # In file order: M begin, T user, M tab..., T user, M end.
 grep -E '^(M|T	user)	' "$p" | cut -f1 | tr '\n' ' ' >"$WORK/order"
@@ -42,12 +37,8 @@ expect_eq "bad labels: exit status" "$status" 0
 ask "$profile" markers "get end"
 { echo before; echo edge; printf 'x%.0s' $(seq 255); echo; echo after; } >"$WORK/bad-labels.exp"
 answer "$profile" markers | cut -f2- >"$WORK/bad-labels.out"
-checks=$((checks + 1))
-if diff -u "$WORK/bad-labels.exp" "$WORK/bad-labels.out"; then
-   pass "bad labels: the markers of the labels that can be read, in order"
-else
-   fail "bad labels: markers differ (diff above)"
-fi
+expect_same "bad labels: the markers of the labels that can be read, in order" \
+   "$WORK/bad-labels.exp" "$WORK/bad-labels.out"
 expect_eq "bad labels: the profile has its end" \
    "$([ "$(answer "$profile" get end)" != none ] && echo yes)" yes
 expect_eq "bad labels: one warning, naming the request" \
