@@ -75,6 +75,33 @@ expect_eq "stable: pump-a only" "$(summary stable_variants variants)" "1 4"
 expect_eq "the table marks pump-b unstable" \
    "$(grep -c '^  pump-b .*unstable' "$WORK/out")" 1
 
+# growth as a list of functions, and a variant's own: "ring-creep" grows
+# its ring all run, "ring" does not, so the same finding is allowed in one
+# and false in the other.
+mkdir -p "$WORK/truth3" "$WORK/runs3"
+cat >"$WORK/truth3/ring.truth" <<'JSON'
+{"program": "ring", "about": "a ring whose high-water mark creeps up in one variant",
+ "growth": ["log_keep"],
+ "variants": [{"name": "ring", "args": [], "leaks": false},
+              {"name": "ring-creep", "args": [], "leaks": false, "growth": ["ring_grow"]}]}
+JSON
+ring() {
+   "$PYTHON" -c 'import json, sys
+f = lambda n: {"name": n, "function": n}
+json.dump({"leaks": [{"kind": "steady_growth", "headline": f(n), "frames": [f(n), f("main")],
+                      "end_bytes": 1} for n in sys.argv[2:]], "cycles": {"count": 0}},
+          open(sys.argv[1], "w"))' "$WORK/runs3/$1.i.1.json" "${@:2}"
+}
+ring ring ring_grow log_keep
+ring ring-creep ring_grow log_keep
+"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth3" --work "$WORK/runs3" \
+   -K 1 --modes strata -o "$WORK/results3.json" >"$WORK/out3" 2>&1
+expect_eq "leak-eval --rescore of list growths exits 0" "$?" 0
+expect_eq "allowed: log_keep twice and ring_grow in ring-creep; false: ring_grow in ring" \
+   "$("$PYTHON" -c 'import json, sys
+s = json.load(open(sys.argv[1]))["summary"]["strata"]
+print(s["allowed"], s["false"])' "$WORK/results3.json")" "3 1"
+
 # A missing report is a broken setup, not a score.
 rm "$WORK/runs/tree.i.2.json"
 "$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth" --work "$WORK/runs" \
