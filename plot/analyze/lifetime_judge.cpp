@@ -97,9 +97,12 @@ double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
 // The first line of evidence, the graph's: the floor of the node's band
 // (at each boundary, the least it holds from there to h) rises with its
 // survivors, above the most it held before them.  Over the span, the
-// floor's rise matches kRise of the bytes kept of those born in it; and so
-// it does in each part (of `bounds`) after the first that keeps some, but
-// for the last when the program has cycles (`cycling`).  A structure whose
+// floor's rise matches kRise of the bytes it leaves behind (`left`, of
+// left_behind: its kept bytes less its working set at h) of those born in
+// it; and so it does in each part (of `bounds`) after the first that keeps
+// some (`kept`), but for the last when the program has cycles (`cycling`).
+// A part whose kept bytes are all its working set leaves nothing behind
+// and matches none.  A structure whose
 // entries are replaced (a cache, a table over a fixed key space, a random
 // walk, a pool, sessions that come and go) keeps its newest entries while
 // its floor stays level, or at the level it held before.  The first part is
@@ -112,6 +115,7 @@ double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
 // a cache that fills for most of the run and then only replaces its
 // entries levels off there.  The least share matched, at most 1.
 double floor_matched(const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
+                     const std::vector<std::uint64_t>& left,
                      std::uint32_t h, const std::vector<std::uint32_t>& bounds, bool cycling) {
   std::vector<double> floor(h + 1, 0.0);
   double least = alive[h];
@@ -119,9 +123,13 @@ double floor_matched(const std::vector<double>& alive, const std::vector<std::ui
   double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
   for (double& f : floor) f = std::max(f, before);
   auto matched = [&](std::uint32_t from, std::uint32_t to) {
-    double part = 0;
-    for (std::uint32_t e = from; e < to; ++e) part += static_cast<double>(kept[e]);
-    if (part <= 0) return 1.0;
+    double part = 0, all = 0;
+    for (std::uint32_t e = from; e < to; ++e) {
+      part += static_cast<double>(left[e]);
+      all += static_cast<double>(kept[e]);
+    }
+    if (all <= 0) return 1.0;
+    if (part <= 0) return 0.0;
     return std::clamp(floor[to] - floor[from], 0.0, part) / part;
   };
   double worst = matched(bounds.front(), h);
@@ -129,6 +137,45 @@ double floor_matched(const std::vector<double>& alive, const std::vector<std::ui
     worst = std::min(worst, matched(bounds[q], bounds[q + 1]));
   }
   return worst;
+}
+
+// What the structure leaves behind of its kept bytes, by birth epoch: its
+// kept bytes less its working set at h.  A structure whose entries die
+// (sessions that close, flows, a cache's evicted entries, requests) holds at
+// any moment entries that will die as the others did; at h they are kept
+// bytes that no floor rises with, and that no birth all through the span
+// explains.  Its working set is what it held, across an epoch boundary, of
+// entries that died before h: the median over the epochs of `last` (the
+// span's last part) to h, less biased by one large entry than the most, and
+// by the entries of h's working set that die after h (which the table
+// cannot show) than a moment nearer h.  The working set at h is its newest
+// kept bytes, so it is set aside from them, newest first.  A structure that
+// frees nothing (a leak alone), or only what it made in the same epoch
+// (temporaries), has no working set: it leaves behind all it keeps.
+std::vector<std::uint64_t> left_behind(const Node& n, std::uint32_t last, std::uint32_t h) {
+  std::vector<double> delta(h + 2, 0.0);
+  for (const auto& [cell, amount] : n.deaths) {
+    auto [b, d] = cell;
+    if (d <= b || b >= h) continue;
+    delta[b + 1] += static_cast<double>(amount.bytes);
+    delta[std::min(d, h) + 1] -= static_cast<double>(amount.bytes);
+  }
+  double dying = 0;
+  std::vector<double> held;
+  for (std::uint32_t e = 0; e < h; ++e) {
+    dying += delta[e];
+    if (e >= last) held.push_back(dying);
+  }
+  std::vector<std::uint64_t> left(n.kept.begin(), n.kept.begin() + h);
+  if (held.empty()) return left;
+  std::nth_element(held.begin(), held.begin() + held.size() / 2, held.end());
+  auto set_aside = static_cast<std::uint64_t>(held[held.size() / 2]);
+  for (std::uint32_t e = h; e-- > 0 && set_aside > 0;) {
+    std::uint64_t take = std::min(left[e], set_aside);
+    left[e] -= take;
+    set_aside -= take;
+  }
+  return left;
 }
 
 // The events of epoch e for the judgement of chance: its survivors, at most
@@ -239,6 +286,31 @@ Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vec
   return Short::neither;
 }
 
+// Whether a part (of `bounds`) holds no survivor where a steady rate would
+// leave it none less than kChance of the time: what the structure leaves
+// behind was not born all through its span (a start-up table, and the
+// working set at h that its median left over).  The halves' test sees a
+// burst at each end as balanced; a person sees the band level between
+// them.  The part is set in [at, to).
+bool empty_part(const Node& n, const std::vector<std::uint32_t>& bounds,
+                const std::vector<double>& work, std::uint32_t& at, std::uint32_t& to) {
+  std::uint32_t s = bounds.front(), h = bounds.back();
+  std::uint64_t cap = burst_cap(n, s, h);
+  Half all = half_of(n, s, h, work, cap);
+  if (all.work <= 0) return false;
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    Half part = half_of(n, bounds[q], bounds[q + 1], work, cap);
+    double f = part.work / all.work;
+    if (part.survivors == 0 && f > 0 &&
+        std::pow(1 - f, static_cast<double>(all.survivors)) < kChance) {
+      at = bounds[q];
+      to = bounds[q + 1];
+      return true;
+    }
+  }
+  return false;
+}
+
 // Whether the node keeps enough blocks over [s, h), a span of enough work,
 // to be judged (kMinBlocks, kMinSpan); else `why` says which.
 bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
@@ -263,13 +335,17 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
 // leak is judged from the first start s' at which the later span passes
 // every test (a table filled at start-up that begins to leak at a reload);
 // when none does, what it keeps is its newest entries.  Else `n.why` says
-// what it is.
-bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
-           std::span<const std::uint32_t> cycles) {
+// what it is.  Here n's kept bytes and blocks are what it leaves behind
+// (judge sets them, left_behind); `all` is all it keeps, by birth epoch.
+bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std::uint64_t>& all,
+                std::uint32_t h, const std::vector<double>& work,
+                std::span<const std::uint32_t> cycles) {
   auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
-  if (kept == n.kept.begin() + h) return false;
+  if (kept == n.kept.begin() + h) {
+    n.why.reason = PassedOver::Reason::replaced;
+    return false;
+  }
   std::uint32_t s = static_cast<std::uint32_t>(kept - n.kept.begin());
-  std::vector<double> alive = alive_across(n, h);
   auto set_span = [&](std::uint32_t from) {
     n.first = from;
     n.bounds = work_bounds(from, h, work);
@@ -278,7 +354,7 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
   };
   set_span(s);
   if (!judgeable(n, s, h, work, n.why)) return false;
-  n.why.matched = floor_matched(alive, n.kept, h, n.bounds, !cycles.empty());
+  n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, !cycles.empty());
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
@@ -287,21 +363,61 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
     return false;
   }
   bool rises = n.why.matched >= kRise;
-  if (rises && verdict == Short::neither) return true;
+  std::uint32_t gap_from = 0, gap_to = 0;
+  bool gap = verdict == Short::neither && empty_part(n, n.bounds, work, gap_from, gap_to);
+  if (rises && verdict == Short::neither && !gap) return true;
   for (std::uint32_t from = s + 1; from < h; ++from) {
     PassedOver why;
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, why)) continue;
-    std::uint32_t at = 0;
-    if (floor_matched(alive, n.kept, h, work_bounds(from, h, work), !cycles.empty()) < kRise ||
-        short_half(n, from, h, work, cycles, at) != Short::neither) {
+    std::uint32_t at = 0, to = 0;
+    std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
+    if (floor_matched(alive, all, n.kept, h, bounds, !cycles.empty()) < kRise ||
+        short_half(n, from, h, work, cycles, at) != Short::neither ||
+        empty_part(n, bounds, work, at, to)) {
       continue;
     }
     set_span(from);
     return true;
   }
+  if (rises && gap) {
+    n.why.reason = PassedOver::Reason::gap;
+    n.why.level_epoch = gap_from;
+    n.why.gap_end = gap_to;
+    return false;
+  }
   n.why.reason = rises ? PassedOver::Reason::newest_only : PassedOver::Reason::replaced;
   n.why.level_epoch = mid;
   return false;
+}
+
+// The judgement of n on what it leaves behind: its kept bytes less its
+// working set at h (left_behind, from the working set at the span's last
+// part), and its kept blocks in proportion; n keeps its kept bytes and
+// blocks after, and the words their shares.
+bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
+           std::span<const std::uint32_t> cycles) {
+  auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
+  if (kept == n.kept.begin() + h) return false;
+  auto s = static_cast<std::uint32_t>(kept - n.kept.begin());
+  std::vector<double> alive = alive_across(n, h);
+  std::vector<std::uint64_t> left = left_behind(n, work_bounds(s, h, work)[kParts - 1], h);
+  std::vector<std::uint64_t> left_blocks(n.kept_blocks.begin(), n.kept_blocks.begin() + h);
+  for (std::uint32_t e = 0; e < h; ++e) {
+    if (left[e] < n.kept[e]) {
+      left_blocks[e] = static_cast<std::uint64_t>(
+          std::ceil(static_cast<double>(n.kept_blocks[e]) * static_cast<double>(left[e]) /
+                    static_cast<double>(n.kept[e])));
+    }
+  }
+  left.resize(n.kept.size(), 0);
+  left_blocks.resize(n.kept_blocks.size(), 0);
+  std::swap(n.kept, left);
+  std::swap(n.kept_blocks, left_blocks);
+  bool leak = judge_left(n, alive, left, h, work, cycles);
+  std::swap(n.kept, left);
+  std::swap(n.kept_blocks, left_blocks);
+  if (!n.bounds.empty()) n.ratios = retention(n.born, n.kept, n.bounds);  // for the words
+  return leak;
 }
 
 // The nodes of one headline function are one structure (a cache's two
@@ -324,6 +440,7 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
       continue;
     }
     Node all;
+    all.function = function;
     all.born.assign(h, 0);
     all.kept.assign(h, 0);
     all.born_blocks.assign(h, 0);

@@ -43,10 +43,12 @@ struct PassedOver {
     levels_off,  // its survivors stop: born at its start, not all through
     newest_only, // its survivors are its newest: born at its end, not all through
     turnover,    // what it keeps replaces what another structure gives back
+    gap,         // it leaves nothing born in a part of its span: not all through
   };
   Reason reason = Reason::none;
   std::uint32_t first_kept = 0;   // the epoch of its first survivor
-  std::uint32_t level_epoch = 0;  // levels_off: the later half starts here
+  std::uint32_t level_epoch = 0;  // levels_off: the later half starts here; gap: the part's start
+  std::uint32_t gap_end = 0;      // gap: the end of the part it leaves nothing born in
   double matched = 0;             // the share of its kept bytes its floor's rise matches
 };
 

@@ -136,6 +136,9 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
              ": its newest entries, as a cache keeps them";
     case PassedOver::Reason::turnover:
       return "what it keeps replaces what another place gives back (one band falls as it rises)";
+    case PassedOver::Reason::gap:
+      return "what it leaves behind was born in none of " + run_range(model, why.level_epoch, why.gap_end) +
+             " of the run: not all through it";
     case PassedOver::Reason::none:
       break;
   }

@@ -237,6 +237,7 @@ const char* reason_id(PassedOver::Reason reason) {
     case PassedOver::Reason::levels_off: return "levels_off";
     case PassedOver::Reason::newest_only: return "newest_only";
     case PassedOver::Reason::turnover: return "turnover";
+    case PassedOver::Reason::gap: return "gap";
     case PassedOver::Reason::none: break;
   }
   return "";
