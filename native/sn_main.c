@@ -30,7 +30,7 @@
    releases the lock, unwinds and takes it again.  A realloc holds the lock
    across the C library's realloc, so that no other thread gets the old
    address before the table forgets it.  A thread's calls made from inside
-   the recorder (libunwind's, dladdr's, the C library's own) go straight to
+   the recorder (libunwind's, the C library's own) go straight to
    the C library: a per-thread guard.  The recorder's own memory is its
    arena's (sn_arena.c), never the program's allocator's.
 
@@ -49,6 +49,9 @@
    The profile ends at exit (a destructor), at _exit, and not at all when
    the process is killed: the file then holds every complete record
    written before (the writer flushes whole snapshots).
+
+   A dlclose is passed on, then the modules it unloaded are forgotten
+   (sn_stack.c: another object may be loaded at their addresses).
 
    Markers: strata.h's STRATA_MARK and STRATA_SNAPSHOT call
    strata_native_request, a weak symbol in the program that this library
@@ -75,6 +78,7 @@
 
 UInt clo_depth      = 30;
 UInt clo_free_depth = 12;
+Unwinder clo_unwind = UnwindLibunwind;
 static SizeT  clo_heap_admin     = 8;
 static Double clo_threshold      = -1.0;  // for the report; -1: not given
 static Bool   clo_trace_children = False;
@@ -139,6 +143,8 @@ static void take_option(const HChar* arg)
    else if (IS("--library"))         VG_(strncpy)(lib_path, v, sizeof(lib_path) - 1);
    else if (IS("--out-file"))
       VG_(strncpy)(clo_out_file, v, sizeof(clo_out_file) - 1);
+   else if (IS("--unwind"))
+      clo_unwind = strcmp(v, "fp") == 0 ? UnwindFP : UnwindLibunwind;
    else if (IS("--time-unit"))
       clo_time_unit = strcmp(v, "B") == 0 ? TimeB : TimeMS;
 #undef IS
@@ -183,6 +189,7 @@ static struct {
    size_t (*malloc_usable_size)(void*);
    int    (*execve)(const char*, char* const[], char* const[]);
    int    (*execvpe)(const char*, char* const[], char* const[]);
+   int    (*dlclose)(void*);
    void   (*_exit)(int);
    int    (*libc_start_main)(int (*)(int, char**, char**), int, char**,
                              void (*)(void), void (*)(void),
@@ -246,6 +253,7 @@ static void resolve(void)
    real.malloc_usable_size = next_fn("malloc_usable_size");
    real.execve             = next_fn("execve");
    real.execvpe            = next_fn("execvpe");
+   real.dlclose            = next_fn("dlclose");
    real._exit              = next_fn("_exit");
    real.libc_start_main    = next_fn("__libc_start_main");
 }
@@ -1042,6 +1050,27 @@ static void hide_library(void)
       unsetenv("LD_PRELOAD");
    else
       setenv("LD_PRELOAD", rest, 1);
+}
+
+/*------------------------------------------------------------*/
+/*--- dlclose                                              ---*/
+/*------------------------------------------------------------*/
+
+/* An object unloaded: its code addresses may be another's next (the
+   modules, sn_stack.c).  dlopen is not wrapped: the C library's finds
+   the object by its caller's search path, which a wrapper would change;
+   a new object is found when a stack has a frame in no module. */
+EXPORT int dlclose(void* handle)
+{
+   int r;
+   ensure_started();
+   r = real.dlclose(handle);
+   if (state == Recording) {
+      in_strata++;
+      forget_closed_Modules();
+      in_strata--;
+   }
+   return r;
 }
 
 /*------------------------------------------------------------*/

@@ -18,6 +18,8 @@
 /* Settings of the stacks (sn_main.c reads them from the options). */
 extern UInt clo_depth;        // --depth
 extern UInt clo_free_depth;   // --free-depth
+typedef enum { UnwindLibunwind, UnwindFP } Unwinder;
+extern Unwinder clo_unwind;   // --unwind
 
 /* The arena (sn_arena.c). */
 void* arena_malloc(SizeT n);
@@ -37,8 +39,9 @@ typedef struct {
    Site** site_slot;           // where the stack cache keeps it, or NULL
 } RawStack;
 
-/* Unwinds the caller's stack (outside the lock), to 'depth' frames past
-   the recorder's own and the allocator's, and finds the bounds. */
+/* Unwinds the caller's stack (outside the lock; libunwind, or the frame
+   pointers with --unwind=fp), to 'depth' frames past the recorder's own
+   and the allocator's, and finds the bounds. */
 void unwind_RawStack(RawStack* st, UInt depth);
 
 /* The stacks, made once before any unwind; 'main_fn' is the program's
@@ -47,6 +50,8 @@ void unwind_RawStack(RawStack* st, UInt depth);
 void init_stacks(void);
 void set_main_fn(Addr main_fn);
 void refresh_Modules(void);
+/* After a dlclose (outside the lock): the modules unloaded are forgotten. */
+void forget_closed_Modules(void);
 /* Whether a site's frames all lie in known modules (under the lock);
    False asks for refresh_Modules after the lock is released. */
 Bool in_known_Modules(const Addr* ips, UInt n_ips);

@@ -6,27 +6,31 @@
 
 /* Stacks are unwound with libunwind (unw_backtrace: the DWARF CFI of each
    object, with libunwind's own cache of what it read per code address),
-   outside the recorder's lock.  Which frames make a site follows the
-   tool's rule (docs/design.md, "What is a site"):
+   or with --unwind=fp by the chain of frame pointers, outside the
+   recorder's lock.  Which frames make a site follows the tool's rule
+   (docs/design.md, "What is a site"):
 
      - the frames of this library (the malloc wrappers) and those of the
        allocator's functions are taken off the top.  Natively the C++
        operators are libstdc++'s, which call malloc: a frame whose dynamic
        symbol is operator new or new[] (_Znw*, _Zna*), or one of the C
        allocation functions, is an allocator frame; operator delete
-       (_Zdl*, _Zda*) and free are taken off free stacks too.  These are
-       looked up with dladdr once per code address, only for the frames at
-       the top, and kept in 'top_classes';
+       (_Zdl*, _Zda*) and free are taken off free stacks too.  The symbol
+       is the one dladdr would give, found in the module's dynamic symbols
+       read once (not dladdr, which scans them all at every call), once
+       per code address, only for the frames at the top, and kept in
+       'top_classes';
      - the stack is cut after main (its extent from its unwind
        information), and to --depth code addresses.
 
    The frames are written as code addresses with their object and offset
    in it, and no names: `strata record --native` names them from the
    objects' DWARF when the run ends (plot/record/native_names.cpp).  The
-   objects are the modules of dl_iterate_phdr, listed at the start and
-   again after each dlopen and dlclose, and when a new site has a frame in
-   none of them (a library the C library loaded by itself); a list only
-   added to, newest first, read under the lock and added to outside it. */
+   objects are the modules of dl_iterate_phdr, listed at the start, after
+   each dlclose, and when a top frame or a new site has a frame in none of
+   them (a library dlopen'd, or loaded by the C library itself); a list
+   only added to, newest first, read under the lock and added to outside
+   it.  A module no longer loaded is kept, dead. */
 
 #define _GNU_SOURCE
 #include "sn_native.h"
@@ -46,81 +50,185 @@
 /*--- Modules                                              ---*/
 /*------------------------------------------------------------*/
 
+typedef struct _ClassMap ClassMap;
+
+/* A module: an object of dl_iterate_phdr's.  'dead' and 'classes' are
+   written under modules_lock and read without it (atomics). */
 typedef struct _Module {
    struct _Module* next;        // older
    Addr   lo, hi;               // its PT_LOAD segments' extent
    Addr   bias;                 // its load bias (dlpi_addr)
    HChar* path;
+   Bool   dead;                 // dlclosed (and not loaded again)
+   UInt   seen;                 // the last listing that saw it loaded
+   const ClassMap* classes;     // its allocator functions; NULL: not read yet
 } Module;
 
 static Module* modules = NULL;  // newest first; read with __atomic_load
 static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
 static HChar exe_path[4096];    // the program, for its unnamed module
 static Addr  own_lo, own_hi;    // this library
+static Addr  exe_lo, exe_hi;    // the program
+static unsigned long long modules_adds = 0;   // dlpi_adds when last listed
+static UInt  modules_gen = 0;   // + 1 at each dlclose that unloaded one
 
 static const Module* module_of(Addr ip)
 {
    const Module* m = __atomic_load_n(&modules, __ATOMIC_ACQUIRE);
    for (; m != NULL; m = m->next)
+      if (ip >= m->lo && ip < m->hi
+          && !__atomic_load_n(&m->dead, __ATOMIC_RELAXED))
+         return m;
+   return NULL;
+}
+
+/* The module that names the frame at 'ip': the loaded one, else the
+   newest dead one (a frame written after its object's dlclose). */
+static const Module* module_naming(Addr ip)
+{
+   const Module* m = module_of(ip);
+   if (m != NULL)
+      return m;
+   for (m = __atomic_load_n(&modules, __ATOMIC_ACQUIRE); m != NULL; m = m->next)
       if (ip >= m->lo && ip < m->hi)
          return m;
    return NULL;
 }
 
-static Bool is_known(Addr lo, Addr hi, const HChar* path)
+/* The module listed as 'lo'..'hi', 'path' (dead or not), or NULL. */
+static Module* known_Module(Addr lo, Addr hi, const HChar* path)
 {
-   const Module* m;
+   Module* m;
    for (m = modules; m != NULL; m = m->next)
       if (m->lo == lo && m->hi == hi && VG_(strlen)(m->path) == strlen(path)
           && strcmp(m->path, path) == 0)
-         return True;
-   return False;
+         return m;
+   return NULL;
 }
 
-static int add_module(struct dl_phdr_info* info, size_t size, void* data)
+/* The extent of an object's PT_LOAD segments; False if it has none. */
+static Bool extent_of(const struct dl_phdr_info* info, Addr* lo, Addr* hi)
 {
-   static HChar real_path[4096];   // (under modules_lock)
-   Addr    lo = (Addr)-1, hi = 0;
-   Int     i;
-   const HChar* path = info->dlpi_name;
-   Module* m;
-   (void)size; (void)data;
+   Int i;
+   *lo = (Addr)-1;
+   *hi = 0;
    for (i = 0; i < info->dlpi_phnum; i++) {
       const ElfW(Phdr)* ph = &info->dlpi_phdr[i];
       if (ph->p_type != PT_LOAD)
          continue;
-      if (info->dlpi_addr + ph->p_vaddr < lo)
-         lo = info->dlpi_addr + ph->p_vaddr;
-      if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
-         hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+      if (info->dlpi_addr + ph->p_vaddr < *lo)
+         *lo = info->dlpi_addr + ph->p_vaddr;
+      if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > *hi)
+         *hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
    }
-   if (hi == 0)
-      return 0;
+   return *hi != 0;
+}
+
+/* An object's path, as Valgrind names it (the real path; the program's
+   for the unnamed one).  Under modules_lock: the buffer is static. */
+static const HChar* path_of(const struct dl_phdr_info* info)
+{
+   static HChar real_path[4096];
+   const HChar* path = info->dlpi_name;
    if (path == NULL || path[0] == '\0')
-      path = exe_path;
-   else if (realpath(path, real_path) != NULL)   // as Valgrind names it
-      path = real_path;
+      return exe_path;
+   if (realpath(path, real_path) != NULL)
+      return real_path;
+   return path;
+}
+
+/* A listing of the modules (dl_iterate_phdr's callbacks' data). */
+typedef struct {
+   Bool  first;                 // no object seen yet
+   Bool  all;                   // list them even if nothing was loaded
+   UInt  listing;               // its number, in Module.seen
+} Listing;
+
+static UInt listings = 0;
+
+static int add_module(struct dl_phdr_info* info, size_t size, void* data)
+{
+   Listing* l = data;
+   Addr     lo, hi;
+   const HChar* path;
+   Module*  m;
+   if (l->first && size >= offsetof(struct dl_phdr_info, dlpi_subs)) {
+      l->first = False;
+      if (info->dlpi_adds == modules_adds && !l->all)
+         return 1;              // nothing loaded since the last listing
+      modules_adds = info->dlpi_adds;
+   }
+   if (!extent_of(info, &lo, &hi))
+      return 0;
+   path = path_of(info);
    if ((Addr)&add_module >= lo && (Addr)&add_module < hi) {
       own_lo = lo;
       own_hi = hi;
    }
-   if (is_known(lo, hi, path))
+   if (path == exe_path) {
+      exe_lo = lo;
+      exe_hi = hi;
+   }
+   m = known_Module(lo, hi, path);
+   if (m != NULL) {
+      m->seen = l->listing;
+      if (m->dead) {            // loaded again: its functions read anew
+         __atomic_store_n(&m->classes, NULL, __ATOMIC_RELEASE);
+         __atomic_store_n(&m->dead, False, __ATOMIC_RELEASE);
+      }
       return 0;
+   }
    m = arena_malloc(sizeof(Module));
+   tl_assert(m != NULL);
    m->lo   = lo;
    m->hi   = hi;
    m->bias = info->dlpi_addr;
    m->path = arena_malloc(strlen(path) + 1);
    strcpy(m->path, path);
+   m->dead = False;
+   m->seen = l->listing;
+   m->classes = NULL;
    m->next = modules;
    __atomic_store_n(&modules, m, __ATOMIC_RELEASE);
    return 0;
 }
 
+/* The modules listed again, if anything was loaded since the last time
+   (dlpi_adds counts the objects ever loaded): a new object found, or one
+   loaded again where it was before. */
 void refresh_Modules(void)
 {
+   Listing l = { True, False, 0 };
    pthread_mutex_lock(&modules_lock);
-   dl_iterate_phdr(add_module, NULL);
+   l.listing = ++listings;
+   dl_iterate_phdr(add_module, &l);
+   pthread_mutex_unlock(&modules_lock);
+}
+
+static void clear_top_classes(void);
+
+/* After a dlclose: the modules no longer loaded are dead (kept, for the
+   frames that name them, but no code address is theirs any more), and
+   what was known of code addresses is forgotten (the classes of the top
+   frames, the threads' stack caches), since another object may be
+   loaded where a dead one was. */
+void forget_closed_Modules(void)
+{
+   Listing l = { True, True, 0 };
+   Module* m;
+   Bool    closed = False;
+   pthread_mutex_lock(&modules_lock);
+   l.listing = ++listings;
+   dl_iterate_phdr(add_module, &l);
+   for (m = modules; m != NULL; m = m->next)
+      if (m->seen != l.listing && !m->dead) {
+         __atomic_store_n(&m->dead, True, __ATOMIC_RELEASE);
+         closed = True;
+      }
+   if (closed) {
+      clear_top_classes();
+      __atomic_add_fetch(&modules_gen, 1, __ATOMIC_RELEASE);
+   }
    pthread_mutex_unlock(&modules_lock);
 }
 
@@ -134,26 +242,26 @@ Bool in_known_Modules(const Addr* ips, UInt n_ips)
 }
 
 /*------------------------------------------------------------*/
-/*--- Which frames make a site                             ---*/
+/*--- The classes of a module's functions                  ---*/
 /*------------------------------------------------------------*/
 
+/* A frame's class is its function's, by the dynamic symbol that dladdr
+   would give for it: of the object's dynamic symbols (those of its hash
+   table, or with DT_HASH alone the global and weak ones that are not
+   hidden), not TLS nor absolute, whose extent holds the address (or,
+   of size 0 or undefined, which begin at it), the one that begins last,
+   and of those the first in the hash table's order; then the name gives
+   the class, and a symbol of size 0 is TopOther.
+
+   A module's symbols are read once, from its dynamic section in memory,
+   when a frame of it is first classified: under modules_lock, inside
+   dl_iterate_phdr (so that no dlclose unmaps it meanwhile).  All are
+   sorted by where they begin, and what the rule above makes of them kept
+   as the few ranges of allocator and deallocator functions, sorted,
+   looked up by binary search; an address in none is TopOther.  The
+   memory is the arena's. */
+
 typedef enum { TopOther = 1, TopAlloc = 2, TopFree = 4 } TopClass;
-
-/* Code address -> TopClass of the frames seen at the top of stacks:
-   open addressing, linear probing, lock-free (the table of the
-   first version took a mutex at every look-up); a full table classifies
-   afresh.  A slot is one word, written at once, so that a reader never
-   sees one address with another's class:
-
-      63    56 55                       0
-     [ class  |        code address      ]   0: empty
-
-   (user-space code addresses are below 2^47). */
-#define TOP_SLOTS  (1 << 16)
-#define TOP_SHIFT  56
-static UWord top_classes[TOP_SLOTS];
-
-static Addr main_lo = 0, main_hi = 0;   // main's code, once known
 
 static const HChar* alloc_names[] = {
    "malloc", "calloc", "realloc", "reallocarray", "memalign",
@@ -171,19 +279,8 @@ static Bool in_names(const HChar* name, const HChar** names, UInt n)
    return False;
 }
 
-/* The class of the function at 'ip' by its dynamic symbol (dladdr, with
-   the symbol's size, so that a static function after it is not taken
-   for it). */
-static UInt classify_top(Addr ip)
+static UInt class_of_name(const HChar* name)
 {
-   Dl_info           info;
-   const ElfW(Sym)*  sym = NULL;
-   const HChar*      name;
-   if (!dladdr1((void*)ip, &info, (void**)&sym, RTLD_DL_SYMENT)
-       || info.dli_sname == NULL || sym == NULL
-       || ip >= (Addr)info.dli_saddr + sym->st_size)
-      return TopOther;
-   name = info.dli_sname;
    if (strncmp(name, "_Znw", 4) == 0 || strncmp(name, "_Zna", 4) == 0
        || in_names(name, alloc_names,
                    sizeof(alloc_names) / sizeof(alloc_names[0])))
@@ -192,6 +289,313 @@ static UInt classify_top(Addr ip)
        || in_names(name, free_names, sizeof(free_names) / sizeof(free_names[0])))
       return TopFree;
    return TopOther;
+}
+
+/* A dynamic symbol, as read: [lo, hi), its class, its place in the hash
+   table's order. */
+typedef struct {
+   Addr lo, hi;
+   UInt cls;
+   UInt seq;
+} Sym;
+
+/* Code range -> TopAlloc or TopFree, sorted, disjoint. */
+typedef struct {
+   Addr lo, hi;
+   UWord cls;
+} ClassRange;
+
+struct _ClassMap {
+   UInt       n;
+   ClassRange ranges[];
+};
+
+static const ClassMap no_classes = { 0 };
+
+/* What a module's dynamic section says where its symbols are. */
+typedef struct {
+   const ElfW(Sym)*  symtab;
+   const HChar*      strtab;
+   SizeT             strsz;
+   const Elf32_Word* gnu_hash;  // DT_GNU_HASH, or NULL
+   const Elf32_Word* hash;      // DT_HASH, or NULL
+} DynInfo;
+
+/* An address of the dynamic section: relocated by the dynamic linker,
+   except where it could not write (the vDSO's). */
+static const void* dyn_ptr(const Module* m, Addr v)
+{
+   return (const void*)(v >= m->lo ? v : v + m->bias);
+}
+
+static Bool read_DynInfo(const Module* m, const struct dl_phdr_info* info,
+                         DynInfo* d)
+{
+   const ElfW(Dyn)* dyn = NULL;
+   Int i;
+   memset(d, 0, sizeof(*d));
+   for (i = 0; i < info->dlpi_phnum; i++)
+      if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+         dyn = (const ElfW(Dyn)*)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+   if (dyn == NULL)
+      return False;
+   for (; dyn->d_tag != DT_NULL; dyn++) {
+      switch (dyn->d_tag) {
+      case DT_SYMTAB:   d->symtab   = dyn_ptr(m, dyn->d_un.d_ptr); break;
+      case DT_STRTAB:   d->strtab   = dyn_ptr(m, dyn->d_un.d_ptr); break;
+      case DT_STRSZ:    d->strsz    = dyn->d_un.d_val; break;
+      case DT_GNU_HASH: d->gnu_hash = dyn_ptr(m, dyn->d_un.d_ptr); break;
+      case DT_HASH:     d->hash     = dyn_ptr(m, dyn->d_un.d_ptr); break;
+      }
+   }
+   return d->symtab != NULL && d->strtab != NULL;
+}
+
+/* Whether dladdr considers 'sym' (from_hash: referenced by the GNU hash
+   table, which holds no local symbol). */
+static Bool is_candidate(const DynInfo* d, const ElfW(Sym)* sym, Bool from_hash)
+{
+   UInt bind = ELF64_ST_BIND(sym->st_info);
+   UInt vis  = ELF64_ST_VISIBILITY(sym->st_other);
+   if (!from_hash && ((bind != STB_GLOBAL && bind != STB_WEAK)
+                      || vis == STV_HIDDEN || vis == STV_INTERNAL))
+      return False;
+   return ELF64_ST_TYPE(sym->st_info) != STT_TLS
+          && (sym->st_shndx != SHN_UNDEF || sym->st_value != 0)
+          && sym->st_shndx != SHN_ABS && sym->st_name < d->strsz;
+}
+
+/* Symbol 'sym' as the seq'th of the order, into 'out' if not NULL. */
+static void take_Sym(const Module* m, const DynInfo* d, const ElfW(Sym)* sym,
+                     Sym* out, UInt seq)
+{
+   if (out == NULL)
+      return;
+   out->lo  = m->bias + sym->st_value;
+   out->hi  = sym->st_shndx == SHN_UNDEF || sym->st_size == 0
+                 ? out->lo + 1 : out->lo + sym->st_size;
+   out->cls = sym->st_size == 0 ? TopOther
+                                : class_of_name(d->strtab + sym->st_name);
+   out->seq = seq;
+}
+
+/* The candidates in dladdr's order, into 'out' (if not NULL); how many. */
+static UInt walk_Syms(const Module* m, const DynInfo* d, Sym* out)
+{
+   UInt n = 0, b, k;
+   if (d->gnu_hash != NULL) {
+      UInt nbuckets = d->gnu_hash[0], symbias = d->gnu_hash[1];
+      UInt bloom_words = d->gnu_hash[2] * (sizeof(ElfW(Addr)) / 4);
+      const Elf32_Word* buckets = d->gnu_hash + 4 + bloom_words;
+      const Elf32_Word* chain0  = buckets + nbuckets - symbias;
+      for (b = 0; b < nbuckets; b++) {
+         if (buckets[b] == 0)
+            continue;
+         for (k = buckets[b]; ; k++) {
+            if (is_candidate(d, &d->symtab[k], True))
+               take_Sym(m, d, &d->symtab[k], out ? &out[n] : NULL, n), n++;
+            if (chain0[k] & 1)
+               break;
+         }
+      }
+      return n;
+   }
+   // DT_HASH gives the number of symbols; without it, the string table
+   // follows the symbol table (as dladdr assumes)
+   {
+      UInt total = d->hash != NULL
+                      ? d->hash[1]
+                      : (UInt)(((Addr)d->strtab - (Addr)d->symtab)
+                               / sizeof(ElfW(Sym)));
+      for (k = 0; k < total; k++)
+         if (is_candidate(d, &d->symtab[k], False))
+            take_Sym(m, d, &d->symtab[k], out ? &out[n] : NULL, n), n++;
+   }
+   return n;
+}
+
+static Bool sym_before(const Sym* a, const Sym* b)
+{
+   return a->lo < b->lo || (a->lo == b->lo && a->seq < b->seq);
+}
+
+/* Heapsort (the C library's qsort may call malloc). */
+static void sift_down(Sym* s, UInt i, UInt n)
+{
+   Sym t;
+   for (;;) {
+      UInt c = 2 * i + 1;
+      if (c >= n)
+         return;
+      if (c + 1 < n && sym_before(&s[c], &s[c + 1]))
+         c++;
+      if (!sym_before(&s[i], &s[c]))
+         return;
+      t = s[i]; s[i] = s[c]; s[c] = t;
+      i = c;
+   }
+}
+
+static void sort_Syms(Sym* s, UInt n)
+{
+   UInt i;
+   Sym  t;
+   for (i = n / 2; i-- > 0; )
+      sift_down(s, i, n);
+   for (i = n; i-- > 1; ) {
+      t = s[0]; s[0] = s[i]; s[i] = t;
+      sift_down(s, 0, i);
+   }
+}
+
+/* Where s[e] is the symbol dladdr gives (e's extent less the extents of
+   those that begin after it, or at it but before it in the hash table's
+   order), appended to 'out' (if not NULL) from out[n]; the new count. */
+static UInt add_ranges_of(const Sym* s, UInt n_syms, UInt e,
+                          ClassRange* out, UInt n)
+{
+   Addr cur = s[e].lo, end = s[e].hi;
+   UInt j;
+   for (j = e; j-- > 0 && s[j].lo == s[e].lo; )
+      if (s[j].hi > cur)
+         cur = s[j].hi;
+   for (j = e + 1; j < n_syms && s[j].lo == s[e].lo; j++)
+      ;                         // after it in the order: e wins at lo
+   for (; j < n_syms && s[j].lo < end && cur < end; j++) {
+      if (s[j].lo > cur) {
+         if (out != NULL)
+            out[n] = (ClassRange){ cur, s[j].lo, s[e].cls };
+         n++;
+      }
+      if (s[j].hi > cur)
+         cur = s[j].hi;
+   }
+   if (cur < end) {
+      if (out != NULL)
+         out[n] = (ClassRange){ cur, end, s[e].cls };
+      n++;
+   }
+   return n;
+}
+
+static UInt ranges_of(const Sym* s, UInt n_syms, ClassRange* out)
+{
+   UInt e, n = 0;
+   for (e = 0; e < n_syms; e++)
+      if (s[e].cls != TopOther)
+         n = add_ranges_of(s, n_syms, e, out, n);
+   return n;
+}
+
+/* The class map of 'm', loaded as 'info' says. */
+static const ClassMap* build_ClassMap(const Module* m,
+                                      const struct dl_phdr_info* info)
+{
+   DynInfo   d;
+   Sym*      syms;
+   ClassMap* map;
+   UInt      n_syms, n;
+   if (!read_DynInfo(m, info, &d) || (n_syms = walk_Syms(m, &d, NULL)) == 0)
+      return &no_classes;
+   syms = arena_malloc(n_syms * sizeof(Sym));
+   if (syms == NULL)
+      return &no_classes;
+   walk_Syms(m, &d, syms);
+   sort_Syms(syms, n_syms);
+   n   = ranges_of(syms, n_syms, NULL);
+   map = arena_malloc(sizeof(ClassMap) + n * sizeof(ClassRange));
+   if (map != NULL) {
+      map->n = n;
+      ranges_of(syms, n_syms, map->ranges);
+   }
+   arena_free(syms);
+   return map != NULL ? map : &no_classes;
+}
+
+/* dl_iterate_phdr's callback: the class map of the module in 'data', if
+   it is still loaded. */
+static int read_classes(struct dl_phdr_info* info, size_t size, void* data)
+{
+   Module* m = data;
+   Addr    lo, hi;
+   (void)size;
+   if (info->dlpi_addr != m->bias || !extent_of(info, &lo, &hi)
+       || lo != m->lo || hi != m->hi || strcmp(path_of(info), m->path) != 0)
+      return 0;
+   __atomic_store_n(&m->classes, build_ClassMap(m, info), __ATOMIC_RELEASE);
+   return 1;
+}
+
+static const ClassMap* classes_of(Module* m)
+{
+   const ClassMap* map = __atomic_load_n(&m->classes, __ATOMIC_ACQUIRE);
+   if (map != NULL)
+      return map;
+   pthread_mutex_lock(&modules_lock);
+   if (m->classes == NULL)
+      dl_iterate_phdr(read_classes, m);
+   if (m->classes == NULL)      // no longer loaded
+      __atomic_store_n(&m->classes, &no_classes, __ATOMIC_RELEASE);
+   map = m->classes;
+   pthread_mutex_unlock(&modules_lock);
+   return map;
+}
+
+static UInt class_in(const ClassMap* map, Addr ip)
+{
+   UInt lo = 0, hi = map->n;   // the range holding ip is in [lo, hi)
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (ip < map->ranges[mid].lo)
+         hi = mid;
+      else if (ip >= map->ranges[mid].hi)
+         lo = mid + 1;
+      else
+         return (UInt)map->ranges[mid].cls;
+   }
+   return TopOther;
+}
+
+/* The class of the function at 'ip': its module's map, the modules listed
+   again if it is in none (an object loaded since). */
+static UInt classify_top(Addr ip)
+{
+   Module* m = (Module*)module_of(ip);
+   if (m == NULL) {
+      refresh_Modules();
+      m = (Module*)module_of(ip);
+      if (m == NULL)
+         return TopOther;
+   }
+   return class_in(classes_of(m), ip);
+}
+
+/*------------------------------------------------------------*/
+/*--- Which frames make a site                             ---*/
+/*------------------------------------------------------------*/
+
+/* Code address -> TopClass of the frames seen at the top of stacks:
+   open addressing, linear probing, lock-free (the table of the
+   first version took a mutex at every look-up); a full table classifies
+   afresh.  A slot is one word, written at once, so that a reader never
+   sees one address with another's class:
+
+      63    56 55                       0
+     [ class  |        code address      ]   0: empty
+
+   (user-space code addresses are below 2^47). */
+#define TOP_SLOTS  (1 << 16)
+#define TOP_SHIFT  56
+static UWord top_classes[TOP_SLOTS];
+
+static Addr main_lo = 0, main_hi = 0;   // main's code, once known
+
+/* Every class forgotten (after a dlclose). */
+static void clear_top_classes(void)
+{
+   UWord i;
+   for (i = 0; i < TOP_SLOTS; i++)
+      __atomic_store_n(&top_classes[i], 0, __ATOMIC_RELAXED);
 }
 
 static UInt top_class(Addr ip)
@@ -208,7 +612,7 @@ static UInt top_class(Addr ip)
       if ((w & ((1UL << TOP_SHIFT) - 1)) == ip)
          return (UInt)(w >> TOP_SHIFT);
    }
-   cls = classify_top(ip);     // dladdr: never under a lock of ours
+   cls = classify_top(ip);     // never under the core's lock
    tl_assert(ip < (1UL << TOP_SHIFT));
    w = ip | ((UWord)cls << TOP_SHIFT);
    i = (UWord)((ip * GOLDEN_MULT) >> 48) & (TOP_SLOTS - 1);
@@ -220,6 +624,20 @@ static UInt top_class(Addr ip)
          break;
    }
    return cls;
+}
+
+/* Whether the function at 'fn' (of 'len' bytes) sets up a frame pointer:
+   push %rbp; mov %rsp,%rbp (55 48 89 e5) in its first 16 bytes (after
+   endbr64, or an instruction scheduled before).  No: built without frame
+   pointers, or not recognised. */
+static Bool keeps_frame_pointer(Addr fn, Addr len)
+{
+   static const UChar prologue[4] = { 0x55, 0x48, 0x89, 0xe5 };
+   Addr i;
+   for (i = 0; i < 16 && i + 4 <= len; i++)
+      if (memcmp((const UChar*)fn + i, prologue, 4) == 0)
+         return True;
+   return False;
 }
 
 void set_main_fn(Addr main_fn)
@@ -234,6 +652,12 @@ void set_main_fn(Addr main_fn)
    } else {
       main_lo = main_fn;
       main_hi = main_fn + 1;
+   }
+   if (clo_unwind == UnwindFP && !keeps_frame_pointer(main_fn, main_hi - main_fn)) {
+      clo_unwind = UnwindLibunwind;
+      VG_(umsg)("strata: --unwind=fp: the program's main keeps no frame pointer "
+                "(built without -fno-omit-frame-pointer?): its stacks are "
+                "unwound with libunwind\n");
    }
 }
 
@@ -259,7 +683,9 @@ static UInt cut(const RawStack* st, UInt i, UInt depth)
    of the classes of its top frames, and the site's look-up under the lock
    (site_of in sn_main.c).  Sites live as long as the process, so an entry
    stays right after a fork; what makes a site is fixed once main is
-   known (set_main_fn), and a stack unwound before cannot hold main. */
+   known (set_main_fn), and a stack unwound before cannot hold main.  A
+   dlclose empties every thread's cache (modules_gen), since another
+   object may be loaded where the closed one was. */
 #define SCACHE_ENTRIES  512
 #define SCACHE_IPS       40    // deeper stacks are not cached
 typedef struct {
@@ -271,6 +697,7 @@ typedef struct {
 } StackEntry;
 
 static __thread StackEntry* scache __attribute__((tls_model("initial-exec")));
+static __thread UInt scache_gen __attribute__((tls_model("initial-exec")));
 static pthread_key_t scache_key;   // frees a thread's cache at its exit
 
 static void free_scache(void* c)
@@ -300,6 +727,11 @@ static StackEntry* cached_stack(RawStack* st, UInt depth, UWord hash)
          return NULL;
       memset(scache, 0, SCACHE_ENTRIES * sizeof(StackEntry));
       pthread_setspecific(scache_key, scache);
+      scache_gen = __atomic_load_n(&modules_gen, __ATOMIC_ACQUIRE);
+   }
+   if (UNLIKELY(scache_gen != __atomic_load_n(&modules_gen, __ATOMIC_ACQUIRE))) {
+      memset(scache, 0, SCACHE_ENTRIES * sizeof(StackEntry));   // a dlclose
+      scache_gen = __atomic_load_n(&modules_gen, __ATOMIC_ACQUIRE);
    }
    e = &scache[(hash >> 7) & (SCACHE_ENTRIES - 1)];
    if (e->hash == hash && e->n == st->n && e->depth == depth
@@ -321,6 +753,73 @@ static StackEntry* cached_stack(RawStack* st, UInt depth, UWord hash)
    return NULL;
 }
 
+/* --unwind=fp: the chain of frame pointers.  Each frame that keeps one
+   holds, at its frame pointer, the caller's frame pointer and then its
+   return address:
+
+      fp -> [ the caller's fp | the return address ]    (x86-64, rbp)
+
+   A frame read is always within the thread's stack (pthread_getattr_np:
+   mapped from the frame of fp_backtrace to its top), 8-byte aligned and
+   above the frame read before, so a frame without a frame pointer (rbp
+   then holds anything) ends the chain or hides its caller, and never
+   makes a fault.  A program whose main keeps no frame pointer is
+   unwound with libunwind throughout (set_main_fn says so on stderr);
+   libunwind unwinds instead, too, on another stack (an
+   alternate signal stack, a context of the program's own), and when the
+   allocation function was called from outside the program (C++'s
+   operator new in libstdc++, strdup in the C library): a library built
+   without frame pointers would hide the frame that called it. */
+static __thread Addr thread_stack_lo __attribute__((tls_model("initial-exec")));
+static __thread Addr thread_stack_hi __attribute__((tls_model("initial-exec")));
+
+static Bool get_thread_stack(void)
+{
+   pthread_attr_t attr;
+   void*  addr;
+   size_t size;
+   if (thread_stack_hi != 0)
+      return thread_stack_hi != 1;
+   thread_stack_hi = 1;         // unknown, unless found
+   if (pthread_getattr_np(pthread_self(), &attr) != 0)
+      return False;
+   if (pthread_attr_getstack(&attr, &addr, &size) == 0 && size >= 16) {
+      thread_stack_lo = (Addr)addr;
+      thread_stack_hi = (Addr)addr + size;
+   }
+   pthread_attr_destroy(&attr);
+   return thread_stack_hi != 1;
+}
+
+/* The return addresses of the frames above this one, at most 'max'; -1
+   if this is not the thread's stack, or the first frame past the
+   recorder's is not the program's. */
+static __attribute__((noinline)) Int fp_backtrace(void** ras, Int max)
+{
+   Addr fp = (Addr)__builtin_frame_address(0);
+   Addr lo = fp, hi, next, ra;
+   Int  n = 0;
+   Bool own = True;             // still in the recorder's frames
+   if (!get_thread_stack() || fp < thread_stack_lo || fp >= thread_stack_hi)
+      return -1;
+   hi = thread_stack_hi;
+   while (n < max && (fp & 7) == 0 && fp >= lo && fp <= hi - 16) {
+      next = ((const Addr*)fp)[0];
+      ra   = ((const Addr*)fp)[1];
+      if (ra < 4096)
+         break;
+      if (own && (ra < own_lo || ra >= own_hi)) {
+         if (ra < exe_lo || ra >= exe_hi)
+            return -1;
+         own = False;
+      }
+      ras[n++] = (void*)ra;
+      lo = fp + 16;
+      fp = next;
+   }
+   return own ? -1 : n;
+}
+
 void unwind_RawStack(RawStack* st, UInt depth)
 {
    void* ras[MAX_RAW_FRAMES];
@@ -330,7 +829,9 @@ void unwind_RawStack(RawStack* st, UInt depth)
    StackEntry* e;
    if (depth + SLACK_FRAMES > MAX_RAW_FRAMES)
       depth = MAX_RAW_FRAMES - SLACK_FRAMES;
-   n = unw_backtrace(ras, (Int)(depth + SLACK_FRAMES));
+   n = clo_unwind == UnwindFP ? fp_backtrace(ras, (Int)(depth + SLACK_FRAMES)) : -1;
+   if (n < 0)
+      n = unw_backtrace(ras, (Int)(depth + SLACK_FRAMES));
    st->n = 0;
    st->site = NULL;
    st->site_slot = NULL;
@@ -393,7 +894,7 @@ static UInt frame_id(Addr ip)
    f->ip = ip;
    f->id = next_frame_id++;
    VG_(HT_add_node)(frames_written, f);
-   m = module_of(ip);
+   m = module_naming(ip);
    put_str("F");
    put_field_u64(f->id);
    put_tab(); put_hex(ip);

@@ -19,6 +19,35 @@ for prog in malloc_basic peak memalign cxx_new counts_cxx realloc_heavy realloc_
       "$(diff "$WORK/vg-$prog.peak" "$WORK/nat-$prog.peak")" ""
 done
 
+# --unwind=fp: on programs built with frame pointers (tests/programs are),
+# the same peak and the same sites as with libunwind, in C and in C++
+# (libstdc++'s operator new, outside the program, is unwound by libunwind),
+# and on a stack of the program's own (coroutine: libunwind again).
+record_ok "nat-coroutine" --native --time-unit=B --heap-admin=0 "$PROGS/coroutine" &&
+   run_py native_parity "$profile" >"$WORK/nat-coroutine.peak"
+for prog in malloc_basic deep main_alloc realloc_heavy memalign cxx_new coroutine; do
+   record_ok "fp-$prog" --native --unwind=fp --time-unit=B --heap-admin=0 "$PROGS/$prog" || continue
+   run_py native_parity "$profile" >"$WORK/fp-$prog.peak"
+   expect "$prog, --unwind=fp: one or more sites at the peak" \
+      test "$(wc -l <"$WORK/fp-$prog.peak")" -ge 2
+   expect_same "$prog: the same peak and the same sites with --unwind=fp and libunwind" \
+      "$WORK/nat-$prog.peak" "$WORK/fp-$prog.peak"
+done
+# A program built without frame pointers (Debian's sh): libunwind, said in
+# one line.
+record_ok fp-sh --native --unwind=fp /bin/sh -c 'true'
+expect_eq "--unwind=fp, main without a frame pointer: one line on stderr" \
+   "$(grep -c 'strata: --unwind=fp: the program.s main keeps no frame pointer' "$WORK/fp-sh.stderr")" 1
+for bad in --unwind=dwarf --unwind=; do
+   "$STRATA" record --native "$bad" "$PROGS/malloc_basic" >"$WORK/bad.out" 2>"$WORK/bad.err"
+   expect_eq "$bad: exit status 1" "$?" 1
+   expect_eq "$bad: one line" "$(wc -l <"$WORK/bad.err")" 1
+   expect_in "$bad: names the option" "$WORK/bad.err" '^strata record: --unwind'
+done
+"$STRATA" record --unwind=fp "$PROGS/malloc_basic" >"$WORK/bad.out" 2>"$WORK/bad.err"
+expect_eq "--unwind without --native: exit status 1" "$?" 1
+expect_in "... in one line: only with --native" "$WORK/bad.err" '^strata record: --unwind: only with --native'
+
 # The header, and ms by default.
 record_ok ms --native "$PROGS/malloc_basic"
 ask "$profile" "get header:time_unit" "get opt:native" "bytes use_realloc peak"

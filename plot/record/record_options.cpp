@@ -68,6 +68,11 @@ po::options_description record_options() {
        "record the stack that frees the bytes that lived across the end of an epoch")  //
       ("free-depth", setting("N", "12"),
        "record at most N code addresses of each free stack (1 to 200)")  //
+      ("unwind", setting("fp|libunwind", "libunwind"),
+       "with --native, how stacks are unwound: libunwind (from the objects' unwind tables: right "
+       "in any code) or fp (the chain of frame pointers: faster, right only where every function "
+       "on the stack keeps a frame pointer; one that does not hides its caller, e.g. operator "
+       "new in a libstdc++ built without them)")  //
       ("out-file,o", setting("FILE", "strata.out.%p"),
        "write the profile to FILE; %p is the process id, %q{VAR} the value of $VAR, %n a "
        "sequence number, %% a %; a forked child whose FILE would be its parent's writes "
@@ -149,6 +154,7 @@ const std::vector<std::pair<std::string, Check>>& checks() {
       {"pages-as-heap", one_of({"yes", "no"}, "yes or no")},
       {"free-stacks", one_of({"yes", "no"}, "yes or no")},
       {"free-depth", between(1, 200)},
+      {"unwind", one_of({"fp", "libunwind"}, "fp or libunwind")},
       {"out-file", out_file_problem},
       {"threshold", threshold_problem},
       {"detailed-freq", between(1, 1000000)},
@@ -176,7 +182,8 @@ Args given(const po::variables_map& values, const std::string& name) {
 }
 
 // Checks every value given and returns the tool options: every --alloc-fn
-// and --ignore-fn, the last value of any other option, and --out-file always.
+// and --ignore-fn, the last value of any other option but --unwind (the
+// native library's alone), and --out-file always.
 Args tool_args(const po::variables_map& values) {
   Args args;
   for (const auto& [name, check] : checks()) {
@@ -187,7 +194,7 @@ Args tool_args(const po::variables_map& values) {
     }
     bool pattern = name == "alloc-fn" || name == "ignore-fn";
     if (!pattern && !all.empty()) all = {all.back()};
-    if (name == "out-file") all.clear();
+    if (name == "out-file" || name == "unwind") all.clear();
     for (const std::string& value : all) args.push_back("--" + name + "=" + value);
   }
   args.push_back("--out-file=" + last(values, "out-file"));
@@ -222,12 +229,15 @@ void check_native(const po::variables_map& values, const Args& core) {
   }
 }
 
-// The native library's options: strata's, ms by default, and
+// The native library's options: strata's, ms by default, --unwind, and
 // --trace-children.
 Args native_args(const po::variables_map& values, const Args& core) {
   Args args = tool_args(values);
   if (!values.count("time-unit") || values["time-unit"].defaulted()) {
     args.push_back("--time-unit=ms");
+  }
+  if (Args unwind = given(values, "unwind"); !unwind.empty()) {
+    args.push_back("--unwind=" + unwind.back());
   }
   for (const std::string& arg : core) args.push_back(arg);
   return args;
@@ -327,6 +337,9 @@ RecordRequest parse_record_args(const Args& args) {
     check_native(values, split.core);
     request.native_args = native_args(values, split.core);
   } else {
+    if (!given(values, "unwind").empty()) {
+      throw Error("--unwind: only with --native (under Valgrind, Valgrind unwinds)");
+    }
     request.valgrind_args = split.core;
     for (std::string& arg : tool_args(values)) request.valgrind_args.push_back(std::move(arg));
   }
