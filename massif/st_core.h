@@ -58,10 +58,11 @@ extern TimeUnit clo_time_unit;        // --time-unit
 extern Double   clo_peak_inaccuracy;  // --peak-inaccuracy, percent
 extern Bool     clo_heap;             // --heap: lifetimes are recorded
 extern Bool     clo_free_stacks;      // --free-stacks
-extern Bool     clo_epochs_in_instrs; // with --time-unit=ms, the epochs count
-                                      // instructions (the tool: True); a
-                                      // recorder without an instruction
-                                      // counter sets False (native/)
+extern TimeUnit clo_ms_epochs;        // with --time-unit=ms, what the epochs
+                                      // count: instructions (TimeI, the
+                                      // tool), or bytes allocated and freed
+                                      // (TimeB, a recorder without an
+                                      // instruction counter: native/)
 
 /*------------------------------------------------------------*/
 /*--- Statistics, for --stats=yes                          ---*/
@@ -202,17 +203,22 @@ static inline ULong get_time(void)
    tl_assert2(0, "bad time unit");
 }
 
-// The clock of the lifetimes' epochs: the time unit's, but instructions
-// with --time-unit=ms ("opt epoch_unit i"; each L record gives the time of
-// its epoch's first event too).  Under Valgrind the wall clock is mostly
-// Valgrind's own (its start-up, translating new code, starting threads):
-// a program's heap work can fit in one millisecond of ten, and the table
-// would say little of when its bytes were born, and differ from one
-// machine, or one recording, to the next.  Instructions are the work.
+// The clock of the lifetimes' epochs: the time unit's, but the program's
+// work with --time-unit=ms ("opt epoch_unit i" or "B"; each L record gives
+// the time of its epoch's first event too): instructions under Valgrind,
+// bytes allocated and freed natively.  Under Valgrind the wall clock is
+// mostly Valgrind's own (its start-up, translating new code, starting
+// threads), and natively in a short run the recorder's own (its first
+// unwinds, reading symbols): a program's heap work can fit in one
+// millisecond of ten, and the table would say little of when its bytes
+// were born, and differ from one machine, or one recording, to the next.
 static inline ULong epoch_time(void)
 {
-   return clo_time_unit == TimeMS && clo_epochs_in_instrs
-             ? guest_instrs_executed : get_time();
+   if (clo_time_unit != TimeMS)
+      return get_time();
+   return clo_ms_epochs == TimeI ? guest_instrs_executed
+        : clo_ms_epochs == TimeB ? total_allocs_deallocs_szB
+        : get_time();
 }
 
 void add_to_totals(SizeT req_szB, SizeT extra_szB);

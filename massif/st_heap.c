@@ -20,7 +20,7 @@ TimeUnit clo_time_unit       = TimeI;
 Double   clo_peak_inaccuracy = 1.0;   // percent
 Bool     clo_heap            = True;
 Bool     clo_free_stacks     = True;
-Bool     clo_epochs_in_instrs = True;
+TimeUnit clo_ms_epochs = TimeI;
 
 ULong stats_allocs          = 0;
 ULong stats_frees           = 0;

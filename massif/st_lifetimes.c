@@ -715,7 +715,7 @@ static void write_epoch_record(Bool with_alive)
    put_field_u64(lt_index);
    put_field_u64(lt_t0 + lt_index * lt_len);
    put_field_u64(lt_len);
-   if (clo_time_unit == TimeMS && clo_epochs_in_instrs)
+   if (clo_time_unit == TimeMS && clo_ms_epochs != TimeMS)
       put_field_u64(lt_open_time);
    put_nl();
    for (c = epoch_list; c != NULL; c = c->next_in_epoch) {

@@ -917,6 +917,8 @@ static void write_header(void)
    put_str(clo_free_stacks ? "yes" : "no");
    put_nl();
    put_str("opt\tfree_depth"); put_field_u64(clo_free_depth); put_nl();
+   if (clo_time_unit == TimeMS)
+      put_str("opt\tepoch_unit\tB\n");
    if (clo_threshold >= 0.0) {
       VG_(snprintf)(num, sizeof(num), "%.3f", clo_threshold);
       put_str("opt\tthreshold"); put_field_text(num); put_nl();
@@ -1268,7 +1270,7 @@ static void start_recorder(void)
    if (!read_options())
       return;
    cmdline_szB = read_file("/proc/self/cmdline", cmdline, sizeof(cmdline));
-   clo_epochs_in_instrs = False;
+   clo_ms_epochs = TimeB;   // no instruction counter: the heap work
    init_stacks();
    init_heap();
    init_lifetimes();

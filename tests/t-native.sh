@@ -55,8 +55,10 @@ expect_eq "natively, the time is in ms by default" "$(answer "$profile" get head
 expect_eq "the header says: recorded natively" "$(answer "$profile" get opt:native)" yes
 expect_eq "the frames are named: use_realloc at the peak" \
    "$(answer "$profile" bytes use_realloc peak)" 3008
-expect_in "no epoch_unit: natively the epochs count ms" "$profile" '^time_unit	ms$'
-expect_not "... and no opt epoch_unit" grep -q '^opt	epoch_unit' "$profile"
+expect_in "natively in ms, the epochs count bytes allocated and freed" "$profile" \
+   '^opt	epoch_unit	B$'
+expect_eq "... and each L record gives its epoch's time in ms" \
+   "$(awk -F'\t' '$1 == "L" && NF != 5 { bad++ } END { print bad + 0 }' "$profile")" 0
 
 # Inlined frames, named from DWARF when the run ends.
 record_ok inl --native "$PROGS/inlined"

@@ -104,8 +104,9 @@ struct Site {
 // "Lifetimes"): the run cut into `epochs` epochs of `epoch_length` ticks
 // from `t0`, epoch i being [t0 + i * epoch_length, t0 + (i + 1) *
 // epoch_length); the last holds the end of the file.  A tick is the time
-// unit, or an instruction in a profile in milliseconds with `opt epoch_unit
-// i`, whose L records pair ticks with times (`clock`).  The cells are in the
+// unit, or in a profile in milliseconds with `opt epoch_unit` an
+// instruction (`i`, under Valgrind) or a byte allocated or freed (`B`,
+// natively), whose L records pair ticks with times (`clock`).  The cells are in the
 // sites (Site::cells), the records of a shorter length merged pairwise into
 // this one.
 struct Lifetimes {
@@ -114,7 +115,7 @@ struct Lifetimes {
   std::uint32_t epochs = 0;        // 0: no epoch record was read
   bool free_stacks = false;  // `opt free_stacks yes`: deaths across an epoch's end have a stack
   std::vector<std::vector<FrameId>> free_stacks_frames;  // free stack id - 1 -> its frames
-  std::string tick_unit;  // "i" with `opt epoch_unit i`; empty: the time unit
+  std::string tick_unit;  // "i" or "B" with `opt epoch_unit`; empty: the time unit
   // With a tick_unit: (an epoch's start in ticks, the time of its first
   // event), one an L record, in the order of the file.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> clock;

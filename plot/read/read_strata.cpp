@@ -177,9 +177,9 @@ class StrataReader {
     model_.lifetimes.free_stacks = option("free_stacks") == "yes";
     std::string epoch_unit = option("epoch_unit");
     if (!epoch_unit.empty() && model_.has_lifetimes) {
-      if (epoch_unit != "i" || model_.header.time_unit != "ms") {
+      if ((epoch_unit != "i" && epoch_unit != "B") || model_.header.time_unit != "ms") {
         lines_.fail("opt epoch_unit " + quote(epoch_unit) + " in a profile in " +
-                    quote(model_.header.time_unit) + " (only i, in ms)");
+                    quote(model_.header.time_unit) + " (only i or B, in ms)");
       }
       model_.lifetimes.tick_unit = epoch_unit;
     }
