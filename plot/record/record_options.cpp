@@ -68,8 +68,8 @@ po::options_description record_options() {
        "record the stack that frees the bytes that lived across the end of an epoch")  //
       ("free-depth", setting("N", "12"),
        "record at most N code addresses of each free stack (1 to 200)")  //
-      ("unwind", setting("fp|libunwind", "libunwind"),
-       "with --native, how stacks are unwound: libunwind (from the objects' unwind tables: right "
+      ("unwind", setting("HOW", "libunwind"),
+       "with --native, HOW stacks are unwound: libunwind (from the objects' unwind tables: right "
        "in any code) or fp (the chain of frame pointers: faster, right only where every function "
        "on the stack keeps a frame pointer; one that does not hides its caller, e.g. operator "
        "new in a libstdc++ built without them)")  //
