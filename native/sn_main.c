@@ -65,6 +65,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -1196,6 +1197,48 @@ EXPORT int execvpe(const char* file, char* const argv[], char* const envp[])
 EXPORT int execvp(const char* file, char* const argv[])
 {
    return exec_ending(&real.execvpe, file, argv, environ);
+}
+
+/* The variadic forms, which the C library runs through its own execve, not
+   the exported one: their arguments gathered into an argv on the stack (no
+   allocation: the exec may come after a fork of a threaded program), then
+   as execv, execvp and execve.  'first' and the arguments after it up to
+   the NULL are the argv; execle's envp follows the NULL. */
+#define EXEC_LIST(first, argv, ap)                                   \
+   SizeT n_args = 1;                                                 \
+   va_start(ap, first);                                              \
+   while (va_arg(ap, const char*) != NULL)                           \
+      n_args++;                                                      \
+   va_end(ap);                                                       \
+   const char* argv[n_args + 1];                                     \
+   argv[0] = first;                                                  \
+   va_start(ap, first);                                              \
+   for (SizeT i_arg = 1; i_arg <= n_args; i_arg++)                   \
+      argv[i_arg] = va_arg(ap, const char*);   /* the last: NULL */
+
+EXPORT int execl(const char* path, const char* arg, ...)
+{
+   va_list ap;
+   EXEC_LIST(arg, argv, ap);
+   va_end(ap);
+   return exec_ending(&real.execve, path, (char* const*)argv, environ);
+}
+
+EXPORT int execlp(const char* file, const char* arg, ...)
+{
+   va_list ap;
+   EXEC_LIST(arg, argv, ap);
+   va_end(ap);
+   return exec_ending(&real.execvpe, file, (char* const*)argv, environ);
+}
+
+EXPORT int execle(const char* path, const char* arg, ...)
+{
+   va_list ap;
+   EXEC_LIST(arg, argv, ap);
+   char* const* envp = va_arg(ap, char* const*);
+   va_end(ap);
+   return exec_ending(&real.execve, path, (char* const*)argv, envp);
 }
 
 /* The end of the profile, once, at exit or _exit.  From a signal handler

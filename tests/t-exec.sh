@@ -63,7 +63,8 @@ expect_eq "a profile of exec_child without --trace-children" "$found" 0
 # and every profile survives, each complete.  With a name without %p too.
 for pattern in 'chain.%p' 'chain'; do
    rm -f "$WORK"/chain*
-   (cd "$WORK" && exec "$STRATA" record -o "$WORK/$pattern" --heap-admin=0 --trace-children=yes \
+   (cd "$WORK" && exec "$STRATA" record ${RECORD_ARGS[@]+"${RECORD_ARGS[@]}"} -o "$WORK/$pattern" \
+      --heap-admin=0 --trace-children=yes \
       "$PROGS/exec_chain" 2) >"$WORK/chain.stdout" 2>"$WORK/chain.stderr"
    expect_eq "$pattern: exit status" "$?" 0
    first=$WORK/$(ls "$WORK" | grep -E '^chain(\.[0-9]+)?$')
@@ -80,6 +81,25 @@ for pattern in 'chain.%p' 'chain'; do
    done
    expect_in "$pattern: strata record names all three" "$WORK/chain.stderr" \
       "3 profiles written: $first $first.exec1 $first.exec2\$"
+done
+
+# The variadic forms (execle, execlp, execl), which the C library runs
+# through its own execve: each program after an exec is a profile of its own.
+rm -f "$WORK"/forms*
+(cd "$WORK" && exec "$STRATA" record ${RECORD_ARGS[@]+"${RECORD_ARGS[@]}"} -o "$WORK/forms" \
+   --heap-admin=0 \
+   --trace-children=yes "$PROGS/exec_forms" 3) >"$WORK/forms.stdout" 2>"$WORK/forms.stderr"
+expect_eq "exec forms: exit status" "$?" 0
+expect_eq "exec forms: four profiles" "$(ls "$WORK" | grep -Ec '^forms(\.exec[0-9])?$')" 4
+n=0
+for f in "$WORK/forms" "$WORK/forms.exec1" "$WORK/forms.exec2" "$WORK/forms.exec3"; do
+   check_profile "$f"
+   ask "$f" "bytes forms_alloc user:1" "get header:cmd"
+   expect_eq "exec forms: $(basename "$f"): forms_alloc at user 1" \
+      "$(answer "$f" bytes forms_alloc user:1)" $(((4 - n) * 1000))
+   expect_eq "exec forms: $(basename "$f"): the command" "$(answer "$f" get header:cmd)" \
+      "$PROGS/exec_forms $((3 - n))"
+   n=$((n + 1))
 done
 
 # A failed exec takes back the end written before it: one end, and the
