@@ -127,7 +127,7 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
              " epochs of work: too short to judge";
     case PassedOver::Reason::replaced:
       return "its floor rose with " + fixed(100 * why.matched, 0) +
-             "% of what it keeps (born in " + born +
+             "% of what it keeps beyond its working set (born in " + born +
              "): its entries are replaced, as a cache's or a fixed key space's are";
     case PassedOver::Reason::levels_off:
       return "levels off at " + at(why.level_epoch) + ": what it keeps was born before";
