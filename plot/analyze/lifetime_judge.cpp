@@ -145,26 +145,21 @@ double floor_matched(const std::vector<double>& alive, const std::vector<std::ui
 // any moment entries that will die as the others did; at h they are kept
 // bytes that no floor rises with, and that no birth all through the span
 // explains.  Its working set is what it held, across an epoch boundary, of
-// entries that died before h: the median over the epochs of `last` (the
+// entries that died before h (`alive`, of alive_across, less its kept bytes
+// born before the boundary): the median over the epochs of `last` (the
 // span's last part) to h, less biased by one large entry than the most, and
 // by the entries of h's working set that die after h (which the table
 // cannot show) than a moment nearer h.  The working set at h is its newest
 // kept bytes, so it is set aside from them, newest first.  A structure that
 // frees nothing (a leak alone), or only what it made in the same epoch
 // (temporaries), has no working set: it leaves behind all it keeps.
-std::vector<std::uint64_t> left_behind(const Node& n, std::uint32_t last, std::uint32_t h) {
-  std::vector<double> delta(h + 2, 0.0);
-  for (const auto& [cell, amount] : n.deaths) {
-    auto [b, d] = cell;
-    if (d <= b || b >= h) continue;
-    delta[b + 1] += static_cast<double>(amount.bytes);
-    delta[std::min(d, h) + 1] -= static_cast<double>(amount.bytes);
-  }
-  double dying = 0;
+std::vector<std::uint64_t> left_behind(const Node& n, const std::vector<double>& alive,
+                                       std::uint32_t last, std::uint32_t h) {
+  double kept_before = 0;
   std::vector<double> held;
   for (std::uint32_t e = 0; e < h; ++e) {
-    dying += delta[e];
-    if (e >= last) held.push_back(dying);
+    if (e >= last) held.push_back(alive[e] - kept_before);
+    kept_before += static_cast<double>(n.kept[e]);
   }
   std::vector<std::uint64_t> left(n.kept.begin(), n.kept.begin() + h);
   if (held.empty()) return left;
@@ -349,7 +344,6 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   auto set_span = [&](std::uint32_t from) {
     n.first = from;
     n.bounds = work_bounds(from, h, work);
-    n.ratios = retention(n.born, n.kept, n.bounds);  // for the words
     n.why.first_kept = from;
   };
   set_span(s);
@@ -393,14 +387,14 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
 // The judgement of n on what it leaves behind: its kept bytes less its
 // working set at h (left_behind, from the working set at the span's last
 // part), and its kept blocks in proportion; n keeps its kept bytes and
-// blocks after, and the words their shares.
+// blocks after, and the words their shares (the ratios, set here).
 bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
            std::span<const std::uint32_t> cycles) {
   auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
   if (kept == n.kept.begin() + h) return false;
   auto s = static_cast<std::uint32_t>(kept - n.kept.begin());
   std::vector<double> alive = alive_across(n, h);
-  std::vector<std::uint64_t> left = left_behind(n, work_bounds(s, h, work)[kParts - 1], h);
+  std::vector<std::uint64_t> left = left_behind(n, alive, work_bounds(s, h, work)[kParts - 1], h);
   std::vector<std::uint64_t> left_blocks(n.kept_blocks.begin(), n.kept_blocks.begin() + h);
   for (std::uint32_t e = 0; e < h; ++e) {
     if (left[e] < n.kept[e]) {
