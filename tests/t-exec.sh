@@ -58,6 +58,24 @@ for f in "$WORK"/untraced.[0-9]*; do
 done
 expect_eq "a profile of exec_child without --trace-children" "$found" 0
 
+# exec_profiles LABEL FUNCTION PROGRAM N PROFILE...: PROGRAM N execs itself
+# with N - 1 down to 0 in one process, each keeping (N + 1) * 1000 bytes
+# from FUNCTION at its user snapshot; the PROFILEs, one a program in order,
+# say so, each with its command.
+exec_profiles() {
+   local label=$1 function=$2 program=$3 n=$4 f
+   shift 4
+   for f in "$@"; do
+      check_profile "$f"
+      ask "$f" "bytes $function user:1" "get header:cmd"
+      expect_eq "$label: $(basename "$f"): $function at user 1" \
+         "$(answer "$f" bytes "$function" user:1)" $(((n + 1) * 1000))
+      expect_eq "$label: $(basename "$f"): the command" "$(answer "$f" get header:cmd)" \
+         "$PROGS/$program $n"
+      n=$((n - 1))
+   done
+}
+
 # exec without fork (issue 10, defect 5): the same pid, so the same name for
 # the program after the exec; it writes to that name followed by .execN,
 # and every profile survives, each complete.  With a name without %p too.
@@ -69,16 +87,7 @@ for pattern in 'chain.%p' 'chain'; do
    expect_eq "$pattern: exit status" "$?" 0
    first=$WORK/$(ls "$WORK" | grep -E '^chain(\.[0-9]+)?$')
    expect_eq "$pattern: three profiles" "$(ls "$WORK" | grep -Ec '^chain(\.[0-9]+)?(\.exec[0-9])?$')" 3
-   n=0
-   for f in "$first" "$first.exec1" "$first.exec2"; do
-      check_profile "$f"
-      ask "$f" "bytes chain_alloc user:1" "get header:cmd"
-      expect_eq "$pattern: $(basename "$f"): chain_alloc at user 1" \
-         "$(answer "$f" bytes chain_alloc user:1)" $(((3 - n) * 1000))
-      expect_eq "$pattern: $(basename "$f"): the command" "$(answer "$f" get header:cmd)" \
-         "$PROGS/exec_chain $((2 - n))"
-      n=$((n + 1))
-   done
+   exec_profiles "$pattern" chain_alloc exec_chain 2 "$first" "$first.exec1" "$first.exec2"
    expect_in "$pattern: strata record names all three" "$WORK/chain.stderr" \
       "3 profiles written: $first $first.exec1 $first.exec2\$"
 done
@@ -91,16 +100,8 @@ rm -f "$WORK"/forms*
    --trace-children=yes "$PROGS/exec_forms" 3) >"$WORK/forms.stdout" 2>"$WORK/forms.stderr"
 expect_eq "exec forms: exit status" "$?" 0
 expect_eq "exec forms: four profiles" "$(ls "$WORK" | grep -Ec '^forms(\.exec[0-9])?$')" 4
-n=0
-for f in "$WORK/forms" "$WORK/forms.exec1" "$WORK/forms.exec2" "$WORK/forms.exec3"; do
-   check_profile "$f"
-   ask "$f" "bytes forms_alloc user:1" "get header:cmd"
-   expect_eq "exec forms: $(basename "$f"): forms_alloc at user 1" \
-      "$(answer "$f" bytes forms_alloc user:1)" $(((4 - n) * 1000))
-   expect_eq "exec forms: $(basename "$f"): the command" "$(answer "$f" get header:cmd)" \
-      "$PROGS/exec_forms $((3 - n))"
-   n=$((n + 1))
-done
+exec_profiles "exec forms" forms_alloc exec_forms 3 \
+   "$WORK/forms" "$WORK/forms.exec1" "$WORK/forms.exec2" "$WORK/forms.exec3"
 
 # A failed exec takes back the end written before it: one end, and the
 # profile goes on.
