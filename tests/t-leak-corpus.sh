@@ -2,9 +2,9 @@
 # The leak-detection corpus (tests/leaks, docs/leaks-corpus.md): every
 # variant must be right, leaking ones found with each leaking function as a
 # finding's headline, leak-free ones with no finding at all, but for the
-# known misses of tests/leaks/known-misses.txt (each with why: a leak
-# missed, or a leak-free variant with a false finding); and one leak must be
-# one finding: at most 1.2 true findings a leak found.
+# known misses of tests/leaks/known-misses.txt (each with why; a leak-free
+# variant is never among them); and one leak must be one finding: at most
+# 1.2 true findings a leak found.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
 "$PYTHON" "$top_srcdir/tests/leaks/measure" --jobs 2 --work "$WORK/measure" \
@@ -18,14 +18,11 @@ expect_eq "every variant is right but the known misses (wrong and not listed)" \
    "$(comm -23 <(echo "$wrong") <(echo "$known") | tr '\n' ' ')" ""
 now_right=$(comm -13 <(echo "$wrong") <(echo "$known") | tr '\n' ' ')
 [ -n "$now_right" ] && echo "note: known misses right in this run: $now_right"
-# A false finding is allowed only in a leak-free known miss: one false
-# finding a known leak-free variant at most, none in a leaking variant.
-known_free=$(grep -cE "^($(echo "$known" | paste -sd'|'))[[:space:]]+none[[:space:]]" \
-   "$top_srcdir/tests/leaks/variants.txt")
-false_findings=$(sed -n 's|^precision: *[0-9.]* (\([0-9]*\)/\([0-9]*\)).*|\2 - \1|p' \
-   "$WORK/measure.out")
-expect_le "false findings: at most one in each known leak-free miss ($known_free)" \
-   "$(( ${false_findings:-999} ))" "$known_free"
+expect_eq "no leak-free variant is a known miss" \
+   "$(grep -E "^($(echo "$known" | paste -sd'|'))[[:space:]]+none[[:space:]]" \
+        "$top_srcdir/tests/leaks/variants.txt")" ""
+expect_eq "no false finding in any variant" \
+   "$(sed -n 's/^precision: *\([0-9.]*\) .*/\1/p' "$WORK/measure.out")" "1.00"
 variants=$(sed -n 's/^variants: *\([0-9]*\) (\([0-9]*\) leaking, \([0-9]*\) leak-free).*/\1 \3/p' \
    "$WORK/measure.out")
 set -- $variants

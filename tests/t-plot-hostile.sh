@@ -46,7 +46,7 @@ check_texts() {
       has_line "$1: a legend drawn as it is: ${legend:0:24}..." "$2" "$prefix$legend"
    done
    has_line "$1: the marker label" "$2" "$prefix$marker"
-   has_line "$1: the LEAK's troughs" "$2" "${prefix}LEAK: its troughs, +1000 B per cycle"
+   has_line "$1: the LEAK's floor" "$2" "${prefix}LEAK: its floor, +5.47 KiB per cycle"
 }
 
 rm -f /tmp/strata-PWNED-*

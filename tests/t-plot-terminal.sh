@@ -35,7 +35,7 @@ expect_eq "... 100 by 30" "$(fits "$WORK/mono.txt" 100 30)" fits
 expect_not "... no colour" grep -q $'\e' "$WORK/mono.txt"
 expect_in "... the leak's legend" "$WORK/mono.txt" '^  \*{4} LEAK: frame_alloc \(leaky-player\.c:[0-9]+\) ← decoder_decode'
 COLUMNS=100 LINES=30 "$STRATA" plot --leaks-from=curves "$profile" -o - >"$WORK/curves.txt" 2>&1
-expect_in "... its troughs, judged from the curves" "$WORK/curves.txt" 'LEAK: its troughs, \+600 KiB per cycle'
+expect_in "... its floor, judged from the curves" "$WORK/curves.txt" 'LEAK: its floor, \+600 KiB per cycle'
 expect_in "... the peak" "$WORK/mono.txt" 'peak: 5\.0[0-9] MiB at 1[0-9]+ Mi instructions'
 expect_in "... bytes in MiB" "$WORK/mono.txt" '^ *[0-9] MiB \+'
 expect_eq "... nothing on stderr" "$(cat "$WORK/mono.err")" ""
@@ -109,12 +109,12 @@ if script -qec true /dev/null >/dev/null 2>&1; then
          grep -vxE '0|1|22|3[0-7]|39|49' | head -3)" ""
    expect_in "TERM=linux: the first finding's key in red" "$WORK/many-16.txt" \
       $'^  \e\\[(1;)?31mXXXX\e\\[0m GROWTH 1: leak_'
-   # The troughs, judged from the curves: magenta (201) o's, seen on dark and
-   # light backgrounds (the dark red line was lost on a dark one).
+   # The floor of a finding judged from the curves: magenta (201) o's, seen on
+   # dark and light backgrounds (the dark red line was lost on a dark one).
    NO_COLOR= script -qec "stty cols 100 rows 30; exec '$STRATA' plot --leaks-from=curves '$profile' -o -" \
       /dev/null >"$WORK/troughs.txt" 2>&1
-   expect_in "the troughs in magenta in the plot" "$WORK/troughs.txt" $'\e\\[38;5;201mo'
-   expect_in "... and their key" "$WORK/troughs.txt" $'^  \e\\[38;5;201moooo\e\\[0m LEAK: its troughs'
+   expect_in "the floor in magenta in the plot" "$WORK/troughs.txt" $'\e\\[38;5;201mo'
+   expect_in "... and their key" "$WORK/troughs.txt" $'^  \e\\[38;5;201moooo\e\\[0m LEAK: its floor,'
 fi
 
 "$STRATA" plot "$profile" -o - --keep-script >/dev/null 2>"$WORK/keep.err"

@@ -16,13 +16,13 @@ plot svg "$p" -o "$WORK/leaky.svg"
 pc svg "$WORK/leaky.svg" >"$WORK/svg.texts" 2>"$WORK/svg.check"
 expect_eq "SVG: parses as XML" "$?" 0
 expect_in "SVG: the legend names the leaking site, marked LEAK" "$WORK/svg.texts" "^$leak_legend"
-# Judged from the lifetimes (the default), a finding has no troughs; judged
-# from the curves, the leak's troughs are drawn.
-expect_not "SVG: a finding draws no troughs" grep -q 'its troughs' "$WORK/svg.texts"
+# Judged from the lifetimes (the default), a finding draws no floor; judged
+# from the curves, its floor is drawn.
+expect_not "SVG: a finding from the lifetimes draws no floor" grep -q 'its floor' "$WORK/svg.texts"
 plot curves "$p" -o "$WORK/curves.svg" --leaks-from=curves
 pc svg "$WORK/curves.svg" >"$WORK/curves.texts"
-expect_in "SVG, --leaks-from=curves: the leak's troughs are drawn and rise" "$WORK/curves.texts" \
-   '^LEAK: its troughs, \+[0-9.]+ KiB per cycle$'
+expect_in "SVG, --leaks-from=curves: the finding's floor is drawn and rises" "$WORK/curves.texts" \
+   '^LEAK: its floor, \+[0-9.]+ KiB per cycle$'
 expect_in "SVG: another site has a band" "$WORK/svg.texts" '^thumbnail_cache \(leaky-player.c:[0-9]+\)'
 expect_in "SVG: the extra heap has a band" "$WORK/svg.texts" '^extra heap'
 expect_in "SVG: the peak is marked" "$WORK/svg.texts" '^peak: [0-9.]+ MiB at [0-9.]+ Mi instructions$'

@@ -34,4 +34,6 @@ record_ok trap_startup --time-unit=B "$PROGS/trap_startup"
 golden trap_startup "$profile"
 record_massif leak_rhythm "$PROGS/leak_rhythm"
 golden leak_rhythm_massif "$massif"
+record_massif leak_steady "$PROGS/leak_steady"
+golden leak_steady_massif "$massif"
 finish

@@ -149,9 +149,8 @@ void fill_side(const Side& side, const Leak& leak, bool is_new, DiffLeak& out) {
   (is_new ? out.new_growth_bytes : out.old_growth_bytes) = leak.growth_bytes;
 }
 
-// A leak, from the curves (a rising trough) or from the lifetimes (left
-// behind), grows per cycle; a steady growth per time unit.  Its kind changes
-// when that does, not with what judged it.
+// A leak left behind by the cycles grows per cycle; a steady growth per
+// time unit.  Its kind changes when that does, not with what judged it.
 bool per_cycle(LeakKind kind) { return kind != LeakKind::steady_growth; }
 
 DiffStatus status_of(const DiffLeak& leak, bool in_old, bool in_new) {

@@ -43,8 +43,8 @@ enum class DiffStatus : std::uint8_t { appeared, vanished, changed, same };
 
 struct DiffLeak {
   DiffStatus status = DiffStatus::same;
-  LeakKind old_kind = LeakKind::rising_trough;  // when it was a suspect in OLD
-  LeakKind new_kind = LeakKind::rising_trough;  // when it is a suspect in NEW
+  LeakKind old_kind = LeakKind::steady_growth;  // when it was a suspect in OLD
+  LeakKind new_kind = LeakKind::steady_growth;  // when it is a suspect in NEW
   std::vector<Frame> frames;                    // its context's, innermost first
   std::size_t headline = 0;                     // index into frames (own_code.hpp)
   double old_growth_bytes = 0;                  // per cycle or per time unit (Leak::growth_bytes);

@@ -6,7 +6,6 @@
 #include <map>
 
 #include "analyze/headlines.hpp"
-#include "analyze/leak_tree.hpp"
 #include "analyze/lifetime_leaks.hpp"
 #include "analyze/own_code.hpp"
 #include "util/units.hpp"
@@ -14,12 +13,6 @@
 namespace strata {
 
 namespace {
-
-bool more_suspicious(const Leak& a, const Leak& b) {
-  if (a.confidence != b.confidence) return a.confidence > b.confidence;
-  if (total_growth(a) != total_growth(b)) return total_growth(a) > total_growth(b);
-  return a.context < b.context;
-}
 
 using Verdicts = std::map<SiteId, Leak>;
 
@@ -31,7 +24,7 @@ std::vector<std::string> own_code_libraries(const ContextOptions& options) {
   return libraries;
 }  // a suspect context's least site -> its verdict
 
-// ---- findings from the lifetimes ----------------------------------------------------
+// ---- findings ----------------------------------------------------------------------
 
 // A finding's context: all its sites, named by its main part's main site.
 Context finding_context(const Model& model, const Finding& f, const ContextOptions& options,
@@ -122,11 +115,31 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
   return grouped;
 }
 
+// A finding judged from the curves: its floor (what it held from each
+// boundary to the horizon at least), where it rose, from its span's start
+// to the horizon; boundary k is the snapshot points[k - 1]
+// (LifetimeLeaks::snapshots).
+std::vector<Trough> floor_of(const Model& model, const Finding& f,
+                             std::span<const std::size_t> points) {
+  std::vector<Trough> out;
+  std::uint64_t floor = 0;
+  auto h = static_cast<std::uint32_t>(f.kept_by_epoch.size());
+  for (std::uint32_t e = 0; e < h && e < points.size(); ++e) {
+    floor += f.kept_by_epoch[e];
+    bool ends = e + 1 == f.first_epoch + 1 || e + 1 == h;
+    if (e + 1 > f.first_epoch && (f.kept_by_epoch[e] > 0 || ends)) {
+      out.push_back({.snapshot = points[e], .time = model.snapshots[points[e]].time, .bytes = floor});
+    }
+  }
+  return out;
+}
+
 // A finding as a suspect (its context and measures set later, in suspects()).
-Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
-                  std::uint32_t horizon) {
+Leak finding_leak(const Model& model, const LifetimeLeaks& found, const Finding& f,
+                  const Cycles& cycles, std::span<const std::size_t> points) {
   Leak leak;
-  CyclesLeft left = cycles_left(model, cycles.starts, f, horizon);
+  std::uint32_t horizon = found.horizon;
+  CyclesLeft left = cycles_left(found.boundaries, cycles.starts, f, horizon);
   leak.cycles = left.cycles;
   // The program's cycles, as its markers say, each leaving some behind make
   // it a leak; else it is a batch program's growth as much as a leak (a
@@ -136,8 +149,7 @@ Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
   bool leak_by_cycles =
       cycles.source == CycleSource::markers && left.cycles >= 3 && 2 * left.left >= left.cycles;
   leak.kind = leak_by_cycles ? LeakKind::left_behind : LeakKind::steady_growth;
-  double span = static_cast<double>(model.lifetimes.boundary(horizon) -
-                                    model.lifetimes.boundary(f.first_epoch));
+  double span = static_cast<double>(found.boundaries[horizon] - found.boundaries[f.first_epoch]);
   // A leak's kept bytes per cycle that left some behind, as the words give
   // them; growth's per time unit of its span.
   if (leak_by_cycles) {
@@ -150,14 +162,18 @@ Leak finding_leak(const Model& model, const Finding& f, const Cycles& cycles,
   leak.headline = f.parts.front().frames.empty() ? 0 : f.parts.front().frames.size() - 1;
   leak.end_bytes = f.alive_bytes;
   leak.freed_before_exit = f.alive_bytes == 0;
-  leak.evidence = LifetimeEvidence{.finding = f, .cycles_left = left.left};
+  if (found.from_curves) {
+    leak.evidence = CurveEvidence{.finding = f, .cycles_left = left.left, .troughs = floor_of(model, f, points)};
+  } else {
+    leak.evidence = LifetimeEvidence{.finding = f, .cycles_left = left.left};
+  }
   return leak;
 }
 
 // With --depth: every group judged, the suspects kept with their series.
-Contexts depth_grouping(const Model& model, const ContextOptions& options, const Cycles* cycles,
+Contexts depth_grouping(const Model& model, const ContextOptions& options,
                         const SeriesBuilder& builder, const SeriesMeasure& measure,
-                        Verdicts& verdicts, const std::vector<Finding>& findings) {
+                        const std::vector<Finding>& findings) {
   std::vector<Context> groups = group_by_frames(model, options, builder, measure);
   std::vector<bool> kept(groups.size(), false);
   if (!findings.empty()) {
@@ -168,19 +184,11 @@ Contexts depth_grouping(const Model& model, const ContextOptions& options, const
       kept.push_back(true);
     }
   }
-  for (std::size_t i = 0; cycles && i < groups.size(); ++i) {
-    builder.build(groups[i].sites, groups[i].series);
-    std::optional<Leak> leak = judge_context(model, *cycles, builder, groups[i]);
-    if (leak) verdicts[groups[i].sites.front()] = std::move(*leak);
-    kept[i] = leak.has_value();
-    if (!kept[i]) std::vector<ContextPoint>().swap(groups[i].series);
-  }
   return rank_and_fold(std::move(groups), std::move(kept), options, builder, measure);
 }
 
 // Each suspect context's verdict, as a suspect, most suspicious first.
-std::vector<Leak> suspects(const FindingHeadlines& headlines, const std::vector<Context>& contexts,
-                           Verdicts& verdicts) {
+std::vector<Leak> suspects(const std::vector<Context>& contexts, Verdicts& verdicts) {
   std::vector<Leak> out;
   for (std::size_t i = 0; i < contexts.size(); ++i) {
     if (contexts[i].other()) continue;
@@ -190,30 +198,20 @@ std::vector<Leak> suspects(const FindingHeadlines& headlines, const std::vector<
     leak.context = i;
     leak.peak_bytes = contexts[i].peak_bytes;
     leak.end_bytes = contexts[i].end_bytes;
-    if (const LifetimeEvidence* life = leak.lifetimes()) {
-      // The finding's headline frame, where it is in its context's frames (cut by
-      // --alloc-fn and --depth), else the first.
-      const std::vector<FrameId>& frames = contexts[i].frames;
-      const std::vector<FrameId>& part = life->finding.parts.front().frames;
-      auto at = part.empty() ? frames.end() : std::find(frames.begin(), frames.end(), part.back());
-      leak.headline = at == frames.end() ? 0 : static_cast<std::size_t>(at - frames.begin());
-    } else {
-      leak.headline = headlines.headline(contexts[i].frames);
-    }
+    // The finding's headline frame, where it is in its context's frames (cut by
+    // --alloc-fn and --depth), else the first.
+    const std::vector<FrameId>& frames = contexts[i].frames;
+    const std::vector<FrameId>& part = leak.finding().parts.front().frames;
+    auto at = part.empty() ? frames.end() : std::find(frames.begin(), frames.end(), part.back());
+    leak.headline = at == frames.end() ? 0 : static_cast<std::size_t>(at - frames.begin());
     out.push_back(std::move(leak));
   }
-  if (out.empty() || !out.front().lifetimes()) {
-    std::sort(out.begin(), out.end(), more_suspicious);
-  } else {
-    auto kept = [](const Leak& leak) {
-      const LifetimeEvidence* life = leak.lifetimes();
-      return life ? life->finding.kept_bytes : 0;
-    };
-    std::sort(out.begin(), out.end(), [&](const Leak& a, const Leak& b) {
-      if (kept(a) != kept(b)) return kept(a) > kept(b);
-      return a.context < b.context;
-    });
-  }
+  std::sort(out.begin(), out.end(), [](const Leak& a, const Leak& b) {
+    if (a.finding().kept_bytes != b.finding().kept_bytes) {
+      return a.finding().kept_bytes > b.finding().kept_bytes;
+    }
+    return a.context < b.context;
+  });
   return out;
 }
 
@@ -238,7 +236,6 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   SeriesBuilder builder(model);
   SeriesMeasure measure(model, builder);
   if (parts.leaks) analysis.leaks.cycles = find_cycles(model);
-  const Cycles* cycles = parts.leaks ? &analysis.leaks.cycles : nullptr;
   std::shared_ptr<ContextTree> tree;
   if (!options.depth || parts.tree) {
     tree = std::make_shared<ContextTree>(model, options.alloc_fns);
@@ -252,15 +249,19 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   std::vector<Finding> findings;
   std::optional<std::size_t> peak = peak_snapshot(model);
   double peak_heap = peak ? static_cast<double>(model.snapshots[*peak].heap) : 0;
-  if (cycles && model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves) {
-    analysis.leaks.from_lifetimes = true;
+  if (parts.leaks) {
+    const Cycles* cycles = &analysis.leaks.cycles;
     // The parts test hears the program's markers, else its bursts of work
     // (lifetime_leaks.hpp): the heap's rhythm is read off the snapshots, in
     // the time unit, and a recording in ms would not be judged as one in i.
     std::span<const std::uint64_t> marked;
     if (cycles->source == CycleSource::markers) marked = cycles->starts;
-    LifetimeLeaks found = find_lifetime_leaks(model, headlines, marked);
+    bool lifetimes = model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves;
+    LifetimeLeaks found = lifetimes ? find_lifetime_leaks(model, headlines, marked)
+                                    : find_curve_leaks(model, headlines, builder, marked);
+    analysis.leaks.from_lifetimes = lifetimes;
     analysis.leaks.horizon = found.horizon;
+    analysis.leaks.boundaries = found.boundaries;
     // Small: under the threshold's share of the peak, and never over kSmallShare.
     double small = std::min(options.threshold, kSmallShare) / 100 * peak_heap;
     analysis.leaks.passed_over = std::move(found.passed_over);
@@ -268,7 +269,7 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
       return static_cast<double>(p.kept_bytes) < small;
     });
     for (Finding& f : found.findings) {
-      Leak leak = finding_leak(model, f, *cycles, found.horizon);
+      Leak leak = finding_leak(model, found, f, analysis.leaks.cycles, found.snapshots);
       if (static_cast<double>(f.kept_bytes) >= small) {
         verdicts[f.sites.front()] = std::move(leak);
         findings.push_back(std::move(f));
@@ -276,12 +277,9 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
         analysis.leaks.small.push_back(std::move(leak));
       }
     }
-    cycles = nullptr;  // the curves are not judged
   }
   if (!options.depth) {
-    std::vector<NodeId> kept;
-    if (cycles) kept = tree_suspects(model, *cycles, *tree, builder, verdicts);
-    analysis.contexts = tree_grouping(model, *tree, options, builder, measure, kept);
+    analysis.contexts = tree_grouping(model, *tree, options, builder, measure, {});
     count(model, analysis.contexts.contexts);
     if (!findings.empty()) {
       analysis.contexts = tree_with_findings(model, std::move(analysis.contexts), findings, options,
@@ -289,12 +287,19 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
       count(model, analysis.contexts.contexts);
     }
   } else {
-    analysis.contexts =
-        depth_grouping(model, options, cycles, builder, measure, verdicts, findings);
+    analysis.contexts = depth_grouping(model, options, builder, measure, findings);
   }
-  analysis.leaks.suspects = suspects(headlines, analysis.contexts.contexts, verdicts);
+  analysis.leaks.suspects = suspects(analysis.contexts.contexts, verdicts);
   if (parts.tree) analysis.tree = std::move(tree);
   return analysis;
+}
+
+std::uint64_t site_kept(const Model& model, const SeriesBuilder& builder, const Leaks& leaks,
+                        const Leak& leak, SiteId site) {
+  if (const CurveEvidence* curve = leak.curves()) {
+    return curve->troughs.empty() ? 0 : builder.site_at(site, curve->troughs.back().snapshot).bytes;
+  }
+  return kept_bytes(model.site(site), leaks.horizon);
 }
 
 Contexts group_contexts(const Model& model, const ContextOptions& options) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -278,6 +279,14 @@ Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vec
   Half all{early.survivors + late.survivors, early.work + late.work};
   if (short_of_share(late, all)) return Short::later;
   if (short_of_share(early, all)) return Short::earlier;
+  // Without cycles, the span less its last part too: a working set at h
+  // that the median left over, or a random walk's high at the end, crowds
+  // the last part while each half keeps enough to pass.
+  if (after == 0) {
+    std::vector<std::uint32_t> bounds = work_bounds(s, h, work);
+    Half rest = half_of(n, s, bounds[kParts - 1], work, cap);
+    if (short_of_share(rest, half_of(n, s, h, work, cap))) return Short::earlier;
+  }
   return Short::neither;
 }
 
@@ -306,13 +315,72 @@ bool empty_part(const Node& n, const std::vector<std::uint32_t>& bounds,
   return false;
 }
 
+// How likely a band that only comes and goes leaves at least `rises` of
+// `n` stretches with a rise of its floor.  Its floor rises at its records
+// from the end: the stretch j before h holds one 1 time in j by chance, so
+// their number is the sum of n draws of Bernoulli(1/j), exactly (n up to 64)
+// or as Poisson(1 + 1/2 + ... + 1/n) (6 in 200 stretches).
+double records_at_least(std::uint64_t rises, std::uint64_t n) {
+  if (rises == 0) return 1;
+  if (n <= 64) {
+    std::vector<double> p(n + 1, 0.0);  // p[k]: k records among the stretches so far
+    p[0] = 1;
+    for (std::uint64_t j = 1; j <= n; ++j) {
+      double q = 1.0 / static_cast<double>(j);
+      for (std::uint64_t k = j; k > 0; --k) p[k] = p[k] * (1 - q) + p[k - 1] * q;
+      p[0] *= 1 - q;
+    }
+    double tail = 0;
+    for (std::uint64_t k = rises; k <= n; ++k) tail += p[k];
+    return tail;
+  }
+  double mean = 0;
+  for (std::uint64_t j = 1; j <= n; ++j) mean += 1.0 / static_cast<double>(j);
+  double term = std::exp(-mean), below = 0;  // P(X < rises) for X of Poisson(mean)
+  for (std::uint64_t i = 0; i < rises; ++i) {
+    below += term;
+    term *= mean / static_cast<double>(i + 1);
+  }
+  return std::max(0.0, 1 - below);
+}
+
+// Read off its curve, whether the node's floor rose in more stretches of
+// [s, h) than that of a band that only comes and goes would, but kChance of
+// the time (records_at_least): in its epochs, or in its cycles when they are
+// known (a floor that rises once a cycle, 5 cycles of 5).  The chance tests
+// cannot veto a structure of few survivors, and the floor of noise gives
+// every one of them a few near its end.
+bool beyond_records(const Node& n, std::uint32_t s, std::uint32_t h,
+                    std::span<const std::uint32_t> cycles) {
+  std::uint64_t rises = 0, stretches = 0;
+  bool rose = false;
+  for (std::uint32_t e = s; e < h; ++e) {
+    bool starts = e == s || cycles.empty() || std::binary_search(cycles.begin(), cycles.end(), e);
+    if (starts) {
+      rises += rose;
+      rose = false;
+      ++stretches;
+    }
+    rose = rose || n.kept[e] > 0;
+  }
+  rises += rose;
+  std::uint64_t epochs = 0;
+  for (std::uint32_t e = s; e < h; ++e) epochs += n.kept[e] > 0 ? 1 : 0;
+  return std::min(records_at_least(rises, stretches), records_at_least(epochs, h - s)) < kChance;
+}
+
 // Whether the node keeps enough blocks over [s, h), a span of enough work,
-// to be judged (kMinBlocks, kMinSpan); else `why` says which.
+// to be judged (kMinBlocks, kMinSpan; read off a curve, more rises than
+// noise's, beyond_records); else `why` says which.
 bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
-               PassedOver& why) {
+               std::span<const std::uint32_t> cycles, PassedOver& why) {
   std::uint64_t units = 0;
   for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
   if (units < kMinBlocks) {
+    why.reason = PassedOver::Reason::few_blocks;
+    return false;
+  }
+  if (n.from_curves && !beyond_records(n, s, h, cycles)) {
     why.reason = PassedOver::Reason::few_blocks;
     return false;
   }
@@ -347,7 +415,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     n.why.first_kept = from;
   };
   set_span(s);
-  if (!judgeable(n, s, h, work, n.why)) return false;
+  if (!judgeable(n, s, h, work, cycles, n.why)) return false;
   n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, !cycles.empty());
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
@@ -362,7 +430,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   if (rises && verdict == Short::neither && !gap) return true;
   for (std::uint32_t from = s + 1; from < h; ++from) {
     PassedOver why;
-    if (n.kept[from] == 0 || !judgeable(n, from, h, work, why)) continue;
+    if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
     if (floor_matched(alive, all, n.kept, h, bounds, !cycles.empty()) < kRise ||
@@ -384,15 +452,72 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   return false;
 }
 
+// A node read off its curve: the work of each epoch (an interval between
+// snapshots, `length` its length in time) is the chance that a steady rate
+// raises its floor in it, 1 - exp(-r x length), the rate r such that these
+// chances over [s, h) add up to the epochs in which it rose.  An interval
+// rises once however much it keeps, so that a frequent leak rises in every
+// interval, short or long, and a rare one more often in the long ones.
+std::vector<double> rise_chances(const Node& n, std::uint32_t s, std::uint32_t h,
+                                 const std::vector<double>& length) {
+  double rises = 0, intervals = 0;
+  for (std::uint32_t e = s; e < h; ++e) {
+    rises += n.kept[e] > 0 ? 1 : 0;
+    intervals += length[e] > 0 ? 1 : 0;
+  }
+  auto chance = [](double rate, double length) {
+    return length <= 0 ? 0 : std::isinf(rate) ? 1 : 1 - std::exp(-rate * length);
+  };
+  double rate = std::numeric_limits<double>::infinity();  // every interval rose
+  if (rises < intervals) {
+    auto total = [&](double r) {
+      double sum = 0;
+      for (std::uint32_t e = s; e < h; ++e) sum += chance(r, length[e]);
+      return sum;
+    };
+    double low = 0, high = 1;
+    while (total(high) < rises) high *= 2;
+    for (int i = 0; i < 100; ++i) {
+      double mid = (low + high) / 2;
+      (total(mid) < rises ? low : high) = mid;
+    }
+    rate = (low + high) / 2;
+  }
+  std::vector<double> out(length.size(), 0.0);
+  for (std::size_t e = 0; e < length.size(); ++e) out[e] = chance(rate, length[e]);
+  return out;
+}
+
+// A node read off its curve: its floor's rise per unit of work in each part
+// (of `bounds`), as a share of the part's that rose most; what it made is
+// not known.
+std::vector<double> rise_rates(const std::vector<std::uint64_t>& kept, const std::vector<double>& work,
+                               const std::vector<std::uint32_t>& bounds) {
+  std::vector<double> rates;
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    double rise = 0, w = 0;
+    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) {
+      rise += static_cast<double>(kept[e]);
+      w += work[e];
+    }
+    if (w > 0) rates.push_back(rise / w);
+  }
+  double most = rates.empty() ? 0 : *std::max_element(rates.begin(), rates.end());
+  for (double& r : rates) r = most > 0 ? r / most : 0;
+  return rates;
+}
+
 // The judgement of n on what it leaves behind: its kept bytes less its
 // working set at h (left_behind, from the working set at the span's last
 // part), and its kept blocks in proportion; n keeps its kept bytes and
 // blocks after, and the words their shares (the ratios, set here).
-bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
+bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
            std::span<const std::uint32_t> cycles) {
   auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
   if (kept == n.kept.begin() + h) return false;
   auto s = static_cast<std::uint32_t>(kept - n.kept.begin());
+  std::vector<double> chances;
+  const std::vector<double>& work = n.from_curves ? chances = rise_chances(n, s, h, given) : given;
   std::vector<double> alive = alive_across(n, h);
   std::vector<std::uint64_t> left = left_behind(n, alive, work_bounds(s, h, work)[kParts - 1], h);
   std::vector<std::uint64_t> left_blocks(n.kept_blocks.begin(), n.kept_blocks.begin() + h);
@@ -410,7 +535,9 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& work,
   bool leak = judge_left(n, alive, left, h, work, cycles);
   std::swap(n.kept, left);
   std::swap(n.kept_blocks, left_blocks);
-  if (!n.bounds.empty()) n.ratios = retention(n.born, n.kept, n.bounds);  // for the words
+  if (!n.bounds.empty()) {  // for the words
+    n.ratios = n.from_curves ? rise_rates(n.kept, work, n.bounds) : retention(n.born, n.kept, n.bounds);
+  }
   return leak;
 }
 

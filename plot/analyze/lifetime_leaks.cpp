@@ -4,6 +4,7 @@
 
 #include "analyze/lifetime_judge.hpp"
 #include "analyze/lifetime_nodes.hpp"
+#include "analyze/series.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -251,18 +252,19 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
 
 }  // namespace
 
-CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts,
-                       const Finding& finding, std::uint32_t horizon) {
-  const Lifetimes& l = model.lifetimes;
+CyclesLeft cycles_left(std::span<const std::uint64_t> boundaries,
+                       std::span<const std::uint64_t> starts, const Finding& finding,
+                       std::uint32_t horizon) {
   CyclesLeft out;
-  std::uint64_t end = l.boundary(horizon);
+  if (boundaries.size() <= horizon) return out;
+  std::uint64_t end = boundaries[horizon];
   for (std::size_t i = 0; i < starts.size() && starts[i] < end; ++i) {
     ++out.cycles;
     std::uint64_t from = starts[i];
     std::uint64_t to = i + 1 < starts.size() ? std::min(starts[i + 1], end) : end;
     bool left = false;
     for (std::uint32_t e = 0; e < horizon && e < finding.kept_by_epoch.size() && !left; ++e) {
-      std::uint64_t a = l.boundary(e), b = l.boundary(e + 1);
+      std::uint64_t a = boundaries[e], b = boundaries[e + 1];
       left = finding.kept_by_epoch[e] > 0 && a < to && from < b;
     }
     out.left += left;
@@ -275,15 +277,41 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
   return find_lifetime_leaks(model, FindingHeadlines(model, own), cycle_starts);
 }
 
+namespace {
+
+// The judgement of the nodes (of the lifetimes or of the curves) and their
+// findings, into `out` (whose horizon is h).
+void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vector<Node>& nodes,
+                 const std::vector<double>& work, const std::vector<std::uint32_t>& cycles,
+                 LifetimeLeaks& out);
+
+// The cycles' starts (times) as the nearest epoch boundaries (times of
+// `boundaries`), after the first, increasing.
+std::vector<std::uint32_t> cycle_boundaries(std::span<const std::uint64_t> boundaries,
+                                            std::span<const std::uint64_t> starts) {
+  std::vector<std::uint32_t> cycles;
+  for (std::uint64_t t : starts) {
+    auto at = std::lower_bound(boundaries.begin(), boundaries.end(), t);
+    if (at == boundaries.end()) break;
+    if (at != boundaries.begin() && t - *(at - 1) < *at - t) --at;
+    auto k = static_cast<std::uint32_t>(at - boundaries.begin());
+    if (k == 0) continue;
+    if (cycles.empty() || k > cycles.back()) cycles.push_back(k);
+  }
+  return cycles;
+}
+
+}  // namespace
+
 LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
                                   std::span<const std::uint64_t> cycle_starts) {
   LifetimeLeaks out;
   out.epochs = model.lifetimes.epochs;
   if (!model.has_lifetimes || out.epochs == 0) return out;
+  for (std::uint32_t k = 0; k <= out.epochs; ++k) out.boundaries.push_back(model.lifetimes.boundary(k));
   std::vector<double> work;  // the program's births by epoch: the clock of the parts
   out.horizon = horizon_of(model, out.work_end, work);
-  std::uint32_t h = out.horizon;
-  std::vector<Node> nodes = nodes_of(model, headlines, h);
+  std::vector<Node> nodes = nodes_of(model, headlines, out.horizon);
   // The cycles' starts as epoch boundaries (the nearest).
   const Lifetimes& l = model.lifetimes;
   std::vector<std::uint32_t> cycles;
@@ -292,7 +320,46 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& he
     auto k = static_cast<std::uint32_t>(l.nearest(t));
     if (cycles.empty() || k > cycles.back()) cycles.push_back(k);
   }
-  if (cycles.empty()) cycles = work_bursts(work, h);
+  if (cycles.empty()) cycles = work_bursts(work, out.horizon);
+  judge_nodes(model, headlines, nodes, work, cycles, out);
+  return out;
+}
+
+LifetimeLeaks find_curve_leaks(const Model& model, const FindingHeadlines& headlines,
+                               const SeriesBuilder& builder,
+                               std::span<const std::uint64_t> cycle_starts) {
+  LifetimeLeaks out;
+  out.from_curves = true;
+  CurveClock clock = curve_clock(model, builder);
+  out.boundaries = clock.times;
+  out.snapshots = clock.snapshots;
+  if (out.boundaries.size() < 2) return out;
+  out.epochs = static_cast<std::uint32_t>(out.boundaries.size() - 1);
+  // The work of an epoch: its length in time (the curves do not say what
+  // the program made in it).
+  std::vector<double> work(out.epochs, 0.0);
+  for (std::uint32_t e = 0; e < out.epochs; ++e) {
+    work[e] = static_cast<double>(out.boundaries[e + 1] - out.boundaries[e]);
+  }
+  // The work ends where the heap's last descent begins (the release at exit:
+  // an epoch in which the program frees and makes nothing).
+  auto heap_at = [&](std::uint32_t k) { return k == 0 ? 0 : model.snapshots[clock.snapshots[k - 1]].heap; };
+  double least = working_least(work);
+  for (std::uint32_t e = 0; e < out.epochs; ++e) {
+    if (working(work[e], least) && heap_at(e + 1) >= heap_at(e)) out.work_end = e;
+  }
+  out.horizon = out.work_end + 1 > kExitEpochs ? out.work_end + 1 - kExitEpochs : 1;
+  std::vector<Node> nodes = nodes_of_curves(model, headlines, builder, clock, out.horizon);
+  judge_nodes(model, headlines, nodes, work, cycle_boundaries(out.boundaries, cycle_starts), out);
+  return out;
+}
+
+namespace {
+
+void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vector<Node>& nodes,
+                 const std::vector<double>& work, const std::vector<std::uint32_t>& cycles,
+                 LifetimeLeaks& out) {
+  std::uint32_t h = out.horizon;
   std::vector<std::size_t> leaking = judge_structures(model, nodes, h, work, cycles);
   std::vector<const Node*> dying;  // the nodes whose bytes die: those turnover looks at
   std::vector<std::vector<double>> dying_ceilings;
@@ -339,8 +406,9 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& he
     if (a.kept_bytes != b.kept_bytes) return a.kept_bytes > b.kept_bytes;
     return a.sites < b.sites;
   });
-  return out;
 }
+
+}  // namespace
 
 }  // namespace strata
 

@@ -78,7 +78,10 @@ struct Finding {
 };
 
 struct LifetimeLeaks {
+  bool from_curves = false;  // judged from the curves (find_curve_leaks)
   std::uint32_t epochs = 0;
+  std::vector<std::uint64_t> boundaries;  // epoch boundary k's time, k in [0, epochs]
+  std::vector<std::size_t> snapshots;     // from the curves: boundary k's snapshot at [k - 1]
   std::uint32_t work_end = 0;  // the last epoch of the work (see above)
   std::uint32_t horizon = 0;
   std::vector<Finding> findings;  // the most kept first
@@ -93,8 +96,9 @@ struct CyclesLeft {
   std::size_t cycles = 0;
   std::size_t left = 0;
 };
-CyclesLeft cycles_left(const Model& model, std::span<const std::uint64_t> starts,
-                       const Finding& finding, std::uint32_t horizon);
+CyclesLeft cycles_left(std::span<const std::uint64_t> boundaries,
+                       std::span<const std::uint64_t> starts, const Finding& finding,
+                       std::uint32_t horizon);
 
 // The findings of a profile with lifetimes (Model::has_lifetimes); none when
 // its epochs are too few to judge.
@@ -106,5 +110,15 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
 // The same, with the headlines of the analysis that judges them (heap_analysis.cpp).
 LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
                                   std::span<const std::uint64_t> cycle_starts = {});
+
+// The findings of a profile judged from its curves alone (a massif.out file,
+// or --leaks-from=curves): the same judgement of the same structures, on
+// the table nodes_of_curves reads off their series (lifetime_nodes.hpp):
+// the floor's rises are the kept bytes, an epoch (the interval between two
+// snapshots with site data, its length in time its work) in which the
+// floor rises one survivor; no free stacks.
+LifetimeLeaks find_curve_leaks(const Model& model, const FindingHeadlines& headlines,
+                               const SeriesBuilder& builder,
+                               std::span<const std::uint64_t> cycle_starts = {});
 
 }  // namespace strata

@@ -17,6 +17,10 @@
 #include "model/model.hpp"
 
 namespace strata {
+class SeriesBuilder;
+}
+
+namespace strata {
 
 // The parameters (docs/design.md says why each is what it is).
 inline constexpr std::uint32_t kExitEpochs = 2;  // the release at exit: the work's last 2 epochs
@@ -106,6 +110,7 @@ struct Node {
   std::vector<double> ratios;
   std::string_view function;  // of its headline: its structure
   bool copies = false;  // follow_copies found a container that copies itself
+  bool from_curves = false;  // read off its curve (nodes_of_curves): a survivor is a rise
   PassedOver why;       // when it is no finding
 };
 
@@ -124,6 +129,29 @@ std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vecto
 // The nodes of the profile's sites born before `h`, their copies followed;
 // each node's kept bytes by epoch add up to its kept_total.
 std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines, std::uint32_t h);
+
+// Without lifetimes (a massif.out file, or --leaks-from=curves), the table
+// read off the curves (curve_nodes.cpp): the epochs are the intervals
+// between snapshots with site data (of SeriesBuilder::snapshots, its
+// points), at most kCurveEpochs of them (every n-th point a boundary, the
+// last one too), boundary 0 at time 0 (nothing held before the first point).
+inline constexpr std::size_t kCurveEpochs = 1024;
+struct CurveClock {
+  std::vector<std::size_t> points;      // the point of boundary k >= 1 at [k - 1]
+  std::vector<std::uint64_t> times;     // boundary k's time, k in [0, epochs]
+  std::vector<std::size_t> snapshots;   // the snapshot of boundary k >= 1 at [k - 1]
+};
+CurveClock curve_clock(const Model& model, const SeriesBuilder& builder);
+
+// The structures (the sites of one headline function) as nodes read off
+// their curves, before horizon `h`: the floor of the structure's series
+// (the least it holds from each boundary to h) rises by its kept bytes,
+// which an epoch in which it rises keeps as one survivor; what it holds
+// above its floor at a boundary is born in the epoch before it and dies
+// in the one after (its working set); no free stacks.
+std::vector<Node> nodes_of_curves(const Model& model, const FindingHeadlines& headlines,
+                                  const SeriesBuilder& builder, const CurveClock& clock,
+                                  std::uint32_t h);
 
 // The node's bytes alive across each epoch boundary of [0, h].
 std::vector<double> alive_across(const Node& n, std::uint32_t h);

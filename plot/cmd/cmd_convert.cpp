@@ -49,12 +49,12 @@ po::options_description visible_options() {
        "(marker) or at every Nth snapshot (N), each the heap then, for a continuous-profiling "
        "backend")  //
       ("leaks",
-       "collapsed: what the leak suspects hold: a finding's bytes kept from all through the run "
-       "(with lifetimes), else what a suspect gained from its first trough (or floor) to its "
-       "last; instead of the heap at one time")  //
+       "collapsed: what the leak findings keep: each site's bytes born before the horizon and "
+       "alive at it (from the curves, what it holds at the horizon); instead of the heap at one "
+       "time")  //
       ("leaks-from", po::value<std::string>()->value_name("WHAT"),
        "collapsed --leaks: judge the leaks from the lifetimes (the default when the profile has "
-       "them) or from the curves of the contexts' bytes")  //
+       "them) or from the curves of the sites' bytes alone, with the same judgement")  //
       ("cost", po::value<std::string>()->value_name("KIND")->default_value("bytes"),
        "collapsed: what a stack weighs: bytes (held at the peak, or at --at), allocations "
        "(allocation calls), allocated (bytes allocated in total), temporary (allocations freed "

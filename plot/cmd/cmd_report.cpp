@@ -49,8 +49,8 @@ po::options_description visible_options() {
        "allocated in total); other than spacetime, the contexts are whole stacks (or --depth) "
        "and --threshold and --top fold by their share of it")  //
       ("fail-on", po::value<std::string>()->value_name("KINDS"),
-       "a CI gate: exit with status 3 when a leak suspect of one of KINDS is found (leak: a "
-       "leak finding or a rising trough; growth: growth; leak,growth or any: both), naming "
+       "a CI gate: exit with status 3 when a leak finding of one of KINDS is found (leak: left "
+       "behind by the program's cycles; growth: growth; leak,growth or any: both), naming "
        "each on stderr, one line a finding")  //
       ("version", "show the version")         //
       ("help,h", "show this help");

@@ -93,8 +93,9 @@ void add_context_options(po::options_description& options, const char* default_t
        "program's own: a leak suspect is headed by its first frame in the program's own code "
        "(repeatable; system libraries and headers always are library code)")  //
       ("leaks-from", po::value<std::string>()->value_name("WHAT"),
-       "judge the leaks from the lifetimes (one finding per leak; the default when the profile "
-       "has them) or from the curves of the contexts' bytes (the only way without lifetimes)");
+       "judge the leaks from the lifetimes (the default when the profile has them) or from the "
+       "curves of the sites' bytes alone (the only way without lifetimes), with the same "
+       "judgement");
 }
 
 ContextOptions read_context_options(const po::variables_map& values) {

@@ -67,24 +67,10 @@ std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnaly
   SeriesBuilder series(model);
   std::vector<CollapsedStack> stacks;
   for (const Leak& leak : analysis.leaks.suspects) {
-    if (const LifetimeEvidence* life = leak.lifetimes()) {
-      // A finding's sites, each with what it kept: born before the horizon, alive at it.
-      std::uint32_t h = analysis.leaks.horizon;
-      for (SiteId site : life->finding.sites) {
-        std::uint64_t kept = kept_bytes(model.site(site), h);
-        if (kept > 0) stacks.push_back({outermost_first(model.site(site).frames), kept});
-      }
-      continue;
-    }
-    const std::vector<Trough>& troughs = leak.curves()->troughs;
-    if (troughs.size() < 2) continue;
-    std::size_t first = troughs.front().snapshot, last = troughs.back().snapshot;
-    for (SiteId site : analysis.contexts.contexts[leak.context].sites) {
-      std::uint64_t before = series.site_at(site, first).min,
-                    after = series.site_at(site, last).min;
-      if (after > before) {
-        stacks.push_back({outermost_first(model.site(site).frames), after - before});
-      }
+    // A finding's sites, each with what it kept (site_kept).
+    for (SiteId site : leak.finding().sites) {
+      std::uint64_t kept = site_kept(model, series, analysis.leaks, leak, site);
+      if (kept > 0) stacks.push_back({outermost_first(model.site(site).frames), kept});
     }
   }
   return stacks;

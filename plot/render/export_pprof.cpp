@@ -306,17 +306,16 @@ void write_gzip(const std::string& bytes, std::ostream& out) {
 
 PprofLeaks pprof_leaks(const Model& model, const HeapAnalysis& analysis) {
   PprofLeaks leaks;
+  SeriesBuilder series(model);
   leaks.kept.assign(model.sites.size(), 0);
   leaks.finding.assign(model.sites.size(), 0);
   for (std::size_t n = 0; n < analysis.leaks.suspects.size(); ++n) {
     const Leak& leak = analysis.leaks.suspects[n];
-    const LifetimeEvidence* life = leak.lifetimes();
-    if (!life) continue;
     const std::vector<FrameId>& frames = analysis.contexts.contexts[leak.context].frames;
     std::string headline = frames.empty() ? "[no stack]" : frame_name(model.frame(frames[leak.headline]));
     leaks.names.push_back(shown("#" + std::to_string(n + 1) + " " + headline));
-    for (SiteId site : life->finding.sites) {
-      leaks.kept[index(site)] = kept_bytes(model.site(site), analysis.leaks.horizon);
+    for (SiteId site : leak.finding().sites) {
+      leaks.kept[index(site)] = site_kept(model, series, analysis.leaks, leak, site);
       leaks.finding[index(site)] = static_cast<std::uint32_t>(leaks.names.size());
     }
   }

@@ -125,7 +125,7 @@ Json context_json(const ReportContext& c, bool has_counts) {
 Json troughs_json(const std::vector<Trough>& troughs) {
   Json list = Json::array();
   for (const Trough& t : troughs) {
-    list.push_back({{"cycle", t.cycle}, {"time", t.time}, {"bytes", t.bytes}});
+    list.push_back({{"time", t.time}, {"bytes", t.bytes}});
   }
   return list;
 }

@@ -342,20 +342,6 @@ std::string wrapped(const std::string& text, const std::string& indent) {
   return out + indent + line + "\n";
 }
 
-// "growth by caller:" and a line a part: its share, its bytes, its caller.
-void parts(const ReportLeak& l, std::ostream& out) {
-  if (l.parts.empty()) return;
-  out << "   growth by caller:\n";
-  for (const ReportLeakPart& part : l.parts) {
-    std::string who = part.frames.empty() ? "(allocated here, not from a caller)"
-                                          : frame_text(part.frames.front());
-    for (std::size_t i = 1; i < part.frames.size(); ++i) who += " <- " + frame_text(part.frames[i]);
-    out << "     " << fixed(part.share_pct, 1) << "%  "
-        << grouped(static_cast<std::uint64_t>(std::llround(part.growth_bytes))) << " bytes  " << who
-        << "\n";
-  }
-}
-
 // A finding's parts, those of 1% of its kept bytes or more (at most
 // kMaxParts): share, kept bytes, sites, headline; then how many more.
 void finding_parts(const ReportLeak& l, std::ostream& out) {
@@ -422,20 +408,6 @@ void passed_over(const Report& r, std::ostream& out) {
   }
 }
 
-void leak(const ReportLeak& l, std::size_t rank, std::ostream& out) {
-  if (l.finding) return finding(l, rank, out);
-  bool rising = l.kind == LeakKind::rising_trough;
-  out << "\n#" << rank << " " << leak_heading(l) << "\n";
-  if (!rising) out << wrapped(l.words, "   ");
-  out << wrapped(l.why, "   ") << "   " << held(l.peak_bytes, l.end_bytes) << "\n";
-  if (rising && l.freed_before_exit) {
-    out << "   freed before exit: a check of what is not freed at exit misses it\n";
-  }
-  if (!l.freed_words.empty()) out << wrapped(l.freed_words, "   ");
-  parts(l, out);
-  stack(l.frames, out);
-}
-
 void leaks(const Report& r, std::ostream& out) {
   title("Leak suspects, most suspicious first", out);
   if (r.selection) {
@@ -444,7 +416,7 @@ void leaks(const Report& r, std::ostream& out) {
     out << "\nNone.\n";
   }
   for (std::size_t i = 0; i < r.leaks.size(); ++i) {
-    leak(r.leaks[i], i + 1, out);
+    finding(r.leaks[i], i + 1, out);
   }
   small_findings(r, out);
   if (!r.selection) passed_over(r, out);

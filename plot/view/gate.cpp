@@ -11,7 +11,7 @@ namespace strata {
 FailOn parse_fail_on(const std::string& kinds) {
   FailOn fail_on;
   for (std::string_view kind : split(kinds, ',')) {
-    if (kind == kind_names(LeakKind::rising_trough).option) {
+    if (kind == kind_names(LeakKind::left_behind).option) {
       fail_on.leak = true;
     } else if (kind == kind_names(LeakKind::steady_growth).option) {
       fail_on.growth = true;

@@ -17,7 +17,7 @@ constexpr int kGateStatus = 3;
 
 // The kinds of suspect that fail the gate.
 struct FailOn {
-  bool leak = false;    // a rising trough (LeakKind::rising_trough)
+  bool leak = false;    // a finding left behind by the cycles (LeakKind::left_behind)
   bool growth = false;  // steady growth (LeakKind::steady_growth)
 };
 

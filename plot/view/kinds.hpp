@@ -10,7 +10,7 @@
 namespace strata {
 
 struct KindNames {
-  std::string_view id;       // JSON: "rising_trough", "steady_growth", "leak"
+  std::string_view id;       // JSON: "steady_growth", "leak"
   std::string_view heading;  // text: "Leak at ...", "Growth at ..."
   std::string_view band;     // the graph's legend: "LEAK", "GROWTH"
   std::string_view option;   // --fail-on: "leak", "growth"
@@ -18,7 +18,6 @@ struct KindNames {
 };
 
 constexpr KindNames kind_names(LeakKind kind) {
-  if (kind == LeakKind::rising_trough) return {"rising_trough", "Leak", "LEAK", "leak", "cycle"};
   if (kind == LeakKind::left_behind) return {"leak", "Leak", "LEAK", "leak", "time_unit"};
   return {"steady_growth", "Growth", "GROWTH", "growth", "time_unit"};
 }

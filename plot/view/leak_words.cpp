@@ -12,15 +12,6 @@
 
 namespace strata {
 
-namespace {
-
-// A rise that starts after this share of the run says when it started.
-constexpr double kLateStart = 0.1;
-
-std::string bytes(std::uint64_t value) { return format_bytes(static_cast<double>(value)); }
-
-}  // namespace
-
 std::string finding_place(const Frame& frame) {
   std::string text = shown(short_function(frame_name(frame)));
   if (!frame.file.empty())
@@ -28,36 +19,9 @@ std::string finding_place(const Frame& frame) {
   return text;
 }
 
-namespace {
-
-// "rose in 7 of 8 cycles" / "in 9 of 10 tenths of the run".
-std::string rose_in(const Leak& leak, const CurveEvidence& curve) {
-  std::size_t judged = curve.troughs.size() - (leak.kind == LeakKind::rising_trough ? 0 : 1);
-  if (leak.kind == LeakKind::rising_trough) {
-    return "its trough (the least it held in a cycle) rose in " + std::to_string(curve.rises) +
-           " of " + std::to_string(judged) + " cycles";
-  }
-  if (curve.steps > 0) {
-    return "its floor (the least it held from then on) rose in " + std::to_string(curve.steps) +
-           " steps, each about " + short_number(curve.step_factor) +
-           " times the rise before it (a buffer grown by a factor)";
-  }
-  return "its floor (the least it held from then on) rose in " + std::to_string(curve.rises) +
-         " of " + std::to_string(judged) + " " + (judged == 10 ? "tenths" : "parts") +
-         " of the run";
-}
-
-std::string ending(const Leak& leak) {
-  if (leak.freed_before_exit) return ", and was given back only at exit";
-  if (leak.end_bytes > 0) return ", and " + bytes(leak.end_bytes) + " is still held at the end";
-  return "";
-}
-
-}  // namespace
-
 std::string growth_rate(LeakKind kind, double growth_bytes, const std::string& time_unit,
                         double end_time) {
-  if (kind == LeakKind::rising_trough || kind == LeakKind::left_behind) {
+  if (kind == LeakKind::left_behind) {
     return "+" + format_bytes(growth_bytes) + " per cycle";
   }
   Scale scale = time_scale(time_unit, end_time);
@@ -68,63 +32,63 @@ std::string growth_rate(const Leak& leak, const std::string& time_unit, double e
   return growth_rate(leak.kind, leak.growth_bytes, time_unit, end_time);
 }
 
-std::string leak_why(const Leak& leak, const std::string& time_unit, double end_time) {
-  const CurveEvidence* curve = leak.curves();
-  if (!curve || curve->troughs.empty()) return "";
-  const Trough &first = curve->troughs.front(), &last = curve->troughs.back();
-  auto at = [&](const Trough& t) {
-    return " (at " + format_time(time_unit, static_cast<double>(t.time)) + ")";
-  };
-  std::string text = rose_in(leak, *curve) + ", from " + bytes(first.bytes);
-  if (static_cast<double>(first.time) > kLateStart * end_time) text += at(first);
-  text += " to " + bytes(last.bytes) + at(last) + ", about ";
-  if (leak.kind == LeakKind::rising_trough) {
-    text += format_bytes(leak.growth_bytes) + " a cycle";
-  } else {
-    text += growth_rate(leak, time_unit, end_time).substr(1);
-  }
-  return text + ending(leak);
-}
-
-std::string finding_why(const Model& model, const Leak& leak, const Cycles& cycles) {
-  const LifetimeEvidence& life = std::get<LifetimeEvidence>(leak.evidence);
-  const Finding& f = life.finding;
-  std::string text = "kept ";
-  for (std::size_t q = 0; q < f.retention.size(); ++q) {
-    if (q > 0) text += q + 1 == f.retention.size() ? " and " : ", ";
-    text += fixed(100 * f.retention[q], 0) + "%";
-  }
+std::string finding_why(const Model& model, const Leak& leak, const Leaks& leaks) {
+  const Cycles& cycles = leaks.cycles;
+  const Finding& f = leak.finding();
   std::uint32_t horizon = static_cast<std::uint32_t>(f.kept_by_epoch.size());
-  text += " of what it made in each " + std::string(f.retention.size() == 4 ? "quarter" : "part") +
-          " of its part of the run (" + run_range(model, f.first_epoch, horizon) + ")";
+  std::string range = run_range(model, leaks.boundaries, f.first_epoch, horizon);
+  std::string text;
+  if (!leaks.from_lifetimes) {
+    // From the curves: the intervals in which its floor rose.
+    std::size_t rose = 0;
+    for (std::uint32_t e = f.first_epoch; e < horizon; ++e) rose += f.kept_by_epoch[e] > 0;
+    text = "its floor rose in " + std::to_string(rose) + " of the " +
+           std::to_string(horizon - f.first_epoch) +
+           " intervals between snapshots of its part of the run (" + range + ")";
+  } else {
+    text = "kept ";
+    for (std::size_t q = 0; q < f.retention.size(); ++q) {
+      if (q > 0) text += q + 1 == f.retention.size() ? " and " : ", ";
+      text += fixed(100 * f.retention[q], 0) + "%";
+    }
+    text += " of what it made in each " +
+            std::string(f.retention.size() == 4 ? "quarter" : "part") + " of its part of the run (" +
+            range + ")";
+  }
   if (leak.cycles > 0) {
     std::string each = cycles.source == CycleSource::markers
                            ? "each cycle (marker " + shown(cycles.label) + ")"
                            : "each cycle (the heap's rhythm)";
     text += "; " + each + " left about " +
             format_bytes(static_cast<double>(f.kept_bytes) /
-                         static_cast<double>(std::max<std::size_t>(life.cycles_left, 1))) +
-            " behind, " + std::to_string(life.cycles_left) + " of " + std::to_string(leak.cycles) +
+                         static_cast<double>(std::max<std::size_t>(leak.cycles_left(), 1))) +
+            " behind, " + std::to_string(leak.cycles_left()) + " of " + std::to_string(leak.cycles) +
             " cycles";
   }
   return text;
 }
 
 std::string passed_over_words(const Model& model, const PassedOverStructure& p,
-                              std::uint32_t horizon) {
+                              const Leaks& leaks) {
   const PassedOver& why = p.why;
-  std::string born = run_range(model, why.first_kept, horizon) + " of the run";
+  const std::vector<std::uint64_t>& clock = leaks.boundaries;
+  bool curves = !leaks.from_lifetimes;
+  std::string born = run_range(model, clock, why.first_kept, leaks.horizon) + " of the run";
   auto at = [&](std::uint32_t epoch) {
-    return fixed(std::round(percent_of_run(model, epoch)), 0) + "% of the run";
+    return fixed(std::round(percent_of_run(model, clock, epoch)), 0) + "% of the run";
   };
   switch (why.reason) {
     case PassedOver::Reason::few_blocks:
+      if (curves) {
+        return "its floor rose too seldom, its working set set aside, to tell a trend from "
+               "chance or from a band that only comes and goes";
+      }
       return "kept " + std::to_string(p.kept_blocks) + (p.kept_blocks == 1 ? " block" : " blocks") +
              ", fewer than " +
              std::to_string(kMinBlocks) + ": too few to tell a trend from chance";
     case PassedOver::Reason::short_span:
       return "what it keeps was born in " + born + ", fewer than " + std::to_string(kMinSpan) +
-             " epochs of work: too short to judge";
+             (curves ? " intervals between snapshots" : " epochs of work") + ": too short to judge";
     case PassedOver::Reason::replaced:
       return "its floor rose with " + fixed(100 * why.matched, 0) +
              "% of what it keeps beyond its working set (born in " + born +
@@ -137,7 +101,8 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
     case PassedOver::Reason::turnover:
       return "what it keeps replaces what another place gives back (one band falls as it rises)";
     case PassedOver::Reason::gap:
-      return "what it leaves behind was born in none of " + run_range(model, why.level_epoch, why.gap_end) +
+      return "what it leaves behind was born in none of " +
+             run_range(model, clock, why.level_epoch, why.gap_end) +
              " of the run: not all through it";
     case PassedOver::Reason::none:
       break;
@@ -146,7 +111,7 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
 }
 
 std::string finding_words(const Model& model, const Leak& leak, const std::string& holder) {
-  const Finding& f = std::get<LifetimeEvidence>(leak.evidence).finding;
+  const Finding& f = leak.finding();
   // The parts by headline function, each with its share of the kept bytes.
   std::map<std::string, std::uint64_t> by_function;
   std::vector<std::string> order;
@@ -193,12 +158,6 @@ std::string finding_words(const Model& model, const Leak& leak, const std::strin
   if (leak.kind == LeakKind::steady_growth)
     text += ": a leak if this program should reach a steady state";
   return text;
-}
-
-std::string growth_words(const Leak& leak) {
-  std::string end = leak.freed_before_exit ? "is freed only at exit" : "is still held at the end";
-  return "grows for the whole run and " + end +
-         ": a leak if this program should reach a steady state";
 }
 
 }  // namespace strata

@@ -68,10 +68,33 @@ std::string selection_title(const Model& model, const Selection& s) {
   return selected_range(model, s, "the end");
 }
 
-std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to) {
-  auto low = static_cast<long>(std::floor(percent_of_run(model, from)));
-  auto high = static_cast<long>(std::ceil(percent_of_run(model, to)));
+namespace {
+
+std::string percent_range(double from, double to) {
+  auto low = static_cast<long>(std::floor(from));
+  auto high = static_cast<long>(std::ceil(to));
   return std::to_string(low) + "-" + std::to_string(high) + "%";
+}
+
+}  // namespace
+
+std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to) {
+  return percent_range(percent_of_run(model, from), percent_of_run(model, to));
+}
+
+double percent_of_run(const Model& model, std::span<const std::uint64_t> boundaries,
+                      std::uint32_t k) {
+  if (boundaries.empty()) return 0;
+  std::uint64_t t0 = std::min(boundaries.front(), model.end_time);
+  double span = static_cast<double>(std::max<std::uint64_t>(model.end_time - t0, 1));
+  std::uint64_t at = boundaries[std::min<std::size_t>(k, boundaries.size() - 1)];
+  return std::min(100.0, 100.0 * static_cast<double>(at > t0 ? at - t0 : 0) / span);
+}
+
+std::string run_range(const Model& model, std::span<const std::uint64_t> boundaries,
+                      std::uint32_t from, std::uint32_t to) {
+  return percent_range(percent_of_run(model, boundaries, from),
+                       percent_of_run(model, boundaries, to));
 }
 
 std::string born_words(const Model& model, const std::vector<BornPart>& parts) {

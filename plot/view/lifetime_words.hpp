@@ -39,6 +39,14 @@ double percent_of_run(const Model& model, std::uint32_t k);
 // rounded outwards: "40-90%".
 std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to);
 
+// The same for the epoch boundaries of a leak judgement (Leaks::boundaries:
+// the lifetimes', or the snapshots' when judged from the curves), the run
+// counted from the first.
+double percent_of_run(const Model& model, std::span<const std::uint64_t> boundaries,
+                      std::uint32_t k);
+std::string run_range(const Model& model, std::span<const std::uint64_t> boundaries,
+                      std::uint32_t from, std::uint32_t to);
+
 // A free stack as the words name it: its frames, and the one that heads it
 // (its first in the program's own code).
 struct FreeStackName {

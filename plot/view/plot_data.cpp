@@ -175,14 +175,7 @@ std::string context_detail(const Context& context) {
          format_bytes(static_cast<double>(context.end_bytes)) + " at the end";
 }
 
-std::string leak_detail(const Leak& leak, const PlotData& data) {
-  std::string confidence = " (confidence " + percent(100 * leak.confidence) + ")";
-  std::string why = leak_why(leak, data.time_unit, data.end_time);
-  if (leak.kind == LeakKind::rising_trough) return "leak suspect: " + why + confidence;
-  return "growth: " + why + "; it " + growth_words(leak) + confidence;
-}
-
-// "LEAK" for a rising trough, "GROWTH" for steady growth (a leak only if the
+// "LEAK" for a finding left behind by the cycles, "GROWTH" for steady growth (a leak only if the
 // program should reach a steady state); numbered when there are several
 // suspects: "LEAK 1", "GROWTH 2", ...
 std::string leak_name(const Leak& leak, std::size_t rank, std::size_t count) {
@@ -344,8 +337,7 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
     PlotTroughs line;
     line.band = b;
     std::string growth = growth_rate(*leak, data.time_unit, data.end_time);
-    std::string what = leak->kind == LeakKind::rising_trough ? "troughs" : "floor";
-    line.legend = leak_name(*leak, b, leaks) + ": its " + what + ", " + growth;
+    line.legend = leak_name(*leak, b, leaks) + ": its floor, " + growth;
     for (const Trough& trough : troughs) {
       auto it =
           std::lower_bound(contexts.snapshots.begin(), contexts.snapshots.end(), trough.snapshot);
@@ -353,7 +345,6 @@ void add_troughs(const std::vector<Source>& sources, const Contexts& contexts,
       std::size_t at = sample_of[it - contexts.snapshots.begin()];
       line.points.push_back(trough_point(data, b, at, trough.bytes));
     }
-    data.bands[b].detail += "; " + leak_detail(*leak, data);
     data.troughs.push_back(std::move(line));
   }
 }
@@ -363,13 +354,12 @@ void add_finding_details(const Model& model, const HeapAnalysis& analysis,
                          const std::vector<Source>& sources, PlotData& data) {
   for (std::size_t b = 0; b < sources.size(); ++b) {
     const Leak* leak = sources[b].leak;
-    const LifetimeEvidence* life = leak ? leak->lifetimes() : nullptr;
-    if (!life) continue;
-    std::optional<FrameId> frame = life->finding.holder_frame;
+    if (!leak) continue;
+    std::optional<FrameId> frame = leak->finding().holder_frame;
     std::string holder = frame ? frame_text(model.frame(*frame)) : "";
     std::string word = leak->kind == LeakKind::left_behind ? "leak" : "growth";
     data.bands[b].detail += "; " + word + ": " + finding_words(model, *leak, holder) + "; " +
-                            finding_why(model, *leak, analysis.leaks.cycles);
+                            finding_why(model, *leak, analysis.leaks);
   }
 }
 

@@ -57,18 +57,6 @@ ReportContext report_context(const Model& model, const Context& context, std::si
           .selected_bytes = std::nullopt};
 }
 
-std::vector<ReportLeakPart> report_parts(const Model& model, const CurveEvidence& curve) {
-  double total = 0;
-  for (const LeakPart& part : curve.parts) total += part.growth_bytes;
-  std::vector<ReportLeakPart> parts;
-  for (const LeakPart& part : curve.parts) {
-    parts.push_back({.frames = frames_of(model, part.frames),
-                     .growth_bytes = part.growth_bytes,
-                     .share_pct = total > 0 ? 100 * part.growth_bytes / total : 0});
-  }
-  return parts;
-}
-
 // Who freed a suspect's bytes, each free stack headed at the code that frees
 // (headlines.hpp, FindingHeadlines::freer).
 void add_freed_by(const Model& model, std::span<const SiteId> sites,
@@ -116,20 +104,10 @@ ReportLeak common_leak(std::vector<Frame> frames, const Leak& leak) {
           .finding = std::nullopt};
 }
 
-ReportLeak report_leak(const Model& model, const Contexts& contexts, const Leak& leak,
-                       const CurveEvidence& curve) {
-  ReportLeak out = common_leak(frames_of(model, contexts.contexts[leak.context].frames), leak);
-  out.why = leak_why(leak, model.header.time_unit, static_cast<double>(model.end_time));
-  if (leak.kind == LeakKind::steady_growth) out.words = growth_words(leak);
-  out.parts = report_parts(model, curve);
-  out.troughs = curve.troughs;
-  return out;
-}
-
 // A finding as the report says it: its main part's stack, its parts, its evidence.
 ReportLeak report_finding(const Model& model, const Contexts* contexts, const Leak& leak,
-                          const LifetimeEvidence& life, const Cycles& cycles) {
-  const Finding& f = life.finding;
+                          const Leaks& leaks) {
+  const Finding& f = leak.finding();
   // Its context's frames; a small finding (no context) its main part's main site's.
   ReportLeak out =
       common_leak(frames_of(model, contexts ? contexts->contexts[leak.context].frames
@@ -137,15 +115,16 @@ ReportLeak report_finding(const Model& model, const Contexts* contexts, const Le
                   leak);
   std::optional<Frame> holder;
   if (f.holder_frame) holder = model.frame(*f.holder_frame);
-  out.why = finding_why(model, leak, cycles);
+  out.why = finding_why(model, leak, leaks);
   out.words = finding_words(model, leak, holder ? frame_text(*holder) : "");
   out.finding = ReportLeak::FindingFacts{.kept_bytes = f.kept_bytes,
                                          .kept_blocks = f.kept_blocks,
                                          .freed_at_exit = f.freed_at_exit(),
                                          .holder = holder,
                                          .retention = f.retention,
-                                         .cycles_left = life.cycles_left,
+                                         .cycles_left = leak.cycles_left(),
                                          .sites = f.sites.size()};
+  if (const CurveEvidence* curve = leak.curves()) out.troughs = curve->troughs;
   for (const FindingPart& part : f.parts) {
     double share = f.kept_bytes > 0 ? 100.0 * static_cast<double>(part.kept_bytes) /
                                           static_cast<double>(f.kept_bytes)
@@ -255,7 +234,7 @@ std::vector<ReportPassedOver> report_passed_over(const Model& model, const HeapA
                    .kept_bytes = p.kept_bytes,
                    .kept_blocks = p.kept_blocks,
                    .reason = reason_id(p.why.reason),
-                   .words = passed_over_words(model, p, analysis.leaks.horizon)});
+                   .words = passed_over_words(model, p, analysis.leaks)});
   }
   return out;
 }
@@ -292,21 +271,13 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
   FindingHeadlines headlines(model, OwnCode(model, options.libraries));
   report.leaks_from_lifetimes = analysis.leaks.from_lifetimes;
   for (const Leak& leak : analysis.leaks.suspects) {
-    // A finding's bytes are its sites'; a suspect's, its context's.
-    if (const LifetimeEvidence* life = leak.lifetimes()) {
-      report.leaks.push_back(
-          report_finding(model, &analysis.contexts, leak, *life, analysis.leaks.cycles));
-      add_freed_by(model, life->finding.sites, headlines, report.leaks.back());
-    } else {
-      report.leaks.push_back(report_leak(model, analysis.contexts, leak, *leak.curves()));
-      add_freed_by(model, contexts[leak.context].sites, headlines, report.leaks.back());
-    }
+    report.leaks.push_back(report_finding(model, &analysis.contexts, leak, analysis.leaks));
+    add_freed_by(model, leak.finding().sites, headlines, report.leaks.back());
   }
   for (const Leak& leak : analysis.leaks.small) {
-    const LifetimeEvidence& life = std::get<LifetimeEvidence>(leak.evidence);
-    report.small_leaks.push_back(report_finding(model, nullptr, leak, life, analysis.leaks.cycles));
+    report.small_leaks.push_back(report_finding(model, nullptr, leak, analysis.leaks));
     report.small_leaks.back().context_rank = 0;
-    add_freed_by(model, life.finding.sites, headlines, report.small_leaks.back());
+    add_freed_by(model, leak.finding().sites, headlines, report.small_leaks.back());
   }
   report.passed_over = report_passed_over(model, analysis);
   report.lifetimes = report_lifetimes(model, born_at);

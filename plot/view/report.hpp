@@ -74,7 +74,7 @@ struct ReportLeak {
   std::string why;           // what was seen, in words (leak_words.hpp)
   std::string words;         // for steady growth, what it may be; else empty
   std::vector<ReportLeakPart> parts;
-  LeakKind kind = LeakKind::rising_trough;
+  LeakKind kind = LeakKind::steady_growth;
   double growth_bytes = 0;  // per cycle, or per time unit (steady growth)
   std::size_t cycles = 0;
   std::uint64_t peak_bytes = 0;
@@ -85,7 +85,7 @@ struct ReportLeak {
   // Who freed it, most bytes first; null without lifetimes or free stacks.
   std::optional<std::vector<ReportFreedBy>> freed_by;
   std::string freed_words;  // "freed at exit by player_free (player.c:141) (...)"; or empty
-  // A finding from the lifetimes (leaks.hpp, LifetimeEvidence); null for a suspect of the curves.
+  // What the finding keeps (leaks.hpp); set for every finding.
   struct FindingFacts {
     std::uint64_t kept_bytes = 0;  // born before the horizon and alive at it
     std::uint64_t kept_blocks = 0;

@@ -1,7 +1,7 @@
 """tests/py/plot_limits_inputs.py WORK: the inputs of tests/t-plot-limits.sh,
 written in WORK: cycles.strata (300,000 cycles of one marker), bands.strata
-(1,600 sites, each its own band) and leaks.strata (100 sites, each
-leaking a little)."""
+(1,600 sites, each its own band) and leaks.strata (50 sites, each
+leaking a little in cycles of its own)."""
 
 import sys
 work = sys.argv[1]
@@ -19,23 +19,35 @@ for i in range(600000):
 lines.append("X\t%d" % (t + 1))
 open(work + "/cycles.strata", "w").write("\n".join(lines) + "\n")
 
-# n sites, each its own band; with cycles, each rising a little: n leaks.
+# A pseudo-random number for site i at snapshot k, without a trend (a
+# sawtooth's troughs drift, and its floor with them).
+def noise(i, k):
+    z = (i * 1000003 + k * 0x9E3779B97F4A7C15) & (2**64 - 1)
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    return z ^ (z >> 31)
+
+# n sites, each its own band; with cycles, each rising a little, in cycles
+# of its own (leaks born alike would be one finding): n leaks.
 def bands(n, snapshots, name, leaking):
     lines = list(head)
     lines += ["F\t%d\t0x%x\t0\tf%d\tb.c\t%d\t/bin/b\t" % (i, 0x400000 + i, i, i) for i in range(1, n + 1)]
     lines += ["S\t%d\t%d" % (i, i) for i in range(1, n + 1)]
     t = 0
+    kept = [0] * (n + 1)  # the cycles in which each site has leaked, so far
     for k in range(snapshots):
         t += 100
         if leaking and k % 2 == 0:
             lines.append("M\t%d\tcycle" % t)
+            for i in range(1, n + 1):
+                kept[i] += noise(i, k) % 20 == 0  # 1 cycle in 20, each site its own
         body = []
         for i in range(1, n + 1):
-            b = (50 * (k // 2) + 1000 * (k % 2) + i) if leaking else 1000 + (i * 7919 + k * 31) % 997
+            b = (50 * kept[i] + 1000 * (k % 2) + i) if leaking else 1000 + noise(i, k) % 997
             body.append("s\t%d\t%d\t1\t%d\t%d" % (i, b, b, b))
         total = sum(int(line.split("\t")[2]) for line in body)
         lines += ["T\tregular\t%d\t%d\t0\t0" % (t, total)] + body + ["E"]
     lines.append("X\t%d" % (t + 1))
     open(work + "/" + name, "w").write("\n".join(lines) + "\n")
 bands(1600, 200, "bands.strata", False)
-bands(100, 40, "leaks.strata", True)
+bands(50, 600, "leaks.strata", True)

@@ -41,19 +41,34 @@ std::string dipping() {
   }));
 }
 
-// The analysis with site 2's context (ranked second) as a leak suspect.
+// A finding judged from the curves, of `site` alone, its floor `troughs`
+// (the boundaries of its two epochs at times 0, 100 and 300).
+Leak curve_finding(std::size_t context, SiteId site, std::vector<Trough> troughs) {
+  Finding f;
+  f.parts = {{.frames = {}, .sites = {site}, .main_site = site, .kept_bytes = 100}};
+  f.sites = {site};
+  f.kept_bytes = 100;
+  f.kept_blocks = 2;
+  f.kept_by_epoch = {50, 50};
+  Leak leak;
+  leak.context = context;
+  leak.kind = LeakKind::left_behind;
+  leak.growth_bytes = 1024;
+  leak.cycles = 2;
+  leak.confidence = 0.9;
+  leak.evidence = CurveEvidence{.finding = f, .cycles_left = 2, .troughs = std::move(troughs)};
+  return leak;
+}
+
+// The analysis with site 2's context (ranked second) as a leak finding.
 HeapAnalysis with_leak(const Model& model) {
   HeapAnalysis analysis;
   ContextOptions options;
   options.threshold = 0;
   analysis.contexts = group_contexts(model, options);
-  Leak leak;
-  leak.context = 1;
-  leak.growth_bytes = 1024;
-  leak.cycles = 2;
-  leak.confidence = 0.9;
-  leak.curves()->troughs = {{0, 0, 100, 100}, {1, 3, 300, 10}};
-  analysis.leaks.suspects = {leak};
+  analysis.leaks.boundaries = {0, 100, 300};
+  analysis.leaks.horizon = 2;
+  analysis.leaks.suspects = {curve_finding(1, SiteId{1}, {{0, 100, 100}, {3, 300, 10}})};
   return analysis;
 }
 
@@ -67,7 +82,8 @@ TEST(PlotData, TheLeakIsTheBottomBand) {
   EXPECT_EQ(data.bands[0].kind, BandKind::leak);
   EXPECT_EQ(data.bands[0].legend, "LEAK: g (a.c:2) \xE2\x86\x90 main");
   EXPECT_EQ(data.bands[0].frames, (std::vector<std::string>{"g (a.c:2)", "main (a.c:3)"}));
-  EXPECT_TRUE(data.bands[0].detail.find("about 1 KiB a cycle") != std::string::npos)
+  EXPECT_TRUE(data.bands[0].detail.find("left about 50 B behind, 2 of 2 cycles") !=
+              std::string::npos)
       << data.bands[0].detail;
   EXPECT_EQ(data.bands[1].kind, BandKind::context);
   EXPECT_EQ(data.bands[1].legend, "f (a.c:1) \xE2\x86\x90 main");
@@ -133,7 +149,7 @@ TEST(PlotData, TroughsSitOnTheLeaksBand) {
   ASSERT_EQ(data.troughs.size(), 1u);
   const PlotTroughs& troughs = data.troughs[0];
   EXPECT_EQ(troughs.band, 0u);
-  EXPECT_EQ(troughs.legend, "LEAK: its troughs, +1 KiB per cycle");
+  EXPECT_EQ(troughs.legend, "LEAK: its floor, +1 KiB per cycle");
   ASSERT_EQ(troughs.points.size(), 2u);
   EXPECT_EQ(troughs.points[0].time, 100);
   EXPECT_EQ(troughs.points[0].bytes, 100);
@@ -240,11 +256,11 @@ TEST(PlotData, BandsBeyondTheBudgetAreOtherPlaces) {
   HeapAnalysis analysis;
   analysis.contexts = group_contexts(model, options);
   ASSERT_EQ(analysis.contexts.contexts.size(), 20u);
+  analysis.leaks.boundaries = {0, 100, 200};
+  analysis.leaks.horizon = 2;
   for (std::size_t c : {3u, 7u}) {
-    Leak leak;
-    leak.context = c;
-    leak.curves()->troughs = {{0, 0, 100, 100}};
-    analysis.leaks.suspects.push_back(leak);
+    SiteId site = analysis.contexts.contexts[c].sites.front();
+    analysis.leaks.suspects.push_back(curve_finding(c, site, {{0, 100, 100}}));
   }
   PlotOptions plot;
   plot.max_bands = 6;
