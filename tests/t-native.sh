@@ -33,11 +33,16 @@ for prog in malloc_basic deep main_alloc realloc_heavy memalign cxx_new coroutin
    expect_same "$prog: the same peak and the same sites with --unwind=fp and libunwind" \
       "$WORK/nat-$prog.peak" "$WORK/fp-$prog.peak"
 done
-# A program built without frame pointers (Debian's sh): libunwind, said in
-# one line.
-record_ok fp-sh --native --unwind=fp /bin/sh -c 'true'
+# A program built without frame pointers (tests/programs/no_frame_pointer,
+# -fomit-frame-pointer): libunwind, said in one line, and the same sites at
+# the peak as with libunwind asked for.
+record_ok fp-nofp --native --unwind=fp --time-unit=B --heap-admin=0 "$PROGS/no_frame_pointer" &&
+   run_py native_parity "$profile" >"$WORK/fp-nofp.peak"
 expect_eq "--unwind=fp, main without a frame pointer: one line on stderr" \
-   "$(grep -c 'strata: --unwind=fp: the program.s main keeps no frame pointer' "$WORK/fp-sh.stderr")" 1
+   "$(grep -c 'strata: --unwind=fp: the program.s main keeps no frame pointer' "$WORK/fp-nofp.stderr")" 1
+record_ok nat-nofp --native --time-unit=B --heap-admin=0 "$PROGS/no_frame_pointer" &&
+   run_py native_parity "$profile" >"$WORK/nat-nofp.peak"
+expect_same "... and the same peak and sites as with libunwind" "$WORK/nat-nofp.peak" "$WORK/fp-nofp.peak"
 for bad in --unwind=dwarf --unwind=; do
    "$STRATA" record --native "$bad" "$PROGS/malloc_basic" >"$WORK/bad.out" 2>"$WORK/bad.err"
    expect_eq "$bad: exit status 1" "$?" 1

@@ -405,6 +405,9 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
                 std::span<const std::uint32_t> cycles) {
   auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
   if (kept == n.kept.begin() + h) {
+    // All it keeps is its working set: born from its first kept byte on.
+    auto first = std::find_if(all.begin(), all.begin() + h, [](std::uint64_t k) { return k > 0; });
+    n.why.first_kept = static_cast<std::uint32_t>(first - all.begin());
     n.why.reason = PassedOver::Reason::replaced;
     return false;
   }
