@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The statistics of leak detection (analyze/stats.hpp).
+// The statistics of the cycles (analyze/stats.hpp).
 #include "analyze/stats.hpp"
 
 #include <gtest/gtest.h>
@@ -12,18 +12,25 @@
 namespace strata::test {
 namespace {
 
-TEST(TheilSen, IgnoresAnOutlier) {
-  std::vector<double> x{0, 1, 2, 3, 4, 5}, y{0, 2, 4, 600, 8, 10};
-  EXPECT_DOUBLE_EQ(theil_sen_slope(x, y), 2.0);
-  std::vector<double> flat{5, 5, 5, 5, 5, 5};
-  EXPECT_DOUBLE_EQ(theil_sen_slope(x, flat), 0.0);
+TEST(Stats, MedianOfOddAndEvenCounts) {
+  EXPECT_DOUBLE_EQ(median({5, 1, 3}), 3.0);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({}), 0.0);
 }
 
-// Over many points it takes 256 of them, evenly spaced: a line's slope stays exact.
-TEST(TheilSen, ManyPoints) {
-  std::vector<double> x, y;
-  for (int i = 0; i < 100000; ++i) x.push_back(i), y.push_back(3.0 * i + (i % 2));
-  EXPECT_NEAR(theil_sen_slope(x, y), 3.0, 0.01);
+TEST(Stats, QuantileOfTheSortedValues) {
+  std::vector<double> x{9, 1, 8, 2, 7, 3, 6, 4, 5};
+  EXPECT_DOUBLE_EQ(quantile(x, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(quantile(x, 0.5), 5.0);
+  EXPECT_DOUBLE_EQ(quantile(x, 1.0), 9.0);
+}
+
+// The cycles' jitter: the spread of their lengths over their mean.
+TEST(Stats, CoefficientOfVariation) {
+  std::vector<double> even{10, 10, 10, 10}, spread{5, 15, 5, 15}, none{0, 0};
+  EXPECT_DOUBLE_EQ(coefficient_of_variation(even), 0.0);
+  EXPECT_DOUBLE_EQ(coefficient_of_variation(spread), 0.5);
+  EXPECT_TRUE(std::isinf(coefficient_of_variation(none)));
 }
 
 }  // namespace
