@@ -51,24 +51,20 @@ void fill_from_series(Node& n, const std::vector<ContextPoint>& series,
     least = std::min({least, low[b + 1], held[b]});
     floor[b] = least;
   }
+  std::vector<std::uint64_t> rises;
   for (std::uint32_t e = 0; e < h; ++e) {
     std::uint64_t rise = floor[e + 1] - floor[e];
     n.kept[e] = rise;
-    n.kept_blocks[e] = rise > 0 ? 1 : 0;
     n.born[e] += rise;
-    n.born_blocks[e] += n.kept_blocks[e];
-    std::uint64_t above = held[e + 1] - floor[e + 1];
-    if (above > 0 && e + 1 < h) {
+    if (rise > 0) rises.push_back(rise);
+    std::uint64_t above = held[e + 1] - floor[e + 1];  // none at h, where the floor is held
+    if (above > 0) {
       n.deaths[{e, e + 1}] = Amount{above, 1};
       n.born[e] += above;
       n.born_blocks[e] += 1;
     }
   }
   // Its survivors: each rise in units of its median rise, one at least.
-  std::vector<std::uint64_t> rises;
-  for (std::uint32_t e = 0; e < h; ++e) {
-    if (n.kept[e] > 0) rises.push_back(n.kept[e]);
-  }
   if (!rises.empty()) {
     std::nth_element(rises.begin(), rises.begin() + rises.size() / 2, rises.end());
     double unit = static_cast<double>(rises[rises.size() / 2]);
@@ -76,7 +72,7 @@ void fill_from_series(Node& n, const std::vector<ContextPoint>& series,
       if (n.kept[e] == 0) continue;
       n.kept_blocks[e] = std::max<std::uint64_t>(
           1, static_cast<std::uint64_t>(std::llround(static_cast<double>(n.kept[e]) / unit)));
-      n.born_blocks[e] += n.kept_blocks[e] - 1;
+      n.born_blocks[e] += n.kept_blocks[e];
     }
   }
   n.kept_total = floor[h];
@@ -93,22 +89,15 @@ std::vector<Node> nodes_of_curves(const Model& model, const FindingHeadlines& he
   // structure's lines cannot be told apart in time: its floor is theirs).
   std::map<std::string_view, std::vector<SiteId>> by_function;
   for (std::size_t s = 0; s < model.sites.size(); ++s) {
-    const Site& site = model.sites[s];
-    std::size_t head = headlines.headline(site.frames);
-    std::vector<FrameId> key(site.frames.begin(),
-                             site.frames.begin() + std::min(head + 1, site.frames.size()));
+    std::vector<FrameId> key = headline_path(headlines, model.sites[s].frames);
     std::string_view function = key.empty() ? std::string_view() : model.frame(key.back()).function;
     by_function[function].push_back(SiteId{static_cast<std::uint32_t>(s)});
   }
   std::vector<Node> nodes;
   std::vector<ContextPoint> series;
   for (auto& [function, sites] : by_function) {
-    Node n;
+    Node n = empty_node(h);
     n.from_curves = true;
-    n.born.assign(h, 0);
-    n.kept.assign(h, 0);
-    n.born_blocks.assign(h, 0);
-    n.kept_blocks.assign(h, 0);
     builder.build(sites, series);
     fill_from_series(n, series, clock.points, h);
     if (n.kept_total == 0 && n.deaths.empty()) continue;
@@ -123,9 +112,7 @@ std::vector<Node> nodes_of_curves(const Model& model, const FindingHeadlines& he
       n.sites.push_back(site);
     }
     n.main_kept = most;
-    const Site& main = model.site(n.main_site);
-    std::size_t head = headlines.headline(main.frames);
-    n.key.assign(main.frames.begin(), main.frames.begin() + std::min(head + 1, main.frames.size()));
+    n.key = headline_path(headlines, model.site(n.main_site).frames);
     nodes.push_back(std::move(n));
   }
   return nodes;

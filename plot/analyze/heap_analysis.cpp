@@ -116,27 +116,34 @@ Contexts tree_with_findings(const Model& model, Contexts grouped,
 }
 
 // A finding judged from the curves: its floor (what it held from each
-// boundary to the horizon at least), where it rose, from its span's start
-// to the horizon; boundary k is the snapshot points[k - 1]
-// (LifetimeLeaks::snapshots).
-std::vector<Trough> floor_of(const Model& model, const Finding& f,
+// boundary to the horizon at least) at the end of each epoch of its span in
+// which it rose, and of its first and last, the last at the horizon; the
+// end of epoch e is the snapshot points[e] (LifetimeLeaks::snapshots).  And
+// what each of its sites holds at the horizon.
+CurveEvidence curve_evidence(const Model& model, const SeriesBuilder& builder, const Finding& f,
                              std::span<const std::size_t> points) {
-  std::vector<Trough> out;
+  CurveEvidence out;
+  out.finding = f;
   std::uint64_t floor = 0;
   auto h = static_cast<std::uint32_t>(f.kept_by_epoch.size());
   for (std::uint32_t e = 0; e < h && e < points.size(); ++e) {
     floor += f.kept_by_epoch[e];
-    bool ends = e + 1 == f.first_epoch + 1 || e + 1 == h;
-    if (e + 1 > f.first_epoch && (f.kept_by_epoch[e] > 0 || ends)) {
-      out.push_back({.snapshot = points[e], .time = model.snapshots[points[e]].time, .bytes = floor});
+    if (e < f.first_epoch) continue;
+    if (f.kept_by_epoch[e] > 0 || e == f.first_epoch || e + 1 == h) {
+      out.troughs.push_back(
+          {.snapshot = points[e], .time = model.snapshots[points[e]].time, .bytes = floor});
     }
+  }
+  for (SiteId site : f.sites) {
+    out.site_kept.push_back(
+        out.troughs.empty() ? 0 : builder.site_at(site, out.troughs.back().snapshot).bytes);
   }
   return out;
 }
 
 // A finding as a suspect (its context and measures set later, in suspects()).
-Leak finding_leak(const Model& model, const LifetimeLeaks& found, const Finding& f,
-                  const Cycles& cycles, std::span<const std::size_t> points) {
+Leak finding_leak(const Model& model, const SeriesBuilder& builder, const LifetimeLeaks& found,
+                  const Finding& f, const Cycles& cycles) {
   Leak leak;
   std::uint32_t horizon = found.horizon;
   CyclesLeft left = cycles_left(found.boundaries, cycles.starts, f, horizon);
@@ -163,7 +170,9 @@ Leak finding_leak(const Model& model, const LifetimeLeaks& found, const Finding&
   leak.end_bytes = f.alive_bytes;
   leak.freed_before_exit = f.alive_bytes == 0;
   if (found.from_curves) {
-    leak.evidence = CurveEvidence{.finding = f, .cycles_left = left.left, .troughs = floor_of(model, f, points)};
+    CurveEvidence curve = curve_evidence(model, builder, f, found.snapshots);
+    curve.cycles_left = left.left;
+    leak.evidence = std::move(curve);
   } else {
     leak.evidence = LifetimeEvidence{.finding = f, .cycles_left = left.left};
   }
@@ -269,7 +278,7 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
       return static_cast<double>(p.kept_bytes) < small;
     });
     for (Finding& f : found.findings) {
-      Leak leak = finding_leak(model, found, f, analysis.leaks.cycles, found.snapshots);
+      Leak leak = finding_leak(model, builder, found, f, analysis.leaks.cycles);
       if (static_cast<double>(f.kept_bytes) >= small) {
         verdicts[f.sites.front()] = std::move(leak);
         findings.push_back(std::move(f));
@@ -294,10 +303,11 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   return analysis;
 }
 
-std::uint64_t site_kept(const Model& model, const SeriesBuilder& builder, const Leaks& leaks,
-                        const Leak& leak, SiteId site) {
+std::uint64_t site_kept(const Model& model, const Leaks& leaks, const Leak& leak, SiteId site) {
   if (const CurveEvidence* curve = leak.curves()) {
-    return curve->troughs.empty() ? 0 : builder.site_at(site, curve->troughs.back().snapshot).bytes;
+    const std::vector<SiteId>& sites = curve->finding.sites;
+    auto at = std::lower_bound(sites.begin(), sites.end(), site);
+    return at == sites.end() || *at != site ? 0 : curve->site_kept[at - sites.begin()];
   }
   return kept_bytes(model.site(site), leaks.horizon);
 }

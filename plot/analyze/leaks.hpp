@@ -38,6 +38,7 @@ struct CurveEvidence {
   Finding finding;              // its parts, sites and what they kept, read off the curves
   std::size_t cycles_left = 0;  // the cycles (of Leak::cycles) that left some behind
   std::vector<Trough> troughs;  // its floor where it rose, from its span's start to the horizon
+  std::vector<std::uint64_t> site_kept;  // what each of finding.sites holds at the horizon
 };
 
 // The evidence of a finding from the lifetimes (find_lifetime_leaks).
@@ -63,9 +64,8 @@ struct Leak {
                                    // program's own code (own_code.hpp)
   std::variant<CurveEvidence, LifetimeEvidence> evidence;
 
-  // The evidence when it is of that line; else null.
+  // The evidence of the curves; else null.
   const CurveEvidence* curves() const { return std::get_if<CurveEvidence>(&evidence); }
-  const LifetimeEvidence* lifetimes() const { return std::get_if<LifetimeEvidence>(&evidence); }
   // The finding, and the cycles that left some of it behind, from either line.
   const Finding& finding() const {
     return std::visit([](const auto& e) -> const Finding& { return e.finding; }, evidence);
@@ -94,8 +94,7 @@ struct Leaks {
 
 // What `site`, one of `leak`'s, keeps: from the lifetimes its bytes born
 // before the horizon and alive at it; from the curves what it holds at the
-// horizon (its floor's last point).
-std::uint64_t site_kept(const Model& model, const SeriesBuilder& builder, const Leaks& leaks,
-                        const Leak& leak, SiteId site);
+// horizon (CurveEvidence::site_kept).
+std::uint64_t site_kept(const Model& model, const Leaks& leaks, const Leak& leak, SiteId site);
 
 }  // namespace strata

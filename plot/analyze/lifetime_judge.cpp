@@ -284,8 +284,8 @@ Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vec
   // the last part while each half keeps enough to pass.
   if (after == 0) {
     std::vector<std::uint32_t> bounds = work_bounds(s, h, work);
-    Half rest = half_of(n, s, bounds[kParts - 1], work, cap);
-    if (short_of_share(rest, half_of(n, s, h, work, cap))) return Short::earlier;
+    // (`all` is [s, h) by its work: no cycle starts inside)
+    if (short_of_share(half_of(n, s, bounds[kParts - 1], work, cap), all)) return Short::earlier;
   }
   return Short::neither;
 }
@@ -352,7 +352,7 @@ double records_at_least(std::uint64_t rises, std::uint64_t n) {
 // every one of them a few near its end.
 bool beyond_records(const Node& n, std::uint32_t s, std::uint32_t h,
                     std::span<const std::uint32_t> cycles) {
-  std::uint64_t rises = 0, stretches = 0;
+  std::uint64_t rises = 0, stretches = 0, epochs = 0;  // epochs: those that rose
   bool rose = false;
   for (std::uint32_t e = s; e < h; ++e) {
     bool starts = e == s || cycles.empty() || std::binary_search(cycles.begin(), cycles.end(), e);
@@ -362,10 +362,9 @@ bool beyond_records(const Node& n, std::uint32_t s, std::uint32_t h,
       ++stretches;
     }
     rose = rose || n.kept[e] > 0;
+    epochs += n.kept[e] > 0 ? 1 : 0;
   }
   rises += rose;
-  std::uint64_t epochs = 0;
-  for (std::uint32_t e = s; e < h; ++e) epochs += n.kept[e] > 0 ? 1 : 0;
   return std::min(records_at_least(rises, stretches), records_at_least(epochs, h - s)) < kChance;
 }
 
@@ -563,12 +562,8 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
       for (std::size_t i : members) leaks[i] = judge(nodes[i], h, work, cycles);
       continue;
     }
-    Node all;
+    Node all = empty_node(h);
     all.function = function;
-    all.born.assign(h, 0);
-    all.kept.assign(h, 0);
-    all.born_blocks.assign(h, 0);
-    all.kept_blocks.assign(h, 0);
     for (std::size_t i : members) {
       const Node& n = nodes[i];
       for (std::uint32_t e = 0; e < h; ++e) {

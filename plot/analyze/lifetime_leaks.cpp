@@ -348,7 +348,7 @@ LifetimeLeaks find_curve_leaks(const Model& model, const FindingHeadlines& headl
   for (std::uint32_t e = 0; e < out.epochs; ++e) {
     if (working(work[e], least) && heap_at(e + 1) >= heap_at(e)) out.work_end = e;
   }
-  out.horizon = out.work_end + 1 > kExitEpochs ? out.work_end + 1 - kExitEpochs : 1;
+  out.horizon = horizon_after(out.work_end);
   std::vector<Node> nodes = nodes_of_curves(model, headlines, builder, clock, out.horizon);
   judge_nodes(model, headlines, nodes, work, cycle_boundaries(out.boundaries, cycle_starts), out);
   return out;

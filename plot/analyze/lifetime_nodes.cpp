@@ -35,7 +35,26 @@ std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vecto
   for (std::uint32_t e = 0; e < epochs; ++e) {
     if (working(births[e], least)) work_end = e;
   }
+  return horizon_after(work_end);
+}
+
+std::uint32_t horizon_after(std::uint32_t work_end) {
   return work_end + 1 > kExitEpochs ? work_end + 1 - kExitEpochs : 1;
+}
+
+Node empty_node(std::uint32_t h) {
+  Node n;
+  n.born.assign(h, 0);
+  n.kept.assign(h, 0);
+  n.born_blocks.assign(h, 0);
+  n.kept_blocks.assign(h, 0);
+  return n;
+}
+
+std::vector<FrameId> headline_path(const FindingHeadlines& headlines,
+                                   std::span<const FrameId> frames) {
+  std::size_t head = headlines.headline(frames);
+  return {frames.begin(), frames.begin() + std::min(head + 1, frames.size())};
 }
 
 namespace {
@@ -132,17 +151,11 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
     bool born = std::any_of(site.cells.begin(), site.cells.end(),
                             [&](const LifetimeCell& c) { return c.birth < h; });
     if (!born) continue;
-    std::size_t head = headlines.headline(site.frames);
-    std::vector<FrameId> key(site.frames.begin(),
-                             site.frames.begin() + std::min(head + 1, site.frames.size()));
+    std::vector<FrameId> key = headline_path(headlines, site.frames);
     auto [at, added] = index_of.try_emplace(key, nodes.size());
     if (added) {
-      Node n;
+      Node n = empty_node(h);
       n.key = std::move(key);
-      n.born.assign(h, 0);
-      n.kept.assign(h, 0);
-      n.born_blocks.assign(h, 0);
-      n.kept_blocks.assign(h, 0);
       nodes.push_back(std::move(n));
     }
     Node& n = nodes[at->second];

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -125,6 +126,18 @@ bool working(double births, double least);
 // The horizon H (lifetime_leaks.hpp, step 1); `work_end` is set to the last
 // epoch of the work and `births` to the program's births by epoch.
 std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vector<double>& births);
+
+// The horizon kExitEpochs before the end of the work (its last epoch
+// `work_end`), 1 at least.
+std::uint32_t horizon_after(std::uint32_t work_end);
+
+// A node with nothing born or kept in any of the epochs [0, h).
+Node empty_node(std::uint32_t h);
+
+// A stack's frames from the allocation out to its headline frame (all of
+// them when it has none): the key of its node.
+std::vector<FrameId> headline_path(const FindingHeadlines& headlines,
+                                   std::span<const FrameId> frames);
 
 // The nodes of the profile's sites born before `h`, their copies followed;
 // each node's kept bytes by epoch add up to its kept_total.

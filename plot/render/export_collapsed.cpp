@@ -64,12 +64,11 @@ std::vector<CollapsedStack> collapsed_counts(const Model& model, CountCost cost)
 }
 
 std::vector<CollapsedStack> collapsed_growth(const Model& model, const HeapAnalysis& analysis) {
-  SeriesBuilder series(model);
   std::vector<CollapsedStack> stacks;
   for (const Leak& leak : analysis.leaks.suspects) {
     // A finding's sites, each with what it kept (site_kept).
     for (SiteId site : leak.finding().sites) {
-      std::uint64_t kept = site_kept(model, series, analysis.leaks, leak, site);
+      std::uint64_t kept = site_kept(model, analysis.leaks, leak, site);
       if (kept > 0) stacks.push_back({outermost_first(model.site(site).frames), kept});
     }
   }

@@ -306,7 +306,6 @@ void write_gzip(const std::string& bytes, std::ostream& out) {
 
 PprofLeaks pprof_leaks(const Model& model, const HeapAnalysis& analysis) {
   PprofLeaks leaks;
-  SeriesBuilder series(model);
   leaks.kept.assign(model.sites.size(), 0);
   leaks.finding.assign(model.sites.size(), 0);
   for (std::size_t n = 0; n < analysis.leaks.suspects.size(); ++n) {
@@ -315,7 +314,7 @@ PprofLeaks pprof_leaks(const Model& model, const HeapAnalysis& analysis) {
     std::string headline = frames.empty() ? "[no stack]" : frame_name(model.frame(frames[leak.headline]));
     leaks.names.push_back(shown("#" + std::to_string(n + 1) + " " + headline));
     for (SiteId site : leak.finding().sites) {
-      leaks.kept[index(site)] = site_kept(model, series, analysis.leaks, leak, site);
+      leaks.kept[index(site)] = site_kept(model, analysis.leaks, leak, site);
       leaks.finding[index(site)] = static_cast<std::uint32_t>(leaks.names.size());
     }
   }

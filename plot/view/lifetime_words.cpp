@@ -25,11 +25,19 @@ std::string epoch_length_words(const Model& model) {
 
 }  // namespace
 
-double percent_of_run(const Model& model, std::uint32_t k) {
-  std::uint64_t t0 = std::min(model.lifetimes.start(), model.end_time);
+namespace {
+
+// Where time `at` falls, in percent of the run from `start` to its end.
+double percent_from(const Model& model, std::uint64_t start, std::uint64_t at) {
+  std::uint64_t t0 = std::min(start, model.end_time);
   double span = static_cast<double>(std::max<std::uint64_t>(model.end_time - t0, 1));
-  std::uint64_t at = boundary_time(model, k);
   return std::min(100.0, 100.0 * static_cast<double>(at > t0 ? at - t0 : 0) / span);
+}
+
+}  // namespace
+
+double percent_of_run(const Model& model, std::uint32_t k) {
+  return percent_from(model, model.lifetimes.start(), boundary_time(model, k));
 }
 
 std::string lifetimes_words(const Model& model) {
@@ -85,10 +93,8 @@ std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to) 
 double percent_of_run(const Model& model, std::span<const std::uint64_t> boundaries,
                       std::uint32_t k) {
   if (boundaries.empty()) return 0;
-  std::uint64_t t0 = std::min(boundaries.front(), model.end_time);
-  double span = static_cast<double>(std::max<std::uint64_t>(model.end_time - t0, 1));
-  std::uint64_t at = boundaries[std::min<std::size_t>(k, boundaries.size() - 1)];
-  return std::min(100.0, 100.0 * static_cast<double>(at > t0 ? at - t0 : 0) / span);
+  return percent_from(model, boundaries.front(),
+                      boundaries[std::min<std::size_t>(k, boundaries.size() - 1)]);
 }
 
 std::string run_range(const Model& model, std::span<const std::uint64_t> boundaries,

@@ -56,7 +56,7 @@ Leak curve_finding(std::size_t context, SiteId site, std::vector<Trough> troughs
   leak.growth_bytes = 1024;
   leak.cycles = 2;
   leak.confidence = 0.9;
-  leak.evidence = CurveEvidence{.finding = f, .cycles_left = 2, .troughs = std::move(troughs)};
+  leak.evidence = CurveEvidence{.finding = f, .cycles_left = 2, .troughs = std::move(troughs), .site_kept = {100}};
   return leak;
 }
 
