@@ -144,6 +144,8 @@ static void take_option(const HChar* arg)
    else if (IS("--library"))         VG_(strncpy)(lib_path, v, sizeof(lib_path) - 1);
    else if (IS("--out-file"))
       VG_(strncpy)(clo_out_file, v, sizeof(clo_out_file) - 1);
+   else if (IS("--alloc-fn"))        add_fn_pattern(v, False);
+   else if (IS("--ignore-fn"))       add_fn_pattern(v, True);
    else if (IS("--unwind"))
       clo_unwind = strcmp(v, "fp") == 0 ? UnwindFP : UnwindLibunwind;
    else if (IS("--time-unit"))
@@ -522,13 +524,31 @@ static void record_new(void* p, SizeT req, const RawStack* st)
    after_unlock();
 }
 
+/* An allocation call whose block is not recorded (--ignore-fn): it
+   counts, and its block is in no table (its free and realloc go straight
+   to the C library). */
+static void ignore_new(void* p)
+{
+   lock_core();
+   if (state == Recording) {
+      clock_before_op();
+      forget_stale(p);
+      count_ignored_call();
+      clock_after_op();
+   }
+   unlock_core();
+}
+
 static void* recorded(void* p, SizeT req)
 {
    RawStack st;
    if (p == NULL)
       return NULL;
    unwind_RawStack(&st, clo_depth);
-   record_new(p, req, &st);
+   if (UNLIKELY(st.ignored))
+      ignore_new(p);
+   else
+      record_new(p, req, &st);
    return p;
 }
 
@@ -572,7 +592,9 @@ static void forget(void* p)
 }
 
 /* realloc of a recorded block, as the tool's renew_block: the block moves
-   to the realloc's site in one step, its lifetimes with it. */
+   to the realloc's site in one step, its lifetimes with it; a realloc
+   made directly by an --ignore-fn function leaves it at its site, with its
+   new size.  A block not recorded stays so. */
 static void* renew(void* old, SizeT n)
 {
    RawStack  st;
@@ -602,7 +624,7 @@ static void* renew(void* old, SizeT n)
    if (n < old_req)
       update_peak();
    take_from_totals(old_req, old_extra);
-   site = site_of(&st);
+   site = st.ignored ? old_site : site_of(&st);   // --ignore-fn: it stays
    if (site != old_site) {
       change_Site(old_site, 0, old_req, -1);
       count_alloc(site, n, extra);
@@ -900,6 +922,8 @@ static void put_cmd(void)
 static void write_header(void)
 {
    HChar num[64];
+   UInt  i;
+   Bool  ignore;
    put_str("strata-profile\t3\n");
    put_cmd();
    put_str("pid");  put_field_u64(getpid());  put_nl();
@@ -913,6 +937,12 @@ static void write_header(void)
    VG_(snprintf)(num, sizeof(num), "%.3f", clo_peak_inaccuracy);
    put_str("opt\tpeak_inaccuracy"); put_field_text(num); put_nl();
    put_str("opt\theap\tyes\nopt\tstacks\tno\nopt\tpages_as_heap\tno\n");
+   for (i = 0; i < n_fn_patterns(); i++) {
+      const HChar* pattern = fn_pattern(i, &ignore);
+      put_str(ignore ? "opt\tignore_fn" : "opt\talloc_fn");
+      put_field_text(pattern);
+      put_nl();
+   }
    put_str("opt\tlifetimes\tyes\n");
    put_str("opt\tfree_stacks\t");
    put_str(clo_free_stacks ? "yes" : "no");

@@ -35,9 +35,17 @@ typedef struct {
    UInt n;
    UInt site_first, site_end;  // ips[site_first .. site_end) make the site
    UInt free_first, free_end;  // and the free stack
+   Bool   ignored;             // made directly by an --ignore-fn function
    Site*  site;                // its site, if the stack cache knew it
    Site** site_slot;           // where the stack cache keeps it, or NULL
 } RawStack;
+
+/* --alloc-fn (ignore False) and --ignore-fn (True): a pattern, kept (the
+   options' buffer lives as long as the process); False if there are too
+   many.  The patterns given, for the profile's header. */
+Bool add_fn_pattern(const HChar* pattern, Bool ignore);
+UInt n_fn_patterns(void);
+const HChar* fn_pattern(UInt i, Bool* ignore);
 
 /* Unwinds the caller's stack (outside the lock; libunwind, or the frame
    pointers with --unwind=fp), to 'depth' frames past the recorder's own

@@ -41,6 +41,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define UNW_LOCAL_ONLY
@@ -261,7 +264,7 @@ Bool in_known_Modules(const Addr* ips, UInt n_ips)
    looked up by binary search; an address in none is TopOther.  The
    memory is the arena's. */
 
-typedef enum { TopOther = 1, TopAlloc = 2, TopFree = 4 } TopClass;
+typedef enum { TopOther = 1, TopAlloc = 2, TopFree = 4, TopIgnore = 8 } TopClass;
 
 static const HChar* alloc_names[] = {
    "malloc", "calloc", "realloc", "reallocarray", "memalign",
@@ -291,6 +294,108 @@ static UInt class_of_name(const HChar* name)
    return TopOther;
 }
 
+/*------------------------------------------------------------*/
+/*--- --alloc-fn and --ignore-fn                           ---*/
+/*------------------------------------------------------------*/
+
+/* The patterns match a function's name as Valgrind's symbol table gives
+   it: the symbol, demangled with its parameters if it is C++'s (with the
+   C++ library's __cxa_demangle, when the program has it loaded; its own
+   memory is the C library's, as libunwind's is: a call from inside the
+   recorder).  A function matching an --alloc-fn pattern is an allocator's
+   (TopAlloc), one matching --ignore-fn is TopIgnore.  The names are those
+   of the object's symbol table (.symtab), read from its file, or of its
+   dynamic symbols if it has none (a stripped object): a function
+   inlined into its caller, or without a symbol, matches nothing. */
+#define MAX_FN_PATTERNS 512   // strata record allows 256 of each
+static struct {
+   const HChar* pattern;
+   Bool         ignore;
+} fn_patterns[MAX_FN_PATTERNS];
+static UInt n_patterns = 0;
+
+Bool add_fn_pattern(const HChar* pattern, Bool ignore)
+{
+   if (n_patterns == MAX_FN_PATTERNS)
+      return False;
+   fn_patterns[n_patterns].pattern = pattern;
+   fn_patterns[n_patterns].ignore  = ignore;
+   n_patterns++;
+   return True;
+}
+
+UInt n_fn_patterns(void)
+{
+   return n_patterns;
+}
+
+const HChar* fn_pattern(UInt i, Bool* ignore)
+{
+   *ignore = fn_patterns[i].ignore;
+   return fn_patterns[i].pattern;
+}
+
+/* Valgrind's wildcards: '*' any string, '?' any one character, '\\' the
+   next character as itself. */
+static Bool fn_matches(const HChar* p, const HChar* s)
+{
+   for (;; p++, s++) {
+      switch (*p) {
+      case '\0':
+         return *s == '\0';
+      case '*':
+         while (p[1] == '*')
+            p++;
+         if (p[1] == '\0')
+            return True;
+         for (; *s != '\0'; s++)
+            if (fn_matches(p + 1, s))
+               return True;
+         return False;
+      case '?':
+         if (*s == '\0')
+            return False;
+         break;
+      case '\\':
+         if (p[1] != '\0')
+            p++;
+         /* fall through */
+      default:
+         if (*p != *s)
+            return False;
+      }
+   }
+}
+
+typedef char* (*Demangler)(const char*, char*, size_t*, int*);
+
+/* TopAlloc and TopIgnore, as the patterns say of the function 'name'; 0
+   if none matches. */
+static UInt class_of_patterns(const HChar* name)
+{
+   static Demangler demangle = NULL;
+   static Bool      looked   = False;
+   HChar* plain = NULL;
+   UInt   i, cls = 0;
+   Int    status;
+   if (name[0] == '_' && name[1] == 'Z') {
+      if (!looked) {
+         demangle = (Demangler)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+         looked   = True;
+      }
+      if (demangle != NULL && (plain = demangle(name, NULL, NULL, &status)) != NULL
+          && status != 0) {
+         free(plain);
+         plain = NULL;
+      }
+   }
+   for (i = 0; i < n_patterns; i++)
+      if (fn_matches(fn_patterns[i].pattern, plain != NULL ? plain : name))
+         cls |= fn_patterns[i].ignore ? TopIgnore : TopAlloc;
+   free(plain);
+   return cls;
+}
+
 /* A dynamic symbol, as read: [lo, hi), its class, its place in the hash
    table's order. */
 typedef struct {
@@ -305,12 +410,14 @@ typedef struct {
    UWord cls;
 } ClassRange;
 
+/* ranges[0 .. n) by the dynamic symbols, then ranges[n .. n + n_fns) by
+   the patterns (TopAlloc, TopIgnore or both). */
 struct _ClassMap {
-   UInt       n;
+   UInt       n, n_fns;
    ClassRange ranges[];
 };
 
-static const ClassMap no_classes = { 0 };
+static const ClassMap no_classes = { 0, 0 };
 
 /* What a module's dynamic section says where its symbols are. */
 typedef struct {
@@ -487,28 +594,127 @@ static UInt ranges_of(const Sym* s, UInt n_syms, ClassRange* out)
    return n;
 }
 
-/* The class map of 'm', loaded as 'info' says. */
+/* The functions of the object file 'path' (loaded with 'bias') whose names
+   match a pattern, into 'out' (if not NULL): how many.  Its .symtab, or its
+   .dynsym if it has none; the file mapped while it is read. */
+static UInt walk_fn_Syms(const HChar* path, Addr bias, Sym* out)
+{
+   struct stat       st;
+   const UChar*      img;
+   const ElfW(Ehdr)* eh;
+   const ElfW(Shdr)* sh;
+   const ElfW(Shdr)* tab = NULL;
+   const ElfW(Sym)*  sym;
+   const HChar*      strs;
+   UWord             i, n_syms, strsz;
+   UInt              n = 0, cls;
+   Int               fd = open(path, O_RDONLY | O_CLOEXEC);
+   if (fd < 0)
+      return 0;
+   if (fstat(fd, &st) != 0 || (UWord)st.st_size < sizeof(ElfW(Ehdr))) {
+      close(fd);
+      return 0;
+   }
+   img = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+   close(fd);
+   if (img == MAP_FAILED)
+      return 0;
+   eh = (const ElfW(Ehdr)*)img;
+   if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64
+       || eh->e_shentsize != sizeof(ElfW(Shdr)) || eh->e_shoff == 0
+       || eh->e_shoff + (UWord)eh->e_shnum * sizeof(ElfW(Shdr)) > (UWord)st.st_size)
+      goto done;
+   sh = (const ElfW(Shdr)*)(img + eh->e_shoff);
+   for (i = 0; i < eh->e_shnum; i++)
+      if (sh[i].sh_type == SHT_SYMTAB || (sh[i].sh_type == SHT_DYNSYM && tab == NULL))
+         tab = &sh[i];
+   if (tab == NULL || tab->sh_link >= eh->e_shnum
+       || tab->sh_offset + tab->sh_size > (UWord)st.st_size
+       || sh[tab->sh_link].sh_offset + sh[tab->sh_link].sh_size > (UWord)st.st_size
+       || sh[tab->sh_link].sh_size == 0)
+      goto done;
+   sym    = (const ElfW(Sym)*)(img + tab->sh_offset);
+   n_syms = tab->sh_size / sizeof(ElfW(Sym));
+   strs   = (const HChar*)img + sh[tab->sh_link].sh_offset;
+   strsz  = sh[tab->sh_link].sh_size;
+   if (strs[strsz - 1] != '\0')
+      goto done;
+   for (i = 0; i < n_syms; i++, sym++) {
+      UInt type = ELF64_ST_TYPE(sym->st_info);
+      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym->st_shndx == SHN_UNDEF
+          || sym->st_size == 0 || sym->st_name >= strsz
+          || (cls = class_of_patterns(strs + sym->st_name)) == 0)
+         continue;
+      if (out != NULL)
+         out[n] = (Sym){ bias + sym->st_value, bias + sym->st_value + sym->st_size, cls, n };
+      n++;
+   }
+done:
+   munmap((void*)img, st.st_size);
+   return n;
+}
+
+/* The ranges of sorted functions 's' (one function under two names: the
+   classes of both), into 'out' (if not NULL): disjoint, sorted.  How many. */
+static UInt fn_ranges_of(const Sym* s, UInt n_syms, ClassRange* out)
+{
+   UInt  e, n = 0;
+   Addr  last_lo = 0, last_hi = 0, lo;
+   UWord last_cls = 0;
+   for (e = 0; e < n_syms; e++) {
+      lo = s[e].lo;
+      if (n > 0 && lo < last_hi) {
+         if (lo == last_lo && s[e].hi == last_hi) {
+            last_cls |= s[e].cls;
+            if (out != NULL)
+               out[n - 1].cls = last_cls;
+            continue;
+         }
+         lo = last_hi;
+         if (s[e].hi <= lo)
+            continue;
+      }
+      last_lo = lo;
+      last_hi = s[e].hi;
+      last_cls = s[e].cls;
+      if (out != NULL)
+         out[n] = (ClassRange){ lo, last_hi, last_cls };
+      n++;
+   }
+   return n;
+}
+
+/* The class map of 'm', loaded as 'info' says: by its dynamic symbols, and
+   by the patterns (its functions read from its file, once: two passes,
+   the second into the arena). */
 static const ClassMap* build_ClassMap(const Module* m,
                                       const struct dl_phdr_info* info)
 {
    DynInfo   d;
-   Sym*      syms;
+   Sym*      syms = NULL;
+   Sym*      fns  = NULL;
    ClassMap* map;
-   UInt      n_syms, n;
-   if (!read_DynInfo(m, info, &d) || (n_syms = walk_Syms(m, &d, NULL)) == 0)
-      return &no_classes;
-   syms = arena_malloc(n_syms * sizeof(Sym));
-   if (syms == NULL)
-      return &no_classes;
-   walk_Syms(m, &d, syms);
-   sort_Syms(syms, n_syms);
-   n   = ranges_of(syms, n_syms, NULL);
-   map = arena_malloc(sizeof(ClassMap) + n * sizeof(ClassRange));
+   UInt      n_syms = 0, n_fn_syms = 0, n = 0, n_fns = 0;
+   if (read_DynInfo(m, info, &d) && (n_syms = walk_Syms(m, &d, NULL)) > 0
+       && (syms = arena_malloc(n_syms * sizeof(Sym))) != NULL) {
+      walk_Syms(m, &d, syms);
+      sort_Syms(syms, n_syms);
+      n = ranges_of(syms, n_syms, NULL);
+   }
+   if (n_patterns > 0 && (n_fn_syms = walk_fn_Syms(m->path, m->bias, NULL)) > 0
+       && (fns = arena_malloc(n_fn_syms * sizeof(Sym))) != NULL) {
+      n_fn_syms = walk_fn_Syms(m->path, m->bias, fns);
+      sort_Syms(fns, n_fn_syms);
+      n_fns = fn_ranges_of(fns, n_fn_syms, NULL);
+   }
+   map = n + n_fns == 0 ? NULL
+                        : arena_malloc(sizeof(ClassMap) + (n + n_fns) * sizeof(ClassRange));
    if (map != NULL) {
-      map->n = n;
-      ranges_of(syms, n_syms, map->ranges);
+      map->n     = syms != NULL ? ranges_of(syms, n_syms, map->ranges) : 0;
+      map->n_fns = fns != NULL ? fn_ranges_of(fns, n_fn_syms, map->ranges + map->n) : 0;
    }
    arena_free(syms);
+   arena_free(fns);
    return map != NULL ? map : &no_classes;
 }
 
@@ -541,19 +747,27 @@ static const ClassMap* classes_of(Module* m)
    return map;
 }
 
-static UInt class_in(const ClassMap* map, Addr ip)
+/* The class of the range of 'r[0 .. n)' holding 'ip', or 'none'. */
+static UInt class_of_range(const ClassRange* r, UInt n, Addr ip, UInt none)
 {
-   UInt lo = 0, hi = map->n;   // the range holding ip is in [lo, hi)
+   UInt lo = 0, hi = n;        // the range holding ip is in [lo, hi)
    while (lo < hi) {
       UInt mid = lo + (hi - lo) / 2;
-      if (ip < map->ranges[mid].lo)
+      if (ip < r[mid].lo)
          hi = mid;
-      else if (ip >= map->ranges[mid].hi)
+      else if (ip >= r[mid].hi)
          lo = mid + 1;
       else
-         return (UInt)map->ranges[mid].cls;
+         return (UInt)r[mid].cls;
    }
-   return TopOther;
+   return none;
+}
+
+static UInt class_in(const ClassMap* map, Addr ip)
+{
+   UInt cls = class_of_range(map->ranges, map->n, ip, TopOther);
+   UInt fns = class_of_range(map->ranges + map->n, map->n_fns, ip, 0);
+   return fns == 0 ? cls : (cls & ~(UInt)TopOther) | fns;
 }
 
 /* The class of the function at 'ip': its module's map, the modules listed
@@ -692,6 +906,7 @@ typedef struct {
    UWord hash;                 // 0: empty
    UInt  n, depth;
    UInt  site_first, site_end, free_first, free_end;
+   Bool  ignored;
    Site* site;                 // NULL until the core found it
    Addr  ips[SCACHE_IPS];
 } StackEntry;
@@ -740,6 +955,7 @@ static StackEntry* cached_stack(RawStack* st, UInt depth, UWord hash)
       st->site_end   = e->site_end;
       st->free_first = e->free_first;
       st->free_end   = e->free_end;
+      st->ignored    = e->ignored;
       st->site       = e->site;
       st->site_slot  = &e->site;
       return e;
@@ -820,40 +1036,73 @@ static __attribute__((noinline)) Int fp_backtrace(void** ras, Int max)
    return own ? -1 : n;
 }
 
-void unwind_RawStack(RawStack* st, UInt depth)
+/* The raw stack: 'want' return addresses at most. */
+static void backtrace_RawStack(RawStack* st, UInt want)
 {
    void* ras[MAX_RAW_FRAMES];
    Int   n, i;
-   UInt  cls;
+   n = clo_unwind == UnwindFP ? fp_backtrace(ras, (Int)want) : -1;
+   if (n < 0)
+      n = unw_backtrace(ras, (Int)want);
+   st->n = 0;
+   for (i = 0; i < n; i++)      // a return address, less 1: in its call
+      st->ips[st->n++] = (Addr)ras[i] - (i > 0 ? 1 : 0);
+}
+
+/* The bounds of the site and the free stack, and whether the allocation
+   is ignored (its first frame past the allocator's is an --ignore-fn
+   function's). */
+static void bound_RawStack(RawStack* st)
+{
+   UInt i;
+   Bool main_stripped = False;  // --alloc-fn=main
+   for (i = 0; i < st->n && (top_class(st->ips[i]) & TopAlloc); i++)
+      main_stripped |= st->ips[i] >= main_lo && st->ips[i] < main_hi;
+   st->site_first = i;
+   st->ignored = i < st->n && (top_class(st->ips[i]) & TopIgnore) != 0;
+   for (; i < st->n && (top_class(st->ips[i]) & TopFree); i++)
+      ;
+   st->free_first = i;
+   // main stripped: the site is the one frame below it, as in massif
+   st->site_end = main_stripped ? (st->site_first < st->n ? st->site_first + 1 : st->n)
+                                : cut(st, st->site_first, clo_depth);
+   st->free_end = cut(st, st->free_first, clo_free_depth);
+}
+
+void unwind_RawStack(RawStack* st, UInt depth)
+{
+   UInt  want;
    UWord hash;
    StackEntry* e;
    if (depth + SLACK_FRAMES > MAX_RAW_FRAMES)
       depth = MAX_RAW_FRAMES - SLACK_FRAMES;
-   n = clo_unwind == UnwindFP ? fp_backtrace(ras, (Int)(depth + SLACK_FRAMES)) : -1;
-   if (n < 0)
-      n = unw_backtrace(ras, (Int)(depth + SLACK_FRAMES));
-   st->n = 0;
+   want = depth + SLACK_FRAMES;
+   backtrace_RawStack(st, want);
    st->site = NULL;
    st->site_slot = NULL;
-   for (i = 0; i < n; i++)      // a return address, less 1: in its call
-      st->ips[st->n++] = (Addr)ras[i] - (i > 0 ? 1 : 0);
    hash = hash_ips(st->ips, st->n, depth);
    if (cached_stack(st, depth, hash) != NULL)
       return;
-   for (i = 0; i < (Int)st->n && ((cls = top_class(st->ips[i])) & TopAlloc); i++)
-      ;
-   st->site_first = i;
-   for (; i < (Int)st->n && (top_class(st->ips[i]) & TopFree); i++)
-      ;
-   st->free_first = i;
-   st->site_end = cut(st, st->site_first, clo_depth);
-   st->free_end = cut(st, st->free_first, clo_free_depth);
+   bound_RawStack(st);
+   if (st->n == want && want < MAX_RAW_FRAMES
+       && ((depth >= clo_depth && st->site_end - st->site_first < clo_depth
+            && st->site_end == st->n)
+           || (depth >= clo_free_depth && st->free_end - st->free_first < clo_free_depth
+               && st->free_end == st->n))) {
+      /* More frames were taken off the top than the slack (--alloc-fn
+         wrappers): unwound again, as deep as it goes, and not cached. */
+      backtrace_RawStack(st, MAX_RAW_FRAMES);
+      bound_RawStack(st);
+      st->site_slot = NULL;
+      return;
+   }
    if (st->site_slot != NULL) {   // the entry cached_stack began
       e = (StackEntry*)((UChar*)st->site_slot - offsetof(StackEntry, site));
       e->site_first = st->site_first;
       e->site_end   = st->site_end;
       e->free_first = st->free_first;
       e->free_end   = st->free_end;
+      e->ignored    = st->ignored;
       e->hash       = hash;
    }
 }

@@ -80,10 +80,10 @@ expect_eq "strata convert --to=massif reads it" "$?" 0
 expect_in "... into a massif.out" "$WORK/native.massif" '^mem_heap_B='
 
 # Refused in one line: instruction time, and what only Valgrind does.
-for bad in --time-unit=i --stacks=yes --pages-as-heap=yes --alloc-fn=f --vex-guest-chase=no; do
+for bad in --time-unit=i --stacks=yes --pages-as-heap=yes --alloc-fn=$'f\ng' --vex-guest-chase=no; do
    "$STRATA" record --native "$bad" "$PROGS/malloc_basic" >"$WORK/bad.out" 2>"$WORK/bad.err"
-   expect_eq "$bad --native: exit status 1" "$?" 1
-   expect_eq "$bad --native: one line" "$(wc -l <"$WORK/bad.err")" 1
+   expect_eq "${bad//$'\n'/\\n} --native: exit status 1" "$?" 1
+   expect_eq "${bad//$'\n'/\\n} --native: one line" "$(wc -l <"$WORK/bad.err")" 1
 done
 expect_in "--vex-guest-chase: why" "$WORK/bad.err" 'a Valgrind option, not with --native'
 

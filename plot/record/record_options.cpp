@@ -217,8 +217,15 @@ void check_native(const po::variables_map& values, const Args& core) {
     }
   }
   for (const char* name : {"alloc-fn", "ignore-fn"}) {
-    if (values.count(name)) {
-      throw Error(std::string("--") + name + ": not with --native yet (record under Valgrind)");
+    if (!values.count(name)) continue;
+    const Args& patterns = values[name].as<Args>();
+    if (patterns.size() > 256) {
+      throw Error(std::string("--") + name + ": at most 256 patterns with --native");
+    }
+    for (const std::string& pattern : patterns) {
+      if (pattern.find('\n') != std::string::npos) {
+        throw Error(std::string("--") + name + ": a pattern with a line break, not with --native");
+      }
     }
   }
   for (const std::string& arg : core) {
