@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <string_view>
 
 #include "analyze/lifetime_nodes.hpp"
@@ -51,12 +52,10 @@ void fill_from_series(Node& n, const std::vector<ContextPoint>& series,
     least = std::min({least, low[b + 1], held[b]});
     floor[b] = least;
   }
-  std::vector<std::uint64_t> rises;
   for (std::uint32_t e = 0; e < h; ++e) {
     std::uint64_t rise = floor[e + 1] - floor[e];
     n.kept[e] = rise;
     n.born[e] += rise;
-    if (rise > 0) rises.push_back(rise);
     std::uint64_t above = held[e + 1] - floor[e + 1];  // none at h, where the floor is held
     if (above > 0) {
       n.deaths[{e, e + 1}] = Amount{above, 1};
@@ -64,17 +63,8 @@ void fill_from_series(Node& n, const std::vector<ContextPoint>& series,
       n.born_blocks[e] += 1;
     }
   }
-  // Its survivors: each rise in units of its median rise, one at least.
-  if (!rises.empty()) {
-    std::nth_element(rises.begin(), rises.begin() + rises.size() / 2, rises.end());
-    double unit = static_cast<double>(rises[rises.size() / 2]);
-    for (std::uint32_t e = 0; e < h; ++e) {
-      if (n.kept[e] == 0) continue;
-      n.kept_blocks[e] = std::max<std::uint64_t>(
-          1, static_cast<std::uint64_t>(std::llround(static_cast<double>(n.kept[e]) / unit)));
-      n.born_blocks[e] += n.kept_blocks[e];
-    }
-  }
+  count_rises(n, h);  // its survivors: each rise in units of its median rise
+  n.blocks_kept = std::accumulate(n.kept_blocks.begin(), n.kept_blocks.end(), std::uint64_t{0});
   n.kept_total = floor[h];
   n.alive_end = held[epochs];
   n.exit_freed = n.kept_total > n.alive_end ? n.kept_total - n.alive_end : 0;

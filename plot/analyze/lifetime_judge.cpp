@@ -95,6 +95,15 @@ double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
   return std::min(sum, 1.0);
 }
 
+// The floor of `alive` over [0, h]: at each boundary, the least held from
+// there to h.
+std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) {
+  std::vector<double> floor(h + 1, 0.0);
+  double least = alive[h];
+  for (std::uint32_t e = h + 1; e-- > 0;) floor[e] = least = std::min(least, alive[e]);
+  return floor;
+}
+
 // The first line of evidence, the graph's: the floor of the node's band
 // (at each boundary, the least it holds from there to h) rises with its
 // survivors, above the most it held before them.  Over the span, the
@@ -118,9 +127,7 @@ double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
 double floor_matched(const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
                      const std::vector<std::uint64_t>& left,
                      std::uint32_t h, const std::vector<std::uint32_t>& bounds, bool cycling) {
-  std::vector<double> floor(h + 1, 0.0);
-  double least = alive[h];
-  for (std::uint32_t e = h + 1; e-- > 0;) floor[e] = least = std::min(least, alive[e]);
+  std::vector<double> floor = floor_of(alive, h);
   double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
   for (double& f : floor) f = std::max(f, before);
   auto matched = [&](std::uint32_t from, std::uint32_t to) {
@@ -350,7 +357,7 @@ double records_at_least(std::uint64_t rises, std::uint64_t n) {
 // known (a floor that rises once a cycle, 5 cycles of 5).  The chance tests
 // cannot veto a structure of few survivors, and the floor of noise gives
 // every one of them a few near its end.
-bool beyond_records(const Node& n, std::uint32_t s, std::uint32_t h,
+bool beyond_records(const std::vector<std::uint64_t>& kept, std::uint32_t s, std::uint32_t h,
                     std::span<const std::uint32_t> cycles) {
   std::uint64_t rises = 0, stretches = 0, epochs = 0;  // epochs: those that rose
   bool rose = false;
@@ -361,26 +368,61 @@ bool beyond_records(const Node& n, std::uint32_t s, std::uint32_t h,
       rose = false;
       ++stretches;
     }
-    rose = rose || n.kept[e] > 0;
-    epochs += n.kept[e] > 0 ? 1 : 0;
+    rose = rose || kept[e] > 0;
+    epochs += kept[e] > 0 ? 1 : 0;
   }
   rises += rose;
   return std::min(records_at_least(rises, stretches), records_at_least(epochs, h - s)) < kChance;
 }
 
+// A node of the lifetimes: whether its floor (of `alive`, what it holds
+// across each boundary) rose over [s, h) in no more stretches than a band
+// that only comes and goes would, but kChance of the time, and rose in the
+// later half of the work (from `mid`) by less than kLevel of that half's
+// share of its rise: a buffer grown to the largest input so far, a pool at
+// its high-water mark.  A container that doubles rises as seldom, by more
+// each time: it is judged.  The floor is read a boundary before h, since
+// the floor at h holds the entries in flight at h (no floor rises with them
+// yet).  `why.level_epoch` is set to mid.
+bool high_water(const std::vector<double>& alive, std::uint32_t s, std::uint32_t h,
+                const std::vector<double>& work, std::span<const std::uint32_t> cycles,
+                PassedOver& why) {
+  std::vector<double> floor = floor_of(alive, h);
+  std::vector<std::uint64_t> rose(h, 0);
+  for (std::uint32_t e = 0; e < h; ++e) rose[e] = floor[e + 1] > floor[e] ? 1 : 0;
+  if (beyond_records(rose, s, h, cycles)) return false;
+  std::uint32_t mid = middle(s, h, work, cycles);
+  double all = 0, late = 0;
+  for (std::uint32_t e = s; e < h; ++e) {
+    all += work[e];
+    if (e >= mid) late += work[e];
+  }
+  std::uint32_t top = h - 1 > mid ? h - 1 : h;
+  double rise = floor[top] - floor[s], later = floor[top] - floor[mid];
+  why.level_epoch = mid;
+  return all > 0 && later < kLevel * (late / all) * rise;
+}
+
 // Whether the node keeps enough blocks over [s, h), a span of enough work,
-// to be judged (kMinBlocks, kMinSpan; read off a curve, more rises than
-// noise's, beyond_records); else `why` says which.
+// to be judged (kMinBlocks, kMinSpan), and its floor (read off a curve, or
+// of `alive`, its bytes across each boundary, from the lifetimes) rises
+// more often than noise's or a high-water mark's (beyond_records,
+// high_water); else `why` says which.
 bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
-               std::span<const std::uint32_t> cycles, PassedOver& why) {
+               std::span<const std::uint32_t> cycles, const std::vector<double>& alive,
+               PassedOver& why) {
   std::uint64_t units = 0;
   for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
   if (units < kMinBlocks) {
     why.reason = PassedOver::Reason::few_blocks;
     return false;
   }
-  if (n.from_curves && !beyond_records(n, s, h, cycles)) {
+  if (n.from_curves && !beyond_records(n.kept, s, h, cycles)) {
     why.reason = PassedOver::Reason::few_blocks;
+    return false;
+  }
+  if (!n.from_curves && high_water(alive, s, h, work, cycles, why)) {
+    why.reason = PassedOver::Reason::high_water;
     return false;
   }
   if (working_epochs(s, h, work) < kMinSpan) {
@@ -417,7 +459,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     n.why.first_kept = from;
   };
   set_span(s);
-  if (!judgeable(n, s, h, work, cycles, n.why)) return false;
+  if (!judgeable(n, s, h, work, cycles, alive, n.why)) return false;
   n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, !cycles.empty());
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
@@ -432,7 +474,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   if (rises && verdict == Short::neither && !gap) return true;
   for (std::uint32_t from = s + 1; from < h; ++from) {
     PassedOver why;
-    if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, why)) continue;
+    if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, alive, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
     if (floor_matched(alive, all, n.kept, h, bounds, !cycles.empty()) < kRise ||
@@ -650,7 +692,7 @@ std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
     }
     p.sites.insert(p.sites.end(), n.sites.begin(), n.sites.end());
     p.kept_bytes += n.kept_total;
-    p.kept_blocks += std::accumulate(n.kept_blocks.begin(), n.kept_blocks.end(), std::uint64_t{0});
+    p.kept_blocks += n.blocks_kept;
     p.why = n.why;
   }
   for (auto& [function, p] : by_function) out.push_back(std::move(p));

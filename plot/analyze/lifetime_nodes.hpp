@@ -49,10 +49,11 @@ struct PassedOver {
     newest_only, // its survivors are its newest: born at its end, not all through
     turnover,    // what it keeps replaces what another structure gives back
     gap,         // it leaves nothing born in a part of its span: not all through
+    high_water,  // its floor rises as seldom as a band's that comes and goes, little later
   };
   Reason reason = Reason::none;
   std::uint32_t first_kept = 0;   // the epoch of its first survivor
-  std::uint32_t level_epoch = 0;  // levels_off: the later half starts here; gap: the part's start
+  std::uint32_t level_epoch = 0;  // levels_off, high_water: the later half starts here; gap: the part's start
   std::uint32_t gap_end = 0;      // gap: the end of the part it leaves nothing born in
   double matched = 0;             // the share of its kept bytes its floor's rise matches
 };
@@ -112,6 +113,7 @@ struct Node {
   std::string_view function;  // of its headline: its structure
   bool copies = false;  // follow_copies found a container that copies itself
   bool from_curves = false;  // read off its curve (nodes_of_curves): a survivor is a rise
+  std::uint64_t blocks_kept = 0;  // its blocks kept, before count_rises (curves: its rises')
   PassedOver why;       // when it is no finding
 };
 
@@ -171,5 +173,11 @@ std::vector<double> alive_across(const Node& n, std::uint32_t h);
 
 // The survivors of epoch e: its kept blocks, one at least if it kept bytes.
 std::uint64_t survivors(const Node& n, std::uint32_t e);
+
+// The epochs before h that keep bytes but no block of their own (a block
+// grown by realloc, bytes a copy moved, a floor's rise) keep as many
+// survivors (kept_blocks) as their kept bytes hold the node's median such
+// epoch's, one at least.
+void count_rises(Node& n, std::uint32_t h);
 
 }  // namespace strata::detail

@@ -95,6 +95,9 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
              "): its entries are replaced, as a cache's or a fixed key space's are";
     case PassedOver::Reason::levels_off:
       return "levels off at " + at(why.level_epoch) + ": what it keeps was born before";
+    case PassedOver::Reason::high_water:
+      return "its floor rose as seldom as a band's that only comes and goes, and little after " +
+             at(why.level_epoch) + ": a high-water mark (a buffer grown to its largest use)";
     case PassedOver::Reason::newest_only:
       return "what it keeps was born after " + at(why.level_epoch) +
              ": its newest entries, as a cache keeps them";

@@ -214,6 +214,7 @@ const char* reason_id(PassedOver::Reason reason) {
     case PassedOver::Reason::short_span: return "short_span";
     case PassedOver::Reason::replaced: return "replaced";
     case PassedOver::Reason::levels_off: return "levels_off";
+    case PassedOver::Reason::high_water: return "high_water";
     case PassedOver::Reason::newest_only: return "newest_only";
     case PassedOver::Reason::turnover: return "turnover";
     case PassedOver::Reason::gap: return "gap";

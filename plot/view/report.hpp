@@ -108,7 +108,7 @@ struct ReportPassedOver {
   std::size_t headline = 0;   // index into frames: where its structure is named
   std::uint64_t kept_bytes = 0;
   std::uint64_t kept_blocks = 0;
-  std::string reason;  // few_blocks, short_span, replaced, levels_off, newest_only, turnover, gap
+  std::string reason;  // few_blocks, short_span, replaced, levels_off, high_water, newest_only, turnover, gap
   std::string words;   // passed_over_words
 };
 

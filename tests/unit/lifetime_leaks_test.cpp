@@ -52,6 +52,15 @@ void cell(Site& site, std::uint32_t birth, std::uint32_t death, std::uint64_t by
                         .blocks = 1});
 }
 
+// Bytes a block of `site` grew by in epoch `birth` (realloc): no block of their own.
+void growth(Site& site, std::uint32_t birth, std::uint64_t bytes) {
+  site.cells.push_back({.birth = static_cast<std::uint8_t>(birth),
+                        .death = kAlive,
+                        .freed_by = 0,
+                        .bytes = bytes,
+                        .blocks = 0});
+}
+
 // The headline function of each finding, the most kept first.
 std::vector<std::string> headlines(const Model& model, const LifetimeLeaks& found) {
   std::vector<std::string> out;
@@ -413,6 +422,39 @@ TEST(LifetimeLeaks, AStartUpTableBesideALateWorkingSetIsNoLeak) {
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
   ASSERT_FALSE(found.passed_over.empty());
   EXPECT_EQ(found.passed_over.front().why.reason, PassedOver::Reason::gap);
+}
+
+TEST(LifetimeLeaks, ABufferGrownToItsLargestUseIsAHighWaterMark) {
+  // 1 out_buffer: one block of 4,000 bytes, grown by realloc to the largest
+  // blob so far: by 800, 400, 200, 100, 50 and 20 bytes, ever more seldom.
+  // Its growths count 11 survivors (in units of the median growth), but its
+  // floor rose in 7 epochs of 40, as a band that comes and goes would, and
+  // by 20 bytes in the later half: a high-water mark.
+  Model model = model_of({"main", "out_buffer", "scratch"});
+  Site& buffer = add_site(model, {1, 0});
+  cell(buffer, 0, kAlive, 4000);
+  const std::pair<std::uint32_t, std::uint64_t> grown[] = {
+      {1, 800}, {2, 400}, {4, 200}, {8, 100}, {16, 50}, {30, 20}};
+  for (auto [e, bytes] : grown) growth(buffer, e, bytes);
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
+  ASSERT_FALSE(found.passed_over.empty());
+  EXPECT_EQ(found.passed_over.front().why.reason, PassedOver::Reason::high_water);
+  EXPECT_EQ(found.passed_over.front().kept_blocks, 1u);  // its blocks, not its survivors
+}
+
+TEST(LifetimeLeaks, ALogBufferAppendedToAllRunIsALeak) {
+  // 1 log_append: one block grown by realloc by 90 to 110 bytes an epoch,
+  // all run: its floor rises in every epoch.
+  Model model = model_of({"main", "log_append", "scratch"});
+  Site& log = add_site(model, {1, 0});
+  cell(log, 0, kAlive, 100);
+  for (std::uint32_t e = 1; e < kEpochs; ++e) growth(log, e, 90 + (e * 7) % 21);
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"log_append"});
+  EXPECT_EQ(found.findings.front().kept_blocks, 1u);
 }
 
 }  // namespace
