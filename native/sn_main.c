@@ -65,6 +65,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1337,6 +1338,40 @@ static void record_boot_blocks(void)
       record_new(boot_blocks[i].p, boot_blocks[i].szB, NULL);
 }
 
+/* SIGINT, SIGTERM and SIGHUP (what strata record passes on to the program,
+   a user's ^C) end the profile as an exit does, when the program leaves
+   them at their default action: the handler writes the end, unless the
+   thread it interrupts was inside the recorder or another thread holds the
+   core's lock (then the profile stays as a killed program's: readable up
+   to its last complete record), and the signal then takes its default
+   action (SA_RESETHAND: raised again).  A handler the program installs
+   takes this one's place. */
+static void on_ending_signal(int sig)
+{
+   int saved = errno;
+   if (in_strata == 0 && pthread_mutex_trylock(&core_lock) == 0) {
+      pthread_mutex_unlock(&core_lock);
+      end_profile();
+   }
+   errno = saved;
+   raise(sig);
+}
+
+static void catch_ending_signals(void)
+{
+   static const int ending[] = { SIGINT, SIGTERM, SIGHUP };
+   struct sigaction sa, old;
+   UInt i;
+   memset(&sa, 0, sizeof(sa));
+   sa.sa_handler = on_ending_signal;
+   sigemptyset(&sa.sa_mask);
+   sa.sa_flags = SA_RESETHAND | SA_RESTART;
+   for (i = 0; i < sizeof(ending) / sizeof(ending[0]); i++)
+      if (sigaction(ending[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO)
+          && old.sa_handler == SIG_DFL)
+         sigaction(ending[i], &sa, NULL);
+}
+
 static void start_recorder(void)
 {
    start_env_szB = read_file("/proc/self/environ", start_env, sizeof(start_env));
@@ -1354,6 +1389,7 @@ static void start_recorder(void)
    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
    state = Recording;
    record_boot_blocks();
+   catch_ending_signals();
 }
 
 /* After the C library has set up the environment. */

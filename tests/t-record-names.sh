@@ -10,7 +10,7 @@
 
 # forker: the parent and a child, both with blocks of their own.
 rm -f "$WORK"/same*
-(cd "$WORK" && exec "$STRATA" record -o "$WORK/same" --heap-admin=0 "$PROGS/forker" "$WORK/pids") \
+(cd "$WORK" && exec "$STRATA" record "${RECORD_ARGS[@]}" -o "$WORK/same" --heap-admin=0 "$PROGS/forker" "$WORK/pids") \
    >"$WORK/same.stdout" 2>"$WORK/same.stderr"
 expect_eq "no %p: exit status" "$?" 0
 read -r parent child <"$WORK/pids" || fail "forker wrote no pids"
@@ -30,7 +30,7 @@ expect_in "strata record names both" "$WORK/same.stderr" \
 
 # fork + exec, traced: FILE, FILE.CHILD, FILE.CHILD.exec1.
 rm -f "$WORK"/fe*
-(cd "$WORK" && exec "$STRATA" record -o "$WORK/fe" --heap-admin=0 --trace-children=yes \
+(cd "$WORK" && exec "$STRATA" record "${RECORD_ARGS[@]}" -o "$WORK/fe" --heap-admin=0 --trace-children=yes \
    "$PROGS/fork_exec" "$PROGS/exec_child") >"$WORK/fe.stdout" 2>"$WORK/fe.stderr"
 expect_eq "fork and exec, no %p: exit status" "$?" 0
 forked=$(ls "$WORK" | grep -E '^fe\.[0-9]+$')
@@ -45,12 +45,12 @@ expect_in "strata record names all three" "$WORK/fe.stderr" \
 
 # A child that cannot create its profile.
 mkdir -p "$WORK/dir"
-(cd "$WORK" && exec "$STRATA" record -o "$WORK/dir/drop.%p" "$PROGS/drop_fork" "$WORK/dir" \
+(cd "$WORK" && exec "$STRATA" record "${RECORD_ARGS[@]}" -o "$WORK/dir/drop.%p" "$PROGS/drop_fork" "$WORK/dir" \
    "$WORK/child-status") >"$WORK/drop.stdout" 2>"$WORK/drop.stderr"
 expect_eq "a profile not created: strata record exits 1" "$?" 1
 expect_eq "the child ran on and exited as it would" "$(cat "$WORK/child-status")" 7
 expect_in "the tool says the child runs on without a profile" "$WORK/drop.stderr" \
-   "^==[0-9]+== strata: cannot create the profile file '$WORK/dir/drop\.[0-9]+': Permission denied; process [0-9]+ runs on without a profile\$"
+   "^(==[0-9]+== )?strata: cannot create the profile file '$WORK/dir/drop\.[0-9]+': Permission denied; process [0-9]+ runs on without a profile\$"
 expect_in "strata record says which profile could not be created, and why" "$WORK/drop.stderr" \
    "^strata record: the profile of process [0-9]+ could not be created: $WORK/dir/drop\.[0-9]+: Permission denied\$"
 expect_eq "one profile: the parent's" "$(ls "$WORK/dir" | grep -c '^drop\.')" 1

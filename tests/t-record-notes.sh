@@ -12,7 +12,7 @@ head -c 100000 /dev/urandom >"$WORK/input"
 run() {
    local name=$1
    shift
-   (cd "$WORK" && exec "$STRATA" record -o "$WORK/$name.%p" "$@") <"$WORK/input" \
+   (cd "$WORK" && exec "$STRATA" record "${RECORD_ARGS[@]}" -o "$WORK/$name.%p" "$@") <"$WORK/input" \
       >/dev/null 2>"$WORK/$name.stderr"
    status=$?
    local first

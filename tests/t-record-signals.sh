@@ -18,7 +18,7 @@ for signal in TERM INT HUP; do
 import os, signal, sys
 for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTERM):
     signal.signal(s, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$STRATA" record -o "$out" "$PROGS/blocker" $steps) \
+os.execv(sys.argv[1], sys.argv[1:])' "$STRATA" record "${RECORD_ARGS[@]}" -o "$out" "$PROGS/blocker" $steps) \
       >"$WORK/$signal.stdout" 2>"$WORK/$signal.stderr" &
    strata=$!
    expect_eq "$signal: the program runs" "$(user_snapshots "$out" $steps)" $steps

@@ -8,16 +8,19 @@
 # a tmpfs mounted in a mount namespace of the test's own (root only).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
-# in_small_disk COMMAND...: runs COMMAND with a 32 KiB tmpfs on $WORK/disk,
-# then copies what it holds to $WORK/kept/; its exit status is COMMAND's.
+# in_small_disk COMMAND...: runs COMMAND with a 32 KiB tmpfs on $WORK/disk
+# (16 KiB natively, where the profile is smaller: no instruction time), then
+# copies what it holds to $WORK/kept/; its exit status is COMMAND's.
 disk=$WORK/disk
 mkdir -p "$disk" "$WORK/kept"
+size=32k
+[ "$RECORDER" = native ] && size=16k
 in_small_disk() {
-   unshare -m sh -c 'mount -t tmpfs -o size=32k tmpfs "$0" || exit 99
+   SIZE=$size unshare -m sh -c 'mount -t tmpfs -o size=$SIZE tmpfs "$0" || exit 99
       cd "$0/.." && "$@"; status=$?; cp "$0"/* kept/; exit $status' "$disk" "$@"
 }
 
-in_small_disk "$STRATA" record -o "$disk/full.%p" "$PROGS/edge_sizes" \
+in_small_disk "$STRATA" record "${RECORD_ARGS[@]}" -o "$disk/full.%p" "$PROGS/edge_sizes" \
    >"$WORK/full.stdout" 2>"$WORK/full.stderr"
 status=$?
 p=$(ls "$WORK"/kept/full.[0-9]* 2>/dev/null | head -1)
@@ -46,7 +49,7 @@ else
 fi
 
 # /dev/full: every write fails; the program runs on and exits as it would.
-(cd "$WORK" && exec "$STRATA" record -o /dev/full "$PROGS/malloc_basic") \
+(cd "$WORK" && exec "$STRATA" record "${RECORD_ARGS[@]}" -o /dev/full "$PROGS/malloc_basic") \
    >"$WORK/devfull.stdout" 2>"$WORK/devfull.stderr"
 expect_eq "/dev/full: the program's exit status" "$?" 0
 expect_in "/dev/full: the tool says output stopped" "$WORK/devfull.stderr" \
