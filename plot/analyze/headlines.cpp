@@ -35,7 +35,11 @@ std::vector<std::size_t> fan_in(const Model& model, const Stacks& stacks) {
 
 FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : model_(model) {
   library_.reserve(model.frames.size());
-  for (const Frame& frame : model.frames) library_.push_back(own.library(frame));
+  own_source_.reserve(model.frames.size());
+  for (const Frame& frame : model.frames) {
+    library_.push_back(own.library(frame));
+    own_source_.push_back(own.own_source(frame));
+  }
   std::vector<std::vector<FrameId>> site_stacks;
   site_stacks.reserve(model.sites.size());
   for (const Site& site : model.sites) site_stacks.push_back(site.frames);
@@ -62,7 +66,20 @@ std::size_t FindingHeadlines::headline(std::span<const FrameId> frames) const {
     const Frame& frame = model_.frame(frames[i]);
     bool known = !frame.function.empty() || !frame.object.empty();
     if (!known || library(frames, i)) continue;
-    return past_wrappers(frames, i);
+    std::size_t head = past_wrappers(frames, i);
+    bool allocates = true;  // frames[i] calls the allocator, through its wrappers only
+    for (std::size_t k = 0; k < i; ++k) allocates &= library_function(model_.frame(frames[k]).function);
+    if (!allocates) return head;
+    // The program's allocation hook, called by a library (an allocator it
+    // installed in it): the headline is the own code that called the library.
+    std::size_t j = head + 1;
+    if (j >= frames.size() || !library(frames, j)) return head;
+    while (j < frames.size() && (library(frames, j) || model_.frame(frames[j]).function.empty())) ++j;
+    if (j >= frames.size() || model_.frame(frames[j]).function == "main") return head;
+    return past_wrappers(frames, j);
+  }
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (own_source_[index(frames[i])]) return i;  // inlined into the library's code
   }
   for (std::size_t i = 0; i < frames.size(); ++i) {
     if (!generic(frames[i])) return i;

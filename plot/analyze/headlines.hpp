@@ -25,6 +25,14 @@ inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 
 //     a chain of functions each called from one, the last of them from
 //     kWrapperFanIn or more: xmalloc called by tracked_alloc called by
 //     zone_alloc) hands the headline to its caller, unless that is main.
+//   - An allocation hook of the program's own (a frame that calls the
+//     allocator, through its known wrappers only, called by a library: the
+//     allocator the program installed in libexif, brotli, protobuf-c or
+//     cJSON) hands it to the first own frame beyond the library's, past its
+//     wrappers, unless that is main: the code that called the library.
+//   - With no own frame but the program's own source inlined into a
+//     library's function (a worker's loop inlined into std::thread's
+//     _M_run): the first such frame.
 //   - With no own frame (a library's thread allocates): the first named
 //     frame that is neither an allocator or a known wrapper nor called from
 //     kWrapperFanIn places (gst_buffer_new_allocate, not g_malloc).
@@ -57,6 +65,7 @@ class FindingHeadlines {
 
   const Model& model_;
   std::vector<bool> library_;             // FrameId -> in a library by itself
+  std::vector<bool> own_source_;          // FrameId -> in the program's own source (OwnCode)
   std::vector<std::size_t> fan_in_;       // FrameId -> the distinct callers of its function
   std::vector<std::size_t> free_fan_in_;  // FrameId -> the same over the free stacks
 };

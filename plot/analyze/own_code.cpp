@@ -213,6 +213,12 @@ bool OwnCode::library(const Frame& frame) const {
   });
 }
 
+bool OwnCode::own_source(const Frame& frame) const {
+  return !program_.empty() && frame.object == program_ && !frame.file.empty() &&
+         !header(frame.file) && !standard_header(frame.file) &&
+         std::binary_search(own_files_.begin(), own_files_.end(), frame.file);
+}
+
 bool OwnCode::library(std::span<const Frame> frames, std::size_t i) const {
   for (; i < frames.size(); ++i) {
     if (library(frames[i])) return true;

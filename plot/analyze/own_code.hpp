@@ -69,6 +69,12 @@ class OwnCode {
   // Whether a frame is in a library by itself (not counting what it is inlined into).
   bool library(const Frame& frame) const;
 
+  // Whether a frame is in one of the program's own source files (not a
+  // header): its own code, though inlined into a library's (a worker's loop
+  // inlined into std::thread's _M_run, which library() counts as the
+  // library's).
+  bool own_source(const Frame& frame) const;
+
  private:
   std::string program_;  // the object of `main`, if a frame names it
   // The program's own source files: those of its frames that are not inlined.

@@ -4,6 +4,8 @@
 // and the objects or functions named by --library.
 #include "analyze/own_code.hpp"
 
+#include "analyze/headlines.hpp"
+
 #include <gtest/gtest.h>
 
 namespace strata::test {
@@ -96,6 +98,68 @@ TEST(OwnCode, AllLibraryFallsBackToTheFirstNamedFrame) {
   std::vector<Frame> stack{frame("", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
                            frame("malloc", "/usr/lib/x86_64-linux-gnu/libc.so.6")};
   EXPECT_EQ(own.headline(stack), 1u);
+}
+
+// A model of the frames `frames` and one site of each stack of `stacks`
+// (indices into the frames, innermost first).
+Model model_of(std::vector<Frame> frames, const std::vector<std::vector<std::uint32_t>>& stacks) {
+  Model model;
+  model.frames = std::move(frames);
+  for (const auto& ids : stacks) {
+    Site site;
+    for (std::uint32_t id : ids) site.frames.push_back(FrameId{id});
+    model.sites.push_back(std::move(site));
+  }
+  return model;
+}
+
+Frame at(std::string function, std::string file, std::string object, bool inlined = false) {
+  return {.address = 0x10,
+          .inlined = inlined,
+          .function = std::move(function),
+          .file = std::move(file),
+          .line = 1,
+          .object = std::move(object),
+          .offset = std::nullopt};
+}
+
+TEST(FindingHeadlines, AnAllocationHookIsHeadedByTheCodeThatCalledTheLibrary) {
+  // ex_alloc, the allocator the program installed in libexif, is called by
+  // the library: the leak is fixed in parse_exif, which called it.
+  Model model = model_of({at("main", "scan.c", "/tmp/scan"), at("ex_alloc", "scan.c", "/tmp/scan"),
+                          at("exif_data_load_data", "", "/usr/lib/x86_64-linux-gnu/libexif.so.12"),
+                          at("parse_exif", "scan.c", "/tmp/scan"),
+                          at("ingest_photo", "scan.c", "/tmp/scan")},
+                         {{1, 2, 3, 4, 0}});
+  OwnCode own(model, {});
+  FindingHeadlines headlines(model, own);
+  EXPECT_EQ(headlines.headline(model.sites[0].frames), 2u);
+  // Called by the program itself, it heads its stack.
+  Model direct = model_of({at("main", "scan.c", "/tmp/scan"), at("ex_alloc", "scan.c", "/tmp/scan"),
+                           at("parse_exif", "scan.c", "/tmp/scan")},
+                          {{1, 2, 0}});
+  OwnCode own_direct(direct, {});
+  EXPECT_EQ(FindingHeadlines(direct, own_direct).headline(direct.sites[0].frames), 0u);
+}
+
+TEST(FindingHeadlines, AWorkersCodeInlinedIntoStdThreadIsItsOwn) {
+  // make_segment, inlined into std::thread's _M_run (of std_thread.h, so
+  // counted as the library's), is the program's own source: it heads the
+  // stack, not snappy::Compress.
+  Model model = model_of(
+      {at("main", "ship.cpp", "/tmp/ship"),
+       at("std::string::_M_mutate(unsigned long)", "", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"),
+       at("snappy::Compress(char const*, unsigned long, std::string*)", "",
+          "/usr/lib/x86_64-linux-gnu/libsnappy.so.1"),
+       at("make_segment", "ship.cpp", "/tmp/ship", true),
+       at("std::thread::_State_impl<F>::_M_run()", "std_thread.h", "/tmp/ship"),
+       at("start_thread", "pthread_create.c", "/usr/lib/x86_64-linux-gnu/libc.so.6")},
+      {{1, 2, 3, 4, 5}, {3, 0}});
+  OwnCode own(model, {});
+  EXPECT_TRUE(own.own_source(model.frames[3]));
+  EXPECT_FALSE(own.own_source(model.frames[4]));
+  FindingHeadlines headlines(model, own);
+  EXPECT_EQ(headlines.headline(model.sites[0].frames), 2u);
 }
 
 }  // namespace
