@@ -190,7 +190,6 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
     // A copy moves kept bytes between birth epochs; they still add up.
     assert(std::accumulate(n.kept.begin(), n.kept.end(), std::uint64_t{0}) == n.kept_total);
     n.blocks_kept = std::accumulate(n.kept_blocks.begin(), n.kept_blocks.end(), std::uint64_t{0});
-    count_rises(n, h);  // a block's growth, a copy's bytes: survivors in units
   }
   return nodes;
 }

@@ -113,7 +113,7 @@ struct Node {
   std::string_view function;  // of its headline: its structure
   bool copies = false;  // follow_copies found a container that copies itself
   bool from_curves = false;  // read off its curve (nodes_of_curves): a survivor is a rise
-  std::uint64_t blocks_kept = 0;  // its blocks kept, before count_rises (curves: its rises')
+  std::uint64_t blocks_kept = 0;  // its blocks kept (curves: its rises' survivors)
   PassedOver why;       // when it is no finding
 };
 
@@ -174,10 +174,9 @@ std::vector<double> alive_across(const Node& n, std::uint32_t h);
 // The survivors of epoch e: its kept blocks, one at least if it kept bytes.
 std::uint64_t survivors(const Node& n, std::uint32_t e);
 
-// The epochs before h that keep bytes but no block of their own (a block
-// grown by realloc, bytes a copy moved, a floor's rise) keep as many
-// survivors (kept_blocks) as their kept bytes hold the node's median such
-// epoch's, one at least.
+// A node read off its curve: the epochs before h in which its floor rose
+// keep as many survivors (kept_blocks) as their rise holds the node's
+// median rise, one at least.
 void count_rises(Node& n, std::uint32_t h);
 
 }  // namespace strata::detail
