@@ -507,7 +507,9 @@ static void forget_stale(void* p)
    remove_Block(i);
 }
 
-/* A block 'p' of 'req' bytes was just made, at the stack 'st'. */
+/* A block 'p' of 'req' bytes was just made, at the stack 'st'.  Made
+   directly by an --ignore-fn function, the call counts but its block is in
+   no table (its free and realloc go straight to the C library). */
 static void record_new(void* p, SizeT req, const RawStack* st)
 {
    Site* s;
@@ -516,28 +518,17 @@ static void record_new(void* p, SizeT req, const RawStack* st)
    if (state == Recording) {
       clock_before_op();
       forget_stale(p);
-      s = st != NULL ? site_of(st) : no_stack_site;
-      add_Block((Addr)p, s, req, record_birth(s, req, extra), extra);
-      count_call(s, req, p);
+      if (st != NULL && UNLIKELY(st->ignored)) {
+         count_ignored_call();
+      } else {
+         s = st != NULL ? site_of(st) : no_stack_site;
+         add_Block((Addr)p, s, req, record_birth(s, req, extra), extra);
+         count_call(s, req, p);
+      }
       clock_after_op();
    }
    unlock_core();
    after_unlock();
-}
-
-/* An allocation call whose block is not recorded (--ignore-fn): it
-   counts, and its block is in no table (its free and realloc go straight
-   to the C library). */
-static void ignore_new(void* p)
-{
-   lock_core();
-   if (state == Recording) {
-      clock_before_op();
-      forget_stale(p);
-      count_ignored_call();
-      clock_after_op();
-   }
-   unlock_core();
 }
 
 static void* recorded(void* p, SizeT req)
@@ -546,10 +537,7 @@ static void* recorded(void* p, SizeT req)
    if (p == NULL)
       return NULL;
    unwind_RawStack(&st, clo_depth);
-   if (UNLIKELY(st.ignored))
-      ignore_new(p);
-   else
-      record_new(p, req, &st);
+   record_new(p, req, &st);
    return p;
 }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <numeric>
 #include <string_view>
 
 #include "analyze/lifetime_nodes.hpp"
@@ -27,6 +26,23 @@ CurveClock curve_clock(const Model& model, const SeriesBuilder& builder) {
 }
 
 namespace {
+
+// Its survivors: each epoch's rise in units of its median rise, one at least.
+void count_rises(Node& n, std::uint32_t h) {
+  std::vector<std::uint64_t> rises;
+  for (std::uint32_t e = 0; e < h; ++e) {
+    if (n.kept[e] > 0) rises.push_back(n.kept[e]);
+  }
+  if (rises.empty()) return;
+  std::nth_element(rises.begin(), rises.begin() + rises.size() / 2, rises.end());
+  double unit = static_cast<double>(rises[rises.size() / 2]);
+  for (std::uint32_t e = 0; e < h; ++e) {
+    if (n.kept[e] == 0) continue;
+    n.kept_blocks[e] = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(std::llround(static_cast<double>(n.kept[e]) / unit)));
+    n.born_blocks[e] += n.kept_blocks[e];
+  }
+}
 
 // The curve's cells of one structure: its series' floor (at each boundary
 // b, the least it held from b to h, counting each interval's low) rises
@@ -63,8 +79,7 @@ void fill_from_series(Node& n, const std::vector<ContextPoint>& series,
       n.born_blocks[e] += 1;
     }
   }
-  count_rises(n, h);  // its survivors: each rise in units of its median rise
-  n.blocks_kept = std::accumulate(n.kept_blocks.begin(), n.kept_blocks.end(), std::uint64_t{0});
+  count_rises(n, h);
   n.kept_total = floor[h];
   n.alive_end = held[epochs];
   n.exit_freed = n.kept_total > n.alive_end ? n.kept_total - n.alive_end : 0;

@@ -2,6 +2,7 @@
 // The headline policy (headlines.hpp).
 #include "analyze/headlines.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string_view>
@@ -67,13 +68,16 @@ std::size_t FindingHeadlines::headline(std::span<const FrameId> frames) const {
     bool known = !frame.function.empty() || !frame.object.empty();
     if (!known || library(frames, i)) continue;
     std::size_t head = past_wrappers(frames, i);
-    bool allocates = true;  // frames[i] calls the allocator, through its wrappers only
-    for (std::size_t k = 0; k < i; ++k) allocates &= library_function(model_.frame(frames[k]).function);
-    if (!allocates) return head;
     // The program's allocation hook, called by a library (an allocator it
-    // installed in it): the headline is the own code that called the library.
+    // installed in it): frames[i] calls the allocator, through its wrappers
+    // only, and a library calls it.  The headline is the own code that
+    // called the library.
     std::size_t j = head + 1;
-    if (j >= frames.size() || !library(frames, j)) return head;
+    if (j >= frames.size() || !library(frames, j) ||
+        !std::all_of(frames.begin(), frames.begin() + i,
+                     [&](FrameId k) { return library_function(model_.frame(k).function); })) {
+      return head;
+    }
     while (j < frames.size() && (library(frames, j) || model_.frame(frames[j]).function.empty())) ++j;
     if (j >= frames.size() || model_.frame(frames[j]).function == "main") return head;
     return past_wrappers(frames, j);

@@ -692,7 +692,7 @@ std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
     }
     p.sites.insert(p.sites.end(), n.sites.begin(), n.sites.end());
     p.kept_bytes += n.kept_total;
-    p.kept_blocks += n.blocks_kept;
+    p.kept_blocks += std::accumulate(n.kept_blocks.begin(), n.kept_blocks.end(), std::uint64_t{0});
     p.why = n.why;
   }
   for (auto& [function, p] : by_function) out.push_back(std::move(p));

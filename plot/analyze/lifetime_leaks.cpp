@@ -110,8 +110,8 @@ Finding finding_of(const Model& model, const FindingHeadlines& headlines,
     f.alive_bytes += n->alive_end;
     for (std::uint32_t e = 0; e < h; ++e) {
       f.kept_by_epoch[e] += n->kept[e];
+      f.kept_blocks += n->kept_blocks[e];
     }
-    f.kept_blocks += n->blocks_kept;
     for (const auto& [stack, bytes] : n->exit_free) exit_free[stack] += bytes;
     f.exit_freed_bytes += n->exit_freed;
   }

@@ -189,7 +189,6 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
     follow_copies(n, h);
     // A copy moves kept bytes between birth epochs; they still add up.
     assert(std::accumulate(n.kept.begin(), n.kept.end(), std::uint64_t{0}) == n.kept_total);
-    n.blocks_kept = std::accumulate(n.kept_blocks.begin(), n.kept_blocks.end(), std::uint64_t{0});
   }
   return nodes;
 }
@@ -217,22 +216,6 @@ std::vector<double> alive_across(const Node& n, std::uint32_t h) {
 
 std::uint64_t survivors(const Node& n, std::uint32_t e) {
   return std::max<std::uint64_t>(n.kept_blocks[e], n.kept[e] > 0 ? 1 : 0);
-}
-
-void count_rises(Node& n, std::uint32_t h) {
-  std::vector<std::uint64_t> rises;
-  for (std::uint32_t e = 0; e < h; ++e) {
-    if (n.kept[e] > 0 && n.kept_blocks[e] == 0) rises.push_back(n.kept[e]);
-  }
-  if (rises.empty()) return;
-  std::nth_element(rises.begin(), rises.begin() + rises.size() / 2, rises.end());
-  double unit = static_cast<double>(rises[rises.size() / 2]);
-  for (std::uint32_t e = 0; e < h; ++e) {
-    if (n.kept[e] == 0 || n.kept_blocks[e] > 0) continue;
-    n.kept_blocks[e] = std::max<std::uint64_t>(
-        1, static_cast<std::uint64_t>(std::llround(static_cast<double>(n.kept[e]) / unit)));
-    n.born_blocks[e] += n.kept_blocks[e];
-  }
 }
 
 }  // namespace strata::detail

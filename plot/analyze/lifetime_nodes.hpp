@@ -113,7 +113,6 @@ struct Node {
   std::string_view function;  // of its headline: its structure
   bool copies = false;  // follow_copies found a container that copies itself
   bool from_curves = false;  // read off its curve (nodes_of_curves): a survivor is a rise
-  std::uint64_t blocks_kept = 0;  // its blocks kept (curves: its rises' survivors)
   PassedOver why;       // when it is no finding
 };
 
@@ -174,9 +173,5 @@ std::vector<double> alive_across(const Node& n, std::uint32_t h);
 // The survivors of epoch e: its kept blocks, one at least if it kept bytes.
 std::uint64_t survivors(const Node& n, std::uint32_t e);
 
-// A node read off its curve: the epochs before h in which its floor rose
-// keep as many survivors (kept_blocks) as their rise holds the node's
-// median rise, one at least.
-void count_rises(Node& n, std::uint32_t h);
 
 }  // namespace strata::detail
