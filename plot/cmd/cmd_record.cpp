@@ -136,7 +136,7 @@ void tell_blind_spots(const LedgerNotes& notes) {
     read += std::filesystem::file_size(profile.path, error);
     if (error || read > kMostRead) return;
     try {
-      BlindSpots more = blind_spots(read_profile(profile.path));
+      BlindSpots more = blind_spots(read_outline(profile.path));
       if (spots) {
         merge(*spots, more);
       } else {

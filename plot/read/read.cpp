@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "read/read.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -35,11 +36,11 @@ std::ifstream open(const std::string& path) {
   return in;
 }
 
-Model read_file(const std::string& path) {
+Model read_file(const std::string& path, Detail detail) {
   std::ifstream in = open(path);
   switch (detect(in)) {
     case Kind::strata:
-      return read_strata(in, path);
+      return read_strata(in, path, detail);
     case Kind::massif:
       return read_massif(in, path);
     case Kind::unknown:
@@ -58,8 +59,16 @@ Symbolizer& symbolizer() {
 }  // namespace
 
 Model read_profile(const std::string& path) {
-  Model model = read_file(path);
+  Model model = read_file(path, Detail::all);
   name_frames(model, symbolizer());
+  return model;
+}
+
+Model read_outline(const std::string& path) {
+  Model model = read_file(path, Detail::outline);
+  bool native = std::any_of(model.header.options.begin(), model.header.options.end(),
+                            [](const Option& o) { return o.name == "native" && o.value == "yes"; });
+  if (!native) name_frames(model, symbolizer());
   return model;
 }
 

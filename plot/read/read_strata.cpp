@@ -25,7 +25,8 @@ constexpr std::uint64_t kOldestVersion = 1, kVersion = 3;
 
 class StrataReader {
  public:
-  StrataReader(std::istream& in, const std::string& name) : lines_(in, name), lifetimes_(lines_) {
+  StrataReader(std::istream& in, const std::string& name, Detail detail)
+      : lines_(in, name), lifetimes_(lines_), outline_(detail == Detail::outline) {
     model_.file = name;
     model_.format = Format::strata;
   }
@@ -34,6 +35,7 @@ class StrataReader {
     read_header();
     Fields fields;
     while (next_complete_line()) {
+      if (outline_ && in_detail(lines_.line())) continue;
       if (read_plain_sample()) continue;
       split(lines_.line(), '\t', fields);
       read_record(fields);
@@ -46,6 +48,14 @@ class StrataReader {
   using Handler = void (StrataReader::*)(const Fields&);
 
   // ---- lines and fields ----------------------------------------------------
+
+  // The records an outline leaves out: a snapshot's samples and counts, an
+  // epoch's births, deaths and survivors.
+  static bool in_detail(std::string_view line) {
+    return line.size() > 1 && line[1] == '\t' &&
+           (line[0] == 's' || line[0] == 'c' || line[0] == 'b' || line[0] == 'd' ||
+            line[0] == 'a');
+  }
 
   // Moves to the next line; false at the end or at a last line cut short.
   bool next_complete_line() {
@@ -529,7 +539,8 @@ class StrataReader {
   }
 
   LineReader lines_;
-  LifetimeRecords lifetimes_;  // the epoch records (version 3, opt lifetimes yes)
+  LifetimeRecords lifetimes_;
+  bool outline_;  // in_detail() records are skipped  // the epoch records (version 3, opt lifetimes yes)
   Model model_;
   std::optional<Snapshot> open_;         // the snapshot being read, until its E
   std::vector<SiteSample> samples_;      // its s records, until its E
@@ -551,8 +562,8 @@ class StrataReader {
 
 }  // namespace
 
-Model read_strata(std::istream& in, const std::string& name) {
-  return StrataReader(in, name).read();
+Model read_strata(std::istream& in, const std::string& name, Detail detail) {
+  return StrataReader(in, name, detail).read();
 }
 
 }  // namespace strata

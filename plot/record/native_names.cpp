@@ -68,13 +68,15 @@ class Namer {
  public:
   explicit Namer(std::ostream& out) : out_(out) {}
 
-  void line(const std::string& text) {
+  // A line without its newline.
+  void line(std::string_view text) {
     if (text.starts_with("F\t")) {
       frame(text);
     } else if (text.starts_with("S\t") || text.starts_with("P\t")) {
       stack(text);
     } else {
-      out_ << text << '\n';
+      out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+      out_.put('\n');
     }
   }
 
@@ -82,7 +84,7 @@ class Namer {
 
  private:
   // F id address inlined function file line object offset
-  void frame(const std::string& text) {
+  void frame(std::string_view text) {
     std::vector<std::string_view> f = split(text, '\t');
     auto old_id = f.size() == 9 ? parse_number(f[1]) : std::nullopt;
     auto offset = f.size() == 9 && f[8].starts_with("0x") ? parse_hex(f[8].substr(2)) : std::nullopt;
@@ -111,7 +113,7 @@ class Namer {
   }
 
   // S id frame-id... and P id frame-id...
-  void stack(const std::string& text) {
+  void stack(std::string_view text) {
     std::vector<std::string_view> f = split(text, '\t');
     out_ << f[0] << '\t' << (f.size() > 1 ? f[1] : "");
     for (std::size_t i = 2; i < f.size(); ++i) {
@@ -143,13 +145,13 @@ NativeNaming name_native_frames(const std::string& path) {
   std::ofstream out(named, std::ios::binary | std::ios::trunc);
   if (!out) throw Error(named + ": cannot be written: " + std::strerror(errno));
   Namer namer(out);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (in.eof()) {  // a last line without its newline: copied as it is
-      out << line;
+  LineReader lines(in, path);
+  while (lines.next()) {
+    if (!lines.complete()) {  // a last line without its newline: copied as it is
+      out << lines.line();
       break;
     }
-    namer.line(line);
+    namer.line(lines.line());
   }
   out.close();
   if (!out) {

@@ -185,6 +185,43 @@ TEST(ReadStrata, NoEndRecordMeansCutShort) {
   EXPECT_EQ(model.markers.size(), 1u);  // complete records after the last E are kept
 }
 
+// The outline `strata record` reads for its notes: all but the samples,
+// counts and lifetime events, with the same totals, frames and sites.
+TEST(ReadStrata, OutlineLeavesOutTheDetail) {
+  std::istringstream in(two_sites());
+  Model outline = read_strata(in, kName, Detail::outline);
+  Model model = read_text(two_sites());
+  EXPECT_EQ(outline.frames.size(), model.frames.size());
+  EXPECT_EQ(outline.sites.size(), model.sites.size());
+  ASSERT_EQ(outline.snapshots.size(), model.snapshots.size());
+  for (std::size_t i = 0; i < model.snapshots.size(); ++i) {
+    EXPECT_EQ(outline.snapshots[i].total(), model.snapshots[i].total());
+    EXPECT_TRUE(outline.snapshots[i].sites.empty());
+  }
+  EXPECT_FALSE(model.snapshots[0].sites.empty());
+  EXPECT_EQ(outline.end_time, 450u);
+  EXPECT_FALSE(outline.cut_short);
+
+  std::istringstream cut(two_sites("M|420|after the last snapshot"));
+  EXPECT_TRUE(read_strata(cut, kName, Detail::outline).cut_short);
+}
+
+TEST(ReadStrata, OutlineKeepsEpochsAndFreeStacks) {
+  std::string text =
+      records({"strata-profile|3", "cmd|./prog", "pid|42", "ppid|41", "time_unit|B",
+               "opt|lifetimes|yes", "opt|free_stacks|yes", "F|1|0x1000|0|make|p.c|10|/tmp/p|0x1000",
+               "F|2|0x2000|0|main|p.c|20|/tmp/p|0x2000", "F|3|0x3000|0|drop|p.c|30|/tmp/p|0x3000",
+               "S|1|1|2", "P|1|3|2", "L|0|100|1", "b|1|0|64|1", "E", "T|regular|100|64|0|0",
+               "s|1|64|1|0|64", "c|1|1|64|0", "E", "L|1|101|1", "d|1|0|1|64|1", "E", "X|103"});
+  std::istringstream in(text);
+  Model outline = read_strata(in, kName, Detail::outline);
+  EXPECT_TRUE(outline.has_lifetimes);
+  EXPECT_EQ(outline.lifetimes.free_stacks_frames.size(), 1u);
+  EXPECT_EQ(outline.sites[0].counts.calls, 0u);  // c records are detail
+  EXPECT_EQ(read_text(text).sites[0].counts.calls, 1u);
+  EXPECT_EQ(outline.end_time, 103u);
+}
+
 TEST(ReadStrata, UnfinishedSnapshotIsDropped) {
   Model model = read_text(two_sites("T|regular|999|1|0|0") + records({"s|1|1|1|0|1"}));
   EXPECT_TRUE(model.cut_short);
