@@ -69,6 +69,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -359,14 +360,34 @@ static void rebuild_table(UWord cap)
    BlockRec* old = btab;
    UWord     old_cap = bcap, i;
    tl_assert(cap * sizeof(BlockRec) > ((SizeT)64 << 10));   // a new map
-   btab = arena_malloc(cap * sizeof(BlockRec));
-   tl_assert(btab != NULL);
-   bcap = cap;
+   BlockRec* fresh = arena_malloc(cap * sizeof(BlockRec));
+   tl_assert(fresh != NULL);
+   // Looked up at random: a table of many MiB in 4 KiB pages misses the
+   // TLB at each look-up; huge pages where the system gives them.
+   if (cap * sizeof(BlockRec) >= ((SizeT)4 << 20)) {
+      UWord start = ((UWord)fresh + 4095) & ~(UWord)4095;   // madvise takes whole pages
+      madvise((void*)start, (UWord)(fresh + cap) - start, MADV_HUGEPAGE);
+   }
+   __atomic_store_n(&btab, fresh, __ATOMIC_RELAXED);   // prefetch_Block reads them unlocked
+   __atomic_store_n(&bcap, cap, __ATOMIC_RELAXED);
    for (i = 0; i < old_cap; i++)
       if (old[i].key != 0)
          put_in_table(&old[i]);
    if (old != NULL)
       arena_free(old);
+}
+
+/* Asks the processor to bring in the slot of 'key' while other work goes
+   on, without the lock: in a table of a million blocks each look-up is a
+   miss of the cache, which then overlaps with the C library's own (the
+   chunk's header) or with the unwinding.  A prefetch never faults, so a
+   table rebuilt meanwhile only makes it useless. */
+static inline void prefetch_Block(Addr key)
+{
+   BlockRec* t   = __atomic_load_n(&btab, __ATOMIC_RELAXED);
+   UWord     cap = __atomic_load_n(&bcap, __ATOMIC_RELAXED);
+   if (t != NULL)
+      __builtin_prefetch(&t[((unsigned __int128)(key * GOLDEN_MULT) * cap) >> 64], 1);
 }
 
 /* The slot of 'key', and its block in '*b'; -1 if it is no live block. */
@@ -418,6 +439,12 @@ static void add_Block(Addr key, Site* s, SizeT szB, UInt tag, UInt extra)
    blive++;
 }
 
+/* How many slots forward from 'a' to 'b', around the end of the table. */
+static inline UWord cyclic_distance(UWord a, UWord b)
+{
+   return b >= a ? b - a : b + bcap - a;
+}
+
 /* The block in slot 'i' is forgotten: the run of slots after it is
    shifted back over it, each block no further from its home slot. */
 static void remove_Block(Word i)
@@ -435,7 +462,7 @@ static void remove_Block(Word i)
          }
          h = slot_of(btab[j].key);
          // j's block may move to i when i lies cyclically in [h, j)
-         if ((j + bcap - h) % bcap >= (j + bcap - (UWord)i) % bcap)
+         if (cyclic_distance(h, j) >= cyclic_distance((UWord)i, j))
             break;
       }
       btab[i] = btab[j];
@@ -536,6 +563,7 @@ static void* recorded(void* p, SizeT req)
    RawStack st;
    if (p == NULL)
       return NULL;
+   prefetch_Block((Addr)p);
    unwind_RawStack(&st, clo_depth);
    record_new(p, req, &st);
    return p;
@@ -690,6 +718,8 @@ EXPORT void free(void* p)
       return;
    }
    in_strata++;
+   prefetch_Block((Addr)p);
+   __builtin_prefetch((const char*)p - sizeof(SizeT));   // the chunk's header, for free
    forget(p);
    if (!is_boot(p))
       real.free(p);
