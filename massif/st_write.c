@@ -282,8 +282,13 @@ void put_u64(ULong n)
       tmp[i++] = '0' + (HChar)(n % 10);
       n /= 10;
    } while (n > 0);
-   while (i > 0)
-      put_char(tmp[--i]);
+   if (used + (UInt)i > BUF_SZB) {    // rare: through put_char's flush
+      while (i > 0)
+         put_char(tmp[--i]);
+      return;
+   }
+   while (i > 0)                      // most numbers: straight in
+      buf[used++] = tmp[--i];
 }
 
 void put_hex(Addr a)
