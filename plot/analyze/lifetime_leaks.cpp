@@ -12,6 +12,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace strata {
@@ -301,10 +302,60 @@ std::vector<std::uint32_t> cycle_boundaries(std::span<const std::uint64_t> bound
   return cycles;
 }
 
+// The epoch this process's own run starts in: that of its first snapshot.
+// 0 but for a forked child, whose profile begins at the fork with its
+// parent's heap, each block in the epoch the parent made it in.
+std::uint32_t own_start(const Model& model) {
+  if (model.snapshots.empty() || model.lifetimes.epochs == 0) return 0;
+  std::uint64_t e = model.lifetimes.epoch_of(model.snapshots.front().time);
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(e, model.lifetimes.epochs - 1));
+}
+
+// `model` with what was born before epoch `start` born at `start`: for the
+// process, what it inherited was there when its run began (a start-up layer
+// of its graph, which is flat until the process itself makes more), not
+// made through its run.  Cells stay sorted and each once.
+Model born_from(const Model& model, std::uint32_t start) {
+  Model own = model;
+  auto at_start = [&](std::uint8_t e) { return std::max(e, static_cast<std::uint8_t>(start)); };
+  for (Site& site : own.sites) {
+    for (LifetimeCell& c : site.cells) {
+      c.birth = at_start(c.birth);
+      if (!c.alive()) c.death = at_start(c.death);
+    }
+    auto key = [](const LifetimeCell& c) { return std::tuple(c.birth, c.death, c.freed_by); };
+    std::stable_sort(site.cells.begin(), site.cells.end(),
+                     [&](const LifetimeCell& a, const LifetimeCell& b) { return key(a) < key(b); });
+    std::vector<LifetimeCell> merged;
+    for (const LifetimeCell& c : site.cells) {
+      if (!merged.empty() && key(merged.back()) == key(c)) {
+        merged.back().bytes += c.bytes;
+        merged.back().blocks += c.blocks;
+      } else {
+        merged.push_back(c);
+      }
+    }
+    site.cells = std::move(merged);
+  }
+  return own;
+}
+
+LifetimeLeaks judge_lifetimes(const Model& model, const FindingHeadlines& headlines,
+                              std::span<const std::uint64_t> cycle_starts);
+
 }  // namespace
 
 LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
                                   std::span<const std::uint64_t> cycle_starts) {
+  std::uint32_t start = own_start(model);
+  if (start == 0) return judge_lifetimes(model, headlines, cycle_starts);
+  return judge_lifetimes(born_from(model, start), headlines, cycle_starts);
+}
+
+namespace {
+
+LifetimeLeaks judge_lifetimes(const Model& model, const FindingHeadlines& headlines,
+                              std::span<const std::uint64_t> cycle_starts) {
   LifetimeLeaks out;
   out.epochs = model.lifetimes.epochs;
   if (!model.has_lifetimes || out.epochs == 0) return out;
@@ -324,6 +375,8 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& he
   judge_nodes(model, headlines, nodes, work, cycles, out);
   return out;
 }
+
+}  // namespace
 
 LifetimeLeaks find_curve_leaks(const Model& model, const FindingHeadlines& headlines,
                                const SeriesBuilder& builder,

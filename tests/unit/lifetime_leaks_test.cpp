@@ -113,6 +113,28 @@ TEST(LifetimeLeaks, FreedAtExitIsStillKept) {
   EXPECT_EQ(found.findings.front().alive_bytes, 0u);
 }
 
+// A forked child's profile: its parent's leak, inherited at the fork (epoch
+// 36, its first snapshot), each block in the epoch the parent made it in;
+// the child writes a little and exits.  The child's own graph is flat: no
+// finding.  The same lifetimes in a profile that starts at epoch 0 are the
+// parent's leak.
+TEST(LifetimeLeaks, WhatAForkedChildInheritedIsNoLeakOfItsOwn) {
+  Model model = model_of({"main", "history_add", "scratch"});
+  Site& leak = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < 36; ++e) cell(leak, e, kAlive, 100);
+  Site& temp = add_site(model, {2, 0});
+  cell(temp, 36, 36, 64);
+  Snapshot first;
+  Model parent = model;
+  parent.snapshots.push_back(first);
+  EXPECT_EQ(headlines(parent, find_lifetime_leaks(parent, OwnCode(parent, {}))),
+            std::vector<std::string>{"history_add"});
+  Model child = model;
+  first.time = 36;  // the fork: the child's first snapshot
+  child.snapshots.push_back(first);
+  EXPECT_TRUE(find_lifetime_leaks(child, OwnCode(child, {})).findings.empty());
+}
+
 TEST(LifetimeLeaks, ACacheAndATurnoverAreNoLeak) {
   // 1 cache_insert: a FIFO of 5 epochs' entries (each dies 5 epochs after its
   // birth); 2 fill_cache fills a cache in epochs 0-4, whose entries 3
