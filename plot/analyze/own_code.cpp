@@ -190,7 +190,8 @@ OwnCode::OwnCode(const Model& model, std::vector<std::string> libraries)
     }
   }
   for (const Frame& frame : model.frames) {
-    if (!frame.inlined && !frame.file.empty() && !program_.empty() && frame.object == program_) {
+    if (!frame.inlined && !frame.file.empty() && !program_.empty() && frame.object == program_ &&
+        !frame.system_source) {
       own_files_.push_back(frame.file);
     }
   }
@@ -202,7 +203,9 @@ bool OwnCode::library(const Frame& frame) const {
   bool system_object = starts_with_any(frame.object, kSystemDirectories) ||
                        basename(frame.object).starts_with("vgpreload_");
   if (system_object && frame.object != program_) return true;
-  if (library_function(frame.function) || standard_header(frame.file)) return true;
+  if (library_function(frame.function) || standard_header(frame.file) || frame.system_source) {
+    return true;
+  }
   if (frame.inlined && !program_.empty() && frame.object == program_ && header(frame.file) &&
       !std::binary_search(own_files_.begin(), own_files_.end(), frame.file)) {
     return true;

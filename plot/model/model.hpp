@@ -44,6 +44,10 @@ struct Frame {
   // address less the object's load bias); unknown in version 1 profiles and
   // massif.out files, and when the tool could not tell.
   std::optional<std::uint64_t> offset;
+  // Its source, as its object's DWARF gives it with its directory, is under
+  // a system include directory (a header-only library's code compiled into
+  // the program: read/name_frames.hpp, mark_system_sources).
+  bool system_source = false;
 
   auto operator<=>(const Frame&) const = default;
 };

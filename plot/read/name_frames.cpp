@@ -2,6 +2,7 @@
 #include "read/name_frames.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -266,6 +267,40 @@ void insert_frames(std::vector<FrameId>& stack,
 }
 
 }  // namespace
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kSystemIncludes = {"/usr/include/", "/usr/local/include/",
+                                                             "/usr/lib/gcc/"};
+
+bool in_header(std::string_view file) {
+  return file.ends_with(".h") || file.ends_with(".hh") || file.ends_with(".hpp");
+}
+
+}  // namespace
+
+void mark_system_sources(Model& model, Symbolizer& symbolizer) {
+  // The frames at each place: an object, an offset (the groups of a stack
+  // share the address of the frame that holds them).
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<std::size_t>> places;
+  for (std::size_t i = 0; i < model.frames.size(); ++i) {
+    const Frame& f = model.frames[i];
+    if (f.object.empty() || !f.offset || !in_header(f.file)) continue;
+    places[{f.object, *f.offset}].push_back(i);
+  }
+  for (const auto& [place, frames] : places) {
+    std::vector<SourceFrame> chain = symbolizer.frames(place.first, place.second);
+    for (std::size_t i : frames) {
+      Frame& f = model.frames[i];
+      for (const SourceFrame& source : chain) {
+        if (source.line != f.line || basename(source.file) != f.file) continue;
+        f.system_source = std::any_of(kSystemIncludes.begin(), kSystemIncludes.end(),
+                                      [&](std::string_view d) { return source.file.starts_with(d); });
+        break;
+      }
+    }
+  }
+}
 
 NamingCounts name_frames(Model& model, Symbolizer& symbolizer) {
   NamingCounts counts;

@@ -50,4 +50,13 @@ constexpr std::size_t kEvidence = 16;
 // when every frame has a name.
 NamingCounts name_frames(Model& model, Symbolizer& symbolizer);
 
+// Sets Frame::system_source of the frames of `model` in a header (.h, .hh,
+// .hpp) whose object's DWARF, at the frame's place, gives that header (by
+// name and line) under a system include directory: /usr/include/,
+// /usr/local/include/ or GCC's own (/usr/lib/gcc/).  Valgrind writes a
+// file without its directory, and a header-only library's templates
+// (nlohmann/json, Boost.Serialization) are compiled into the program as its
+// own functions; their directory says whose code they are.
+void mark_system_sources(Model& model, Symbolizer& symbolizer);
+
 }  // namespace strata

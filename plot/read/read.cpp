@@ -61,6 +61,7 @@ Symbolizer& symbolizer() {
 Model read_profile(const std::string& path) {
   Model model = read_file(path, Detail::all);
   name_frames(model, symbolizer());
+  mark_system_sources(model, symbolizer());
   return model;
 }
 

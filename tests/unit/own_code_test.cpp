@@ -43,6 +43,32 @@ TEST(OwnCode, TheHeadlineSkipsLibstdcxx) {
   EXPECT_EQ(own.headline(vector), 2u);
 }
 
+// A header-only library's templates compiled into the program (nlohmann's
+// json_sax.hpp, Boost.Serialization's iserializer.hpp): Valgrind writes the
+// file without its directory, the DWARF puts it under /usr/include
+// (read/name_frames.hpp, mark_system_sources).  The headline is the
+// program's own caller, though the header also holds functions of their own.
+TEST(OwnCode, HeadersUnderASystemIncludeDirectoryAreALibrarys) {
+  auto sax = [](std::string function, bool inlined) {
+    Frame f = frame(std::move(function), "/srv/gateway", inlined);
+    f.file = "json_sax.hpp";
+    f.system_source = true;
+    return f;
+  };
+  Model model = with_main("/srv/gateway");
+  model.frames.push_back(sax("nlohmann::detail::json_sax_dom_parser<J>::key(std::string&)", false));
+  OwnCode own(model, {});
+  std::vector<Frame> stack{sax("key", true),
+                           sax("bool nlohmann::detail::parser<J>::sax_parse_internal(...)", false),
+                           frame("parse_request", "/srv/gateway", true),
+                           frame("Gateway::handle(std::string const&)", "/srv/gateway"),
+                           frame("main", "/srv/gateway")};
+  EXPECT_EQ(own.headline(stack), 2u);
+  // Unmarked (no DWARF to tell), the header is the program's, as before.
+  model.frames.back().system_source = stack[0].system_source = stack[1].system_source = false;
+  EXPECT_EQ(OwnCode(model, {}).headline(stack), 0u);
+}
+
 TEST(OwnCode, SystemObjectsAreLibrariesButTheProgramIsNot) {
   OwnCode own(with_main("/usr/lib/gcc/x86_64-linux-gnu/12/cc1plus"), {});
   std::vector<Frame> stack{frame("xmalloc", "/usr/lib/x86_64-linux-gnu/libiberty.so"),

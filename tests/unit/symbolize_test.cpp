@@ -6,10 +6,12 @@
 // builds it before the unit tests run).
 #include "util/symbolize.hpp"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -208,6 +210,44 @@ TEST_F(Symbolize, WithoutAnOffsetAPositionIndependentObjectIsNotRead) {
   Model model = model_of({unnamed, holder}, frame(main_, false, "main", "inlined.c", 1));
   EXPECT_EQ(name_frames(model, symbolizer_).named, 0u);
   EXPECT_EQ(model.frames[0].function, "UnknownInlinedFun");
+}
+
+}  // namespace
+}  // namespace strata::test
+
+namespace strata::test {
+namespace {
+
+// std::min<int>, an instance in this test program of a template of
+// libstdc++'s bits/stl_algobase.h (under /usr/include): its frame, as
+// Valgrind writes it (the header's name, no directory), is a system
+// source; the same place said to be in a header of the program's is not.
+TEST(SystemSources, AFrameOfAHeaderUnderUsrInclude) {
+  using Min = const int& (*)(const int&, const int&);
+  Min min = &std::min<int>;
+  Dl_info info;
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(min), &info), 0);
+  std::uint64_t offset = reinterpret_cast<std::uintptr_t>(reinterpret_cast<void*>(min)) -
+                         reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+  std::string object = std::filesystem::canonical("/proc/self/exe").string();
+  Symbolizer symbolizer;
+  std::vector<SourceFrame> chain = symbolizer.frames(object, offset);
+  ASSERT_FALSE(chain.empty());
+  ASSERT_TRUE(chain.back().file.starts_with("/usr/include/")) << chain.back().file;
+  Frame system{.address = offset,
+               .inlined = false,
+               .function = "std::min<int>",
+               .file = basename(chain.back().file),
+               .line = chain.back().line,
+               .object = object,
+               .offset = offset};
+  Frame own = system;
+  own.file = "minimum.h";
+  Model model;
+  model.frames = {system, own};
+  mark_system_sources(model, symbolizer);
+  EXPECT_TRUE(model.frames[0].system_source);
+  EXPECT_FALSE(model.frames[1].system_source);
 }
 
 }  // namespace
