@@ -302,11 +302,13 @@ std::vector<std::uint32_t> cycle_boundaries(std::span<const std::uint64_t> bound
   return cycles;
 }
 
-// The epoch this process's own run starts in: that of its first snapshot.
-// 0 but for a forked child, whose profile begins at the fork with its
-// parent's heap, each block in the epoch the parent made it in.
+// The epoch this process's own run starts in: 0, but for a forked child,
+// whose profile begins at the fork with its parent's heap (its first
+// snapshot holds bytes already), each block in the epoch the parent made
+// it in: the epoch of that first snapshot.
 std::uint32_t own_start(const Model& model) {
   if (model.snapshots.empty() || model.lifetimes.epochs == 0) return 0;
+  if (model.snapshots.front().heap == 0) return 0;
   std::uint64_t e = model.lifetimes.epoch_of(model.snapshots.front().time);
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(e, model.lifetimes.epochs - 1));
 }
@@ -315,8 +317,14 @@ std::uint32_t own_start(const Model& model) {
 // process, what it inherited was there when its run began (a start-up layer
 // of its graph, which is flat until the process itself makes more), not
 // made through its run.  Cells stay sorted and each once.
+// Only what the judgement reads is copied: the frames, the sites, the
+// lifetimes (not the snapshots).
 Model born_from(const Model& model, std::uint32_t start) {
-  Model own = model;
+  Model own;
+  own.has_lifetimes = model.has_lifetimes;
+  own.lifetimes = model.lifetimes;
+  own.frames = model.frames;
+  own.sites = model.sites;
   auto at_start = [&](std::uint8_t e) { return std::max(e, static_cast<std::uint8_t>(start)); };
   for (Site& site : own.sites) {
     for (LifetimeCell& c : site.cells) {

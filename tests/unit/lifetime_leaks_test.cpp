@@ -130,7 +130,8 @@ TEST(LifetimeLeaks, WhatAForkedChildInheritedIsNoLeakOfItsOwn) {
   EXPECT_EQ(headlines(parent, find_lifetime_leaks(parent, OwnCode(parent, {}))),
             std::vector<std::string>{"history_add"});
   Model child = model;
-  first.time = 36;  // the fork: the child's first snapshot
+  first.time = 36;  // the fork: the child's first snapshot, with the heap it inherited
+  first.heap = 3600;
   child.snapshots.push_back(first);
   EXPECT_TRUE(find_lifetime_leaks(child, OwnCode(child, {})).findings.empty());
 }
