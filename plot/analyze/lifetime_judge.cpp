@@ -415,6 +415,7 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
   for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
   if (units < kMinBlocks) {
     why.reason = PassedOver::Reason::few_blocks;
+    why.left_blocks = units;
     return false;
   }
   if (n.from_curves && !beyond_records(n.kept, s, h, cycles)) {

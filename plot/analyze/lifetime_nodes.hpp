@@ -56,6 +56,7 @@ struct PassedOver {
   std::uint32_t level_epoch = 0;  // levels_off, high_water: the later half starts here; gap: the part's start
   std::uint32_t gap_end = 0;      // gap: the end of the part it leaves nothing born in
   double matched = 0;             // the share of its kept bytes its floor's rise matches
+  std::uint64_t left_blocks = 0;  // few_blocks: the blocks it leaves behind its working set
 };
 
 // Whether `cell`'s bytes are kept at horizon `h`: born before it and alive

@@ -83,6 +83,11 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
         return "its floor rose too seldom, its working set set aside, to tell a trend from "
                "chance or from a band that only comes and goes";
       }
+      if (why.left_blocks < p.kept_blocks) {  // the rest is its working set at the end
+        return "kept " + std::to_string(p.kept_blocks) + " blocks, " +
+               std::to_string(why.left_blocks) + " behind its working set, fewer than " +
+               std::to_string(kMinBlocks) + ": too few to tell a trend from chance";
+      }
       return "kept " + std::to_string(p.kept_blocks) + (p.kept_blocks == 1 ? " block" : " blocks") +
              ", fewer than " +
              std::to_string(kMinBlocks) + ": too few to tell a trend from chance";
