@@ -335,9 +335,15 @@ static UWord        bcap  = 0;          // slots
 static UWord        blive = 0;          // live blocks
 static VgHashTable* big_blocks = NULL;  /* Addr -> BigBlock* */
 
+/* The home slot of 'key' in a table of 'cap' slots: its hash scaled to it. */
+static inline UWord slot_in(Addr key, UWord cap)
+{
+   return (UWord)(((unsigned __int128)(key * GOLDEN_MULT) * cap) >> 64);
+}
+
 static inline UWord slot_of(Addr key)
 {
-   return (UWord)(((unsigned __int128)(key * GOLDEN_MULT) * bcap) >> 64);
+   return slot_in(key, bcap);
 }
 
 static inline UWord next_slot(UWord j)
@@ -387,7 +393,7 @@ static inline void prefetch_Block(Addr key)
    BlockRec* t   = __atomic_load_n(&btab, __ATOMIC_RELAXED);
    UWord     cap = __atomic_load_n(&bcap, __ATOMIC_RELAXED);
    if (t != NULL)
-      __builtin_prefetch(&t[((unsigned __int128)(key * GOLDEN_MULT) * cap) >> 64], 1);
+      __builtin_prefetch(&t[slot_in(key, cap)], 1);
 }
 
 /* The slot of 'key', and its block in '*b'; -1 if it is no live block. */

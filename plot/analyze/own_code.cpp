@@ -12,8 +12,6 @@ namespace strata {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kSystemDirectories = {"/lib/", "/lib64/", "/usr/lib/",
-                                                                "/usr/lib64/", "/usr/libexec/"};
 constexpr std::array<std::string_view, 4> kLibraryNamespaces = {
     "std::", "__gnu_cxx::", "__cxxabiv1::", "__cxx11::"};
 constexpr std::array<std::string_view, 10> kAllocators = {
@@ -139,9 +137,6 @@ std::string_view basename(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-bool header(std::string_view file) {
-  return file.ends_with(".h") || file.ends_with(".hh") || file.ends_with(".hpp");
-}
 
 bool path_matches(std::string_view pattern, std::string_view path) {
   return !path.empty() &&
@@ -200,13 +195,12 @@ OwnCode::OwnCode(const Model& model, std::vector<std::string> libraries)
 }
 
 bool OwnCode::library(const Frame& frame) const {
-  bool system_object = starts_with_any(frame.object, kSystemDirectories) ||
-                       basename(frame.object).starts_with("vgpreload_");
-  if (system_object && frame.object != program_) return true;
+  bool system = system_object(frame.object) || basename(frame.object).starts_with("vgpreload_");
+  if (system && frame.object != program_) return true;
   if (library_function(frame.function) || standard_header(frame.file) || frame.system_source) {
     return true;
   }
-  if (frame.inlined && !program_.empty() && frame.object == program_ && header(frame.file) &&
+  if (frame.inlined && !program_.empty() && frame.object == program_ && header_file(frame.file) &&
       !std::binary_search(own_files_.begin(), own_files_.end(), frame.file)) {
     return true;
   }
@@ -218,7 +212,7 @@ bool OwnCode::library(const Frame& frame) const {
 
 bool OwnCode::own_source(const Frame& frame) const {
   return !program_.empty() && frame.object == program_ && !frame.file.empty() &&
-         !header(frame.file) && !standard_header(frame.file) &&
+         !header_file(frame.file) && !standard_header(frame.file) &&
          std::binary_search(own_files_.begin(), own_files_.end(), frame.file);
 }
 

@@ -2,6 +2,7 @@
 #include "model/frame_names.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 
@@ -186,5 +187,16 @@ std::string placed(std::string text, const Frame& f) {
 std::string frame_text(const Frame& f) { return placed(frame_name(f), f); }
 
 std::string stack_frame_text(const Frame& f) { return placed(frame_symbol(f), f); }
+
+bool system_object(std::string_view object) {
+  constexpr std::array<std::string_view, 5> kSystemDirectories = {
+      "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/"};
+  return std::any_of(kSystemDirectories.begin(), kSystemDirectories.end(),
+                     [&](std::string_view d) { return object.starts_with(d); });
+}
+
+bool header_file(std::string_view file) {
+  return file.ends_with(".h") || file.ends_with(".hh") || file.ends_with(".hpp");
+}
 
 }  // namespace strata

@@ -69,4 +69,12 @@ std::string frame_text(const Frame& frame);
 // A frame of a full stack: frame_text() with the symbol (frame_symbol()).
 std::string stack_frame_text(const Frame& frame);
 
+// Whether `object` is under the system's directories of libraries and
+// programs (/lib, /lib64, /usr/lib, /usr/lib64, /usr/libexec): a library's
+// code, unless it is the program itself.
+bool system_object(std::string_view object);
+
+// Whether `file` is a header by its name (.h, .hh, .hpp).
+bool header_file(std::string_view file);
+
 }  // namespace strata

@@ -266,21 +266,8 @@ void insert_frames(std::vector<FrameId>& stack,
   stack = std::move(out);
 }
 
-}  // namespace
-
-namespace {
-
 constexpr std::array<std::string_view, 3> kSystemIncludes = {"/usr/include/", "/usr/local/include/",
                                                              "/usr/lib/gcc/"};
-
-bool in_system_object(std::string_view object) {
-  return object.starts_with("/lib/") || object.starts_with("/lib64/") ||
-         object.starts_with("/usr/lib/") || object.starts_with("/usr/lib64/");
-}
-
-bool in_header(std::string_view file) {
-  return file.ends_with(".h") || file.ends_with(".hh") || file.ends_with(".hpp");
-}
 
 }  // namespace
 
@@ -291,7 +278,7 @@ void mark_system_sources(Model& model, Symbolizer& symbolizer) {
   for (std::size_t i = 0; i < model.frames.size(); ++i) {
     const Frame& f = model.frames[i];
     // (an object of the system's is a library's whatever its sources)
-    if (f.object.empty() || !f.offset || !in_header(f.file) || in_system_object(f.object)) continue;
+    if (f.object.empty() || !f.offset || !header_file(f.file) || system_object(f.object)) continue;
     places[{f.object, *f.offset}].push_back(i);
   }
   for (const auto& [place, frames] : places) {

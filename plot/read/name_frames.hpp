@@ -51,8 +51,8 @@ constexpr std::size_t kEvidence = 16;
 NamingCounts name_frames(Model& model, Symbolizer& symbolizer);
 
 // Sets Frame::system_source of the frames of `model` in a header (.h, .hh,
-// .hpp) of an object outside the system's library directories (whose code
-// is a library's anyway) whose object's DWARF, at the frame's place, gives that header (by
+// .hpp) of an object outside the system's directories (system_object:
+// its code is a library's anyway) whose object's DWARF, at the frame's place, gives that header (by
 // name and line) under a system include directory: /usr/include/,
 // /usr/local/include/ or GCC's own (/usr/lib/gcc/).  Valgrind writes a
 // file without its directory, and a header-only library's templates

@@ -539,8 +539,8 @@ class StrataReader {
   }
 
   LineReader lines_;
-  LifetimeRecords lifetimes_;
-  bool outline_;  // in_detail() records are skipped  // the epoch records (version 3, opt lifetimes yes)
+  LifetimeRecords lifetimes_;  // the epoch records (version 3, opt lifetimes yes)
+  bool outline_;               // in_detail() records are skipped
   Model model_;
   std::optional<Snapshot> open_;         // the snapshot being read, until its E
   std::vector<SiteSample> samples_;      // its s records, until its E
