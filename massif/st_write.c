@@ -29,8 +29,10 @@
    - The file always ends at the end of a line: a flush of a full buffer
      writes up to its last newline and keeps the rest; a write cut short
      is cut back.  And before each write, the disk blocks for it and
-     RESERVE_SZB more are allocated (fallocate, keeping the file's size):
-     on a full disk the allocation fails rather than the write, and the
+     RESERVE_SZB more are allocated (fallocate, keeping the file's size;
+     AHEAD_SZB further at a time, so that most writes need no call, and
+     only what the write needs when the disk has no room for more): on a
+     full disk the allocation fails rather than the write, and the
      reserve takes the Q record that says why the profile stops
      (docs/format.md).  Where fallocate is not supported (a pipe, a device,
      some file systems) the Q record is written if the disk takes it.
@@ -43,6 +45,7 @@
 
 #define BUF_SZB            (1 << 16)
 #define RESERVE_SZB        4096      // allocated past the end, for a Q record
+#define AHEAD_SZB          (1 << 18) // allocated past the reserve at a time
 #define Q_MAX_SZB          256       // the longest Q record
 #define ST_RLIMIT_FSIZE    1         // (not in Valgrind's vki headers)
 #define ST_EDQUOT          122
@@ -55,6 +58,7 @@ static UInt  used = 0;              // bytes in buf
 static ULong size = 0;              // bytes in the file
 static Bool  at_line_end = True;    // the file ends with a newline
 static Bool  reserving = False;     // fallocate works on the file
+static ULong reserved = 0;          // the file's blocks are allocated up to here
 static Bool  fsize_limited = False; // the client's RLIMIT_FSIZE is finite
 static ULong (*time_now)(void) = NULL;   // for a Q record
 
@@ -131,22 +135,35 @@ static void cut_back(ULong to)
 {
    VG_(do_syscall)(__NR_ftruncate, fd, to, 0, 0, 0, 0, 0, 0);
    VG_(lseek)(fd, to, VKI_SEEK_SET);
-   size = to;
+   size     = to;
+   reserved = to;       // a truncation frees the blocks past the end
 }
 
 /* Allocates the blocks for 'n' more bytes and the reserve past them; the
-   errno if the disk has no room for them, else 0. */
+   errno if the disk has no room for them, else 0.  The blocks are
+   allocated AHEAD_SZB further at a time, a call for many writes; when
+   the disk has no room for that, only for what this write needs. */
+static UWord allocate(ULong length)
+{
+   SysRes r = VG_(do_syscall)(__NR_fallocate, fd, FALLOC_KEEP_SIZE, size,
+                              length, 0, 0, 0, 0);
+   if (!sr_isError(r)) {
+      reserved = size + length;
+      return 0;
+   }
+   return sr_Err(r);
+}
+
 static UWord reserve(UInt n)
 {
-   SysRes r;
-   if (!reserving)
+   UWord err;
+   if (!reserving || size + n + RESERVE_SZB <= reserved)
       return 0;
-   r = VG_(do_syscall)(__NR_fallocate, fd, FALLOC_KEEP_SIZE, size,
-                       n + RESERVE_SZB, 0, 0, 0, 0);
-   if (!sr_isError(r))
-      return 0;
-   if (sr_Err(r) == VKI_ENOSPC || sr_Err(r) == ST_EDQUOT)
-      return sr_Err(r);
+   err = allocate(n + RESERVE_SZB + AHEAD_SZB);
+   if (err == VKI_ENOSPC || err == ST_EDQUOT)
+      err = allocate(n + RESERVE_SZB);
+   if (err == 0 || err == VKI_ENOSPC || err == ST_EDQUOT)
+      return err;
    reserving = False;    // not here: EOPNOTSUPP, ENODEV, ESPIPE, ...
    return 0;
 }
@@ -327,6 +344,7 @@ UWord open_Writer(const HChar* name, ULong (*now)(void))
    size        = 0;
    at_line_end = True;
    reserving   = True;
+   reserved    = 0;
    check_limit_Writer();
    return 0;
 }
@@ -350,16 +368,17 @@ void cut_Writer(ULong to)
    at_line_end = True;
 }
 
-/* The reserve past the end: ext4 frees it on a truncation to the same
-   size, tmpfs on a hole punched there. */
+/* The blocks allocated past the end: ext4 frees them on a truncation to
+   the same size, tmpfs on a hole punched there. */
 void finish_Writer(void)
 {
    flush_Writer();
-   if (fd < 0 || !reserving)
+   if (fd < 0 || !reserving || reserved <= size)
       return;
    VG_(do_syscall)(__NR_ftruncate, fd, size, 0, 0, 0, 0, 0, 0);
    VG_(do_syscall)(__NR_fallocate, fd, FALLOC_KEEP_SIZE | FALLOC_PUNCH_HOLE,
-                   size, RESERVE_SZB, 0, 0, 0, 0);
+                   size, reserved - size, 0, 0, 0, 0);
+   reserved = size;
 }
 
 void close_Writer(void)

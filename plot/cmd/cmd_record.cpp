@@ -157,12 +157,12 @@ void tell_blind_spots(const LedgerNotes& notes) {
 
 // The native profiles' frames, named from their objects (the profiles the
 // ledger lists that are regular files).
-void name_native_profiles(const LedgerNotes& notes) {
+void name_native_profiles(const LedgerNotes& notes, Symbolizer& symbolizer) {
   for (const LedgerNotes::Profile& profile : notes.profiles) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(profile.path, error)) continue;
     try {
-      name_native_frames(profile.path);
+      name_native_frames(profile.path, symbolizer);
     } catch (const Error& problem) {
       std::cerr << "strata record: the frames of " << shown(profile.path)
                 << " were not named: " << shown(problem.what()) << "\n";
@@ -181,11 +181,15 @@ int cmd_record(const Args& args) {
   if (request.version) return print_version();
   std::string lib_dir = find_tool_dir();
   Ledger ledger;
+  Symbolizer symbolizer;
+  ObjectWarmer warmer(symbolizer);
   RunResult run = request.native
-                      ? run_native(find_native_library(lib_dir), request, ledger.fd())
+                      ? run_native(find_native_library(lib_dir), request, ledger.fd(),
+                                   [&warmer](pid_t pid) { warmer.start(pid); })
                       : run_valgrind(lib_dir, valgrind_command(request, ledger.fd()));
+  warmer.stop();
   LedgerNotes notes = ledger.read();
-  if (request.native) name_native_profiles(notes);
+  if (request.native) name_native_profiles(notes, symbolizer);
   bool complete =
       tell_profiles(notes, request.out_file, expand_out_file(request.out_file, run.pid));
   tell_execs(notes, run.pid);

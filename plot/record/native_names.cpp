@@ -17,10 +17,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "record/record.hpp"
 #include "util/error.hpp"
@@ -66,7 +69,7 @@ bool is_native(const std::string& path) {
 
 class Namer {
  public:
-  explicit Namer(std::ostream& out) : out_(out) {}
+  Namer(std::ostream& out, Symbolizer& symbolizer) : out_(out), symbolizer_(symbolizer) {}
 
   // A line without its newline.
   void line(std::string_view text) {
@@ -94,7 +97,8 @@ class Namer {
       ++counts_.frames;
       chain = symbolizer_.frames(*object, *offset);
     }
-    std::vector<std::uint64_t>& ids = new_ids_[old_id.value_or(0)];
+    ++defined_;
+    std::vector<std::uint64_t>& ids = *ids_of(old_id.value_or(0), true);
     if (chain.empty() || !old_id) {
       ids.push_back(next_id_);
       out_ << "F\t" << next_id_++;
@@ -114,37 +118,61 @@ class Namer {
 
   // S id frame-id... and P id frame-id...
   void stack(std::string_view text) {
-    std::vector<std::string_view> f = split(text, '\t');
-    out_ << f[0] << '\t' << (f.size() > 1 ? f[1] : "");
-    for (std::size_t i = 2; i < f.size(); ++i) {
-      auto id = parse_number(f[i]);
-      auto found = id ? new_ids_.find(*id) : new_ids_.end();
-      if (found == new_ids_.end()) {
-        out_ << '\t' << f[i];  // not a frame of the file: left for the reader to refuse
+    split(text, '\t', fields_);
+    line_.assign(fields_[0]);
+    line_ += '\t';
+    if (fields_.size() > 1) line_ += fields_[1];
+    for (std::size_t i = 2; i < fields_.size(); ++i) {
+      auto id = parse_number(fields_[i]);
+      const std::vector<std::uint64_t>* ids = id ? ids_of(*id, false) : nullptr;
+      if (ids == nullptr || ids->empty()) {
+        line_ += '\t';
+        line_ += fields_[i];  // not a frame of the file: left for the reader to refuse
         continue;
       }
-      for (std::uint64_t n : found->second) out_ << '\t' << n;
+      for (std::uint64_t n : *ids) {
+        char digits[24];
+        line_ += '\t';
+        line_.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+      }
     }
-    out_ << '\n';
+    line_ += '\n';
+    out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
   }
 
   std::ostream& out_;
-  Symbolizer symbolizer_;
-  std::map<std::uint64_t, std::vector<std::uint64_t>> new_ids_;  // old id -> its frames' ids
+  Symbolizer& symbolizer_;
+  // Old id -> its frames' ids, null when it has none.  The recorder gives
+  // ids in order from 1, kept in a vector; one far past the F records
+  // seen (a file not the recorder's) in a map.
+  std::vector<std::uint64_t>* ids_of(std::uint64_t id, bool create) {
+    if (id < new_ids_.size() && !new_ids_[id].empty()) return &new_ids_[id];
+    if (auto at = far_ids_.find(id); at != far_ids_.end()) return &at->second;
+    if (!create) return nullptr;
+    if (id >= 2 * defined_ + 16) return &far_ids_[id];
+    if (id >= new_ids_.size()) new_ids_.resize(id + 1);
+    return &new_ids_[id];
+  }
+
+  std::vector<std::vector<std::uint64_t>> new_ids_;
+  std::map<std::uint64_t, std::vector<std::uint64_t>> far_ids_;
+  std::uint64_t defined_ = 0;  // F records seen
+  std::vector<std::string_view> fields_;
+  std::string line_;
   std::uint64_t next_id_ = 1;
   NativeNaming counts_;
 };
 
 }  // namespace
 
-NativeNaming name_native_frames(const std::string& path) {
+NativeNaming name_native_frames(const std::string& path, Symbolizer& symbolizer) {
   if (!is_native(path)) return {};
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot be read: " + std::strerror(errno));
   std::string named = path + ".naming";
   std::ofstream out(named, std::ios::binary | std::ios::trunc);
   if (!out) throw Error(named + ": cannot be written: " + std::strerror(errno));
-  Namer namer(out);
+  Namer namer(out, symbolizer);
   LineReader lines(in, path);
   while (lines.next()) {
     if (!lines.complete()) {  // a last line without its newline: copied as it is
@@ -160,6 +188,56 @@ NativeNaming name_native_frames(const std::string& path) {
   }
   std::filesystem::rename(named, path);
   return namer.counts();
+}
+
+void ObjectWarmer::start(pid_t pid) {
+  stop();
+  stopping_ = false;
+  thread_ = std::thread([this, pid] { run(pid); });
+}
+
+void ObjectWarmer::stop() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> hold(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+// The objects of each executable mapping of /proc/PID/maps (a path, not
+// [vdso] or a deleted file), each read once, in the order mapped: the
+// program first.
+void ObjectWarmer::run(pid_t pid) {
+  std::set<std::string> seen;
+  std::string maps = "/proc/" + std::to_string(pid) + "/maps";
+  auto wait = std::chrono::milliseconds(20);
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> hold(mutex_);
+      if (wake_.wait_for(hold, wait, [this] { return stopping_; })) return;
+    }
+    wait = std::chrono::milliseconds(250);
+    std::ifstream in(maps);
+    std::string line;
+    std::vector<std::string> objects;
+    while (std::getline(in, line)) {
+      // address perms offset dev inode path
+      std::vector<std::string_view> f = split(line, ' ');
+      std::erase_if(f, [](std::string_view w) { return w.empty(); });
+      if (f.size() < 6 || f[1].size() < 3 || f[1][2] != 'x' || !f[5].starts_with("/")) continue;
+      if (f.size() > 6) continue;  // "(deleted)", or a path with a space: named at the end
+      if (seen.insert(std::string(f[5])).second) objects.emplace_back(f[5]);
+    }
+    for (const std::string& object : objects) {
+      {
+        std::lock_guard<std::mutex> hold(mutex_);
+        if (stopping_) return;
+      }
+      symbolizer_.prepare(object);
+    }
+  }
 }
 
 }  // namespace strata

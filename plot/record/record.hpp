@@ -5,11 +5,17 @@
 
 #include <sys/types.h>
 
+#include <condition_variable>
 #include <filesystem>
+#include <functional>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
+
+#include "util/symbolize.hpp"
 
 namespace strata {
 
@@ -141,7 +147,35 @@ std::string find_native_library(const std::string& tool_dir);
 // Runs PROGRAM (searched in PATH, no shell) with `library` preloaded and
 // the request's native options (and the ledger's descriptor, when
 // `record_fd` is not -1), and waits for it.
-RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd);
+// `started`, when given, is called with the program's pid once it runs.
+RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd,
+                     const std::function<void(pid_t)>& started = {});
+
+// While a native recording runs, reads the DWARF of the objects its
+// program maps (from /proc/PID/maps, after 20 ms and then every 250 ms),
+// on a thread of its own, so that naming the frames when the run ends
+// finds them read: on a second core the run's end waits less.  The
+// symbolizer is the thread's from start() to stop() (or the destructor),
+// which waits for the object being read.
+class ObjectWarmer {
+ public:
+  explicit ObjectWarmer(Symbolizer& symbolizer) : symbolizer_(symbolizer) {}
+  ~ObjectWarmer() { stop(); }
+  ObjectWarmer(const ObjectWarmer&) = delete;
+  ObjectWarmer& operator=(const ObjectWarmer&) = delete;
+
+  void start(pid_t pid);
+  void stop();
+
+ private:
+  void run(pid_t pid);
+
+  Symbolizer& symbolizer_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+};
 
 // What naming a native profile's frames did.
 struct NativeNaming {
@@ -158,6 +192,6 @@ struct NativeNaming {
 // names the new frames.  Each object is read once.  The file is written
 // beside and renamed over the profile; a profile cut short stays cut at
 // the same record.  Throws Error when it cannot be read or written.
-NativeNaming name_native_frames(const std::string& path);
+NativeNaming name_native_frames(const std::string& path, Symbolizer& symbolizer);
 
 }  // namespace strata

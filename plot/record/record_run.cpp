@@ -203,7 +203,7 @@ namespace {
 
 // Runs `args` with the environment `env_strings` and waits for it.
 RunResult run(const std::vector<std::string>& args, std::vector<std::string> env_strings,
-              bool search) {
+              bool search, const std::function<void(pid_t)>& started = {}) {
   std::vector<std::string> arg_strings = args;
   std::vector<char*> argv = c_strings(arg_strings);
   std::vector<char*> envp = c_strings(env_strings);
@@ -220,6 +220,7 @@ RunResult run(const std::vector<std::string>& args, std::vector<std::string> env
     signals.wait_for(pid);
     throw Error("cannot run " + args[0] + ": " + std::strerror(error));
   }
+  if (started) started(pid);
   return {pid, signals.wait_for(pid)};
 }
 
@@ -245,7 +246,8 @@ std::string find_native_library(const std::string& tool_dir) {
 // The program's environment: the library first in LD_PRELOAD, the options
 // one a line in STRATA_NATIVE_OPTIONS, and nothing of a recording this one
 // runs in (STRATA_NATIVE_IMAGE, which says what an exec'd image was).
-RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd) {
+RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd,
+                     const std::function<void(pid_t)>& started) {
   std::string options = "--library=" + library;
   if (record_fd >= 0) options += "\n--record-fd=" + std::to_string(record_fd);
   for (const std::string& arg : request.native_args) options += "\n" + arg;
@@ -255,7 +257,7 @@ RunResult run_native(const std::string& library, const RecordRequest& request, i
   erase_variable(environment, "STRATA_NATIVE_OPTIONS");
   erase_variable(environment, "STRATA_NATIVE_IMAGE");
   environment.push_back("STRATA_NATIVE_OPTIONS=" + options);
-  return run(request.program, environment, true);
+  return run(request.program, environment, true, started);
 }
 
 }  // namespace strata

@@ -304,6 +304,13 @@ Symbolizer::Object& Symbolizer::open(const std::string& object) {
 
 bool Symbolizer::fixed_addresses(const std::string& object) { return open(object).fixed; }
 
+void Symbolizer::prepare(const std::string& object) {
+  Object& o = open(object);
+  Dwarf_Aranges* aranges = nullptr;
+  std::size_t count = 0;
+  if (o.dwarf != nullptr) dwarf_getaranges(o.dwarf, &aranges, &count);
+}
+
 std::vector<SourceFrame> Symbolizer::frames(const std::string& object, std::uint64_t offset) {
   Object& o = open(object);
   Dwarf_Die cu;

@@ -52,6 +52,11 @@ class Symbolizer {
   // it is its offset; false when it cannot be read.
   bool fixed_addresses(const std::string& object);
 
+  // Reads `object`'s DWARF and its table of address ranges now, so that
+  // the first `frames` in it does not (the native recorder's warm-up,
+  // while the program runs: record.hpp, ObjectWarmer).
+  void prepare(const std::string& object);
+
  private:
   struct Object;
   Object& open(const std::string& object);

@@ -12,13 +12,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "read/name_frames.hpp"
+#include "record/record.hpp"
 
 namespace strata::test {
 namespace {
@@ -210,6 +214,67 @@ TEST_F(Symbolize, WithoutAnOffsetAPositionIndependentObjectIsNotRead) {
   Model model = model_of({unnamed, holder}, frame(main_, false, "main", "inlined.c", 1));
   EXPECT_EQ(name_frames(model, symbolizer_).named, 0u);
   EXPECT_EQ(model.frames[0].function, "UnknownInlinedFun");
+}
+
+// A native profile's frames, named when the run ends: each F record of the
+// recorder's becomes its chain, and each S record names every frame of each
+// of its ids, also of an id far past those the recorder gives (a file not
+// the recorder's).
+TEST_F(Symbolize, ANativeProfilesStacksNameEveryFrameOfEachId) {
+  std::string path = ::testing::TempDir() + "strata-native-names.strata";
+  auto hex = [](std::uint64_t n) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(n));
+    return std::string(text);
+  };
+  {
+    std::ofstream out(path);
+    out << "opt\tnative\tyes\n"
+        << "F\t1\t0x1\t0\t\t\t0\t" << kProgram << "\t" << hex(api_) << "\n"
+        << "F\t7000000\t0x2\t0\t\t\t0\t" << kProgram << "\t" << hex(main_) << "\n"
+        << "S\t1\t1\t7000000\n"
+        << "S\t2\t7000000\t5\n";
+  }
+  NativeNaming counts = name_native_frames(path, symbolizer_);
+  EXPECT_EQ(counts.frames, 2u);
+  EXPECT_EQ(counts.named, 2u);
+  EXPECT_EQ(counts.added, 2u);  // outer and inner, inlined in api
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_TRUE(lines[1].starts_with("F\t1\t0x1\t1\tinner\tinlined.c\t")) << lines[1];
+  EXPECT_TRUE(lines[3].starts_with("F\t3\t0x1\t0\tapi\tinlined.c\t")) << lines[3];
+  EXPECT_TRUE(lines[4].starts_with("F\t4\t0x2\t0\tmain\tinlined.c\t")) << lines[4];
+  EXPECT_EQ(lines[5], "S\t1\t1\t2\t3\t4");
+  EXPECT_EQ(lines[6], "S\t2\t4\t5");  // 5 is no frame of the file: left for the reader
+  std::filesystem::remove(path);
+}
+
+// While a program runs, the warmer reads the objects it maps: here this
+// test program's own, whose DWARF the symbolizer keeps open.
+TEST_F(Symbolize, TheWarmerReadsTheObjectsAProcessMaps) {
+  std::string self = std::filesystem::canonical("/proc/self/exe").string();
+  auto holds_self = [&self] {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+      std::error_code error;
+      if (std::filesystem::read_symlink(entry.path(), error).string() == self) return true;
+    }
+    return false;
+  };
+  ASSERT_FALSE(holds_self());
+  Symbolizer symbolizer;
+  bool held = false;
+  {
+    ObjectWarmer warmer(symbolizer);
+    warmer.start(::getpid());
+    for (int i = 0; i < 3000 && !held; ++i) {  // at most 30 s, a bound for a failure only
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      held = holds_self();
+    }
+    warmer.stop();
+  }
+  EXPECT_TRUE(held) << "the warmer did not read " << self;
 }
 
 }  // namespace
