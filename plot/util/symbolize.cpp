@@ -78,6 +78,58 @@ std::string debug_file_path(const std::string& id) {
   return path + ".debug";
 }
 
+// A function of an object's symbol table: the code at [start, end).
+struct FunctionSymbol {
+  Dwarf_Addr start = 0;
+  Dwarf_Addr end = 0;
+  std::string name;  // as the table has it (mangled)
+  int rank = 0;      // among aliases, the lowest is the name shown
+};
+
+// Among aliases of one address, the name Valgrind shows: fewer leading
+// underscores first (malloc, not __libc_malloc), then a global symbol
+// before a weak one, then a local one.
+int alias_rank(const char* name, unsigned char binding) {
+  int underscores = 0;
+  while (name[underscores] == '_') ++underscores;
+  int bound = binding == STB_GLOBAL ? 0 : binding == STB_WEAK ? 1 : 2;
+  return underscores * 4 + bound;
+}
+
+// The functions of `elf`'s symbol table (.symtab, else .dynsym), sorted by
+// address: what Valgrind names code by.
+std::vector<FunctionSymbol> function_symbols(Elf* elf) {
+  std::vector<FunctionSymbol> out;
+  if (elf == nullptr) return out;
+  Elf_Scn* table = nullptr;
+  GElf_Shdr header;
+  for (Elf64_Word wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
+    for (Elf_Scn* scn = nullptr; table == nullptr && (scn = elf_nextscn(elf, scn)) != nullptr;) {
+      if (gelf_getshdr(scn, &header) != nullptr && header.sh_type == wanted) table = scn;
+    }
+  }
+  Elf_Data* data = table != nullptr ? elf_getdata(table, nullptr) : nullptr;
+  if (data == nullptr || header.sh_entsize == 0) return out;
+  std::size_t count = header.sh_size / header.sh_entsize;
+  for (std::size_t i = 0; i < count; ++i) {
+    GElf_Sym symbol;
+    if (gelf_getsym(data, static_cast<int>(i), &symbol) == nullptr) break;
+    int type = GELF_ST_TYPE(symbol.st_info);
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || symbol.st_shndx == SHN_UNDEF ||
+        symbol.st_size == 0) {
+      continue;
+    }
+    const char* name = elf_strptr(elf, header.sh_link, symbol.st_name);
+    if (name == nullptr || *name == '\0') continue;
+    out.push_back({symbol.st_value, symbol.st_value + symbol.st_size, name,
+                   alias_rank(name, GELF_ST_BIND(symbol.st_info))});
+  }
+  std::sort(out.begin(), out.end(), [](const FunctionSymbol& a, const FunctionSymbol& b) {
+    return a.start != b.start ? a.start < b.start : a.rank < b.rank;
+  });
+  return out;
+}
+
 // A CU's address range, for objects without .debug_aranges.
 struct CuRange {
   Dwarf_Addr start = 0;
@@ -226,6 +278,11 @@ struct Symbolizer::Object {
   bool fixed = false;           // ET_EXEC
   std::vector<CuRange> ranges;  // sorted by start; built when .debug_aranges fails
   bool ranges_read = false;
+  std::vector<FunctionSymbol> symbols;  // sorted by start, then alias_rank
+
+  // The name Valgrind gives the code at `address` (its symbol, demangled),
+  // or empty.
+  std::string symbol_at(Dwarf_Addr address) const;
 
   explicit Object(const std::string& path);
   ~Object() {
@@ -242,20 +299,43 @@ Symbolizer::Object::Object(const std::string& path) : file(path) {
   if (file.elf() == nullptr) return;
   GElf_Ehdr header;
   fixed = gelf_getehdr(file.elf(), &header) != nullptr && header.e_type == ET_EXEC;
+  symbols = function_symbols(file.elf());
   dwarf = dwarf_begin_elf(file.elf(), DWARF_C_READ, nullptr);
   if (dwarf != nullptr) return;
-  // Stripped: the DWARF of the same build, by its build ID.
+  // Stripped: the DWARF of the same build, by its build ID, and its full
+  // symbol table.
   std::string id = build_id(file.elf());
   if (!id.empty()) {
     debug_file = ElfFile(debug_file_path(id));
     if (debug_file.elf() != nullptr && build_id(debug_file.elf()) == id) {
       dwarf = dwarf_begin_elf(debug_file.elf(), DWARF_C_READ, nullptr);
+      if (std::vector<FunctionSymbol> full = function_symbols(debug_file.elf()); !full.empty()) {
+        symbols = std::move(full);
+      }
     }
   }
   if (dwarf == nullptr) {  // nothing more to read: no descriptor kept
     file = ElfFile();
     debug_file = ElfFile();
   }
+}
+
+std::string Symbolizer::Object::symbol_at(Dwarf_Addr address) const {
+  auto after = std::upper_bound(symbols.begin(), symbols.end(), address,
+                                [](Dwarf_Addr a, const FunctionSymbol& f) { return a < f.start; });
+  // The last symbol starting at or before `address` that holds it, the
+  // first of its aliases.
+  while (after != symbols.begin()) {
+    --after;
+    if (address < after->end) {
+      Dwarf_Addr start = after->start;
+      while (after != symbols.begin() && std::prev(after)->start == start) --after;
+      std::string name = demangled(after->name);
+      return name.empty() ? after->name : name;
+    }
+    if (symbols.end() - after > 64) break;  // nested symbols are rare: look no further
+  }
+  return "";
 }
 
 void Symbolizer::Object::read_ranges() {
@@ -313,19 +393,29 @@ void Symbolizer::prepare(const std::string& object) {
 
 std::vector<SourceFrame> Symbolizer::frames(const std::string& object, std::uint64_t offset) {
   Object& o = open(object);
+  std::string symbol = o.symbol_at(offset);
   Dwarf_Die cu;
-  if (o.dwarf == nullptr || !o.cu_at(offset, &cu)) return {};
+  if (o.dwarf == nullptr || !o.cu_at(offset, &cu)) {
+    if (symbol.empty()) return {};
+    SourceFrame only;
+    only.function = symbol;
+    return {only};
+  }
   std::vector<Dwarf_Die> scopes = scopes_at(cu, offset);
   std::vector<SourceFrame> out;
   SourceFrame at = line_at(&cu, offset);
   for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
     int tag = dwarf_tag(&*scope);
-    at.function = function_name(&*scope, tag == DW_TAG_subprogram);
+    bool holder = tag == DW_TAG_subprogram;
+    at.function = holder && !symbol.empty() ? symbol : function_name(&*scope, holder);
     out.push_back(at);
     if (tag == DW_TAG_subprogram) break;
     at = call_site(&*scope);
   }
-  if (out.empty() && !at.file.empty()) out.push_back(at);  // a line, in no function
+  if (out.empty() && (!at.file.empty() || !symbol.empty())) {  // a line, in no function's DIE
+    at.function = symbol;
+    out.push_back(at);
+  }
   return out;
 }
 

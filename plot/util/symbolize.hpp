@@ -27,8 +27,11 @@ namespace strata {
 // One frame of what the DWARF says is at a place.
 struct SourceFrame {
   // An inlined function by its DW_AT_name (as Valgrind names inlined
-  // frames); the function they are inlined into by its linkage name,
-  // demangled ("ns::f(int)"), else its name; empty when DWARF gives none.
+  // frames); the function they are inlined into as Valgrind names it: by
+  // the function symbol of the object's symbol table that holds the place,
+  // demangled ("ns::f(int)"), else by its DWARF linkage name, demangled,
+  // else its name; empty when neither gives one.  An object without DWARF
+  // gives the symbol's frame alone, without a file or line.
   std::string function;
   std::string file;  // as the line table gives it (a path); empty without line information
   std::uint32_t line = 0;

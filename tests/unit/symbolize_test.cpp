@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <exception>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "read/name_frames.hpp"
@@ -313,6 +315,45 @@ TEST(SystemSources, AFrameOfAHeaderUnderUsrInclude) {
   mark_system_sources(model, symbolizer);
   EXPECT_TRUE(model.frames[0].system_source);
   EXPECT_FALSE(model.frames[1].system_source);
+}
+
+__attribute__((noinline)) int file_local_twice(int x) {
+  asm volatile("" : "+r"(x));
+  return x * 2 + 1;
+}
+
+// The object and offset of the code at `code`, as a native profile has them.
+std::pair<std::string, std::uint64_t> place_of(void* code) {
+  Dl_info info{};
+  if (dladdr(code, &info) == 0 || info.dli_fname == nullptr) return {};
+  return {std::filesystem::canonical(info.dli_fname).string(),
+          reinterpret_cast<std::uintptr_t>(code) - reinterpret_cast<std::uintptr_t>(info.dli_fbase)};
+}
+
+// The function that holds the code is named as Valgrind names it, by the
+// object's symbol table: GCC gives a function of an anonymous namespace no
+// linkage name in its DWARF (its DW_AT_name is file_local_twice).
+TEST(Symbols, AFileLocalFunctionIsNamedAsItsSymbolTableNamesIt) {
+  EXPECT_EQ(file_local_twice(20), 41);
+  auto [object, offset] = place_of(reinterpret_cast<void*>(&file_local_twice));
+  ASSERT_FALSE(object.empty());
+  Symbolizer symbolizer;
+  std::vector<SourceFrame> chain = symbolizer.frames(object, offset);
+  ASSERT_FALSE(chain.empty());
+  EXPECT_EQ(chain.back().function, "strata::test::(anonymous namespace)::file_local_twice(int)");
+  EXPECT_FALSE(chain.back().file.empty());  // and its place, from the DWARF
+}
+
+// Code of a library is named by its symbol, whether or not the library's
+// DWARF is there (libstdc++'s debugging file is seldom installed).
+TEST(Symbols, ALibrarysFunctionIsNamedByItsSymbol) {
+  void (*terminate)() noexcept = &std::terminate;
+  auto [object, offset] = place_of(reinterpret_cast<void*>(terminate));
+  ASSERT_TRUE(object.find("libstdc++") != std::string::npos) << object;
+  Symbolizer symbolizer;
+  std::vector<SourceFrame> chain = symbolizer.frames(object, offset);
+  ASSERT_FALSE(chain.empty());
+  EXPECT_EQ(chain.back().function, "std::terminate()");
 }
 
 }  // namespace
