@@ -182,10 +182,10 @@ int cmd_record(const Args& args) {
   std::string lib_dir = find_tool_dir();
   Ledger ledger;
   Symbolizer symbolizer;
-  ObjectWarmer warmer(symbolizer);
+  ObjectWarmer warmer(symbolizer, ledger);
   RunResult run = request.native
                       ? run_native(find_native_library(lib_dir), request, ledger.fd(),
-                                   [&warmer](pid_t pid) { warmer.start(pid); })
+                                   [&warmer](pid_t) { warmer.start(); })
                       : run_valgrind(lib_dir, valgrind_command(request, ledger.fd()));
   warmer.stop();
   LedgerNotes notes = ledger.read();

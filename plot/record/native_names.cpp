@@ -14,6 +14,8 @@
 //
 // Ids are given anew in order of appearance, and each S and P record names
 // all the frames of each of its addresses.  Every other line is copied.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "record/record.hpp"
@@ -190,10 +193,10 @@ NativeNaming name_native_frames(const std::string& path, Symbolizer& symbolizer)
   return namer.counts();
 }
 
-void ObjectWarmer::start(pid_t pid) {
+void ObjectWarmer::start() {
   stop();
   stopping_ = false;
-  thread_ = std::thread([this, pid] { run(pid); });
+  thread_ = std::thread([this] { run(); });
 }
 
 void ObjectWarmer::stop() {
@@ -206,36 +209,68 @@ void ObjectWarmer::stop() {
   thread_.join();
 }
 
-// The objects of each executable mapping of /proc/PID/maps (a path, not
-// [vdso] or a deleted file), each read once, in the order mapped: the
-// program first.
-void ObjectWarmer::run(pid_t pid) {
+bool ObjectWarmer::stopping() {
+  std::lock_guard<std::mutex> hold(mutex_);
+  return stopping_;
+}
+
+namespace {
+
+// The objects of the F records of the profile at `path` from `offset` on,
+// in `objects`; `offset` moves past its last complete line.  Only a
+// regular file is read (never a FIFO or a device, without blocking).
+void frame_objects(const std::string& path, std::uint64_t& offset, std::vector<std::string>& objects) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return;
+  struct stat status;
+  if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+    ::close(fd);
+    return;
+  }
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    ssize_t n = pread(fd, buffer, sizeof buffer, static_cast<off_t>(offset + text.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  std::size_t end = text.rfind('\n');
+  if (end == std::string::npos) return;
+  std::string_view lines(text.data(), end + 1);
+  for (std::size_t at = 0; at < lines.size();) {
+    std::size_t next = lines.find('\n', at);
+    std::string_view line = lines.substr(at, next - at);
+    at = next + 1;
+    if (!line.starts_with("F\t")) continue;
+    std::vector<std::string_view> f = split(line, '\t');
+    if (f.size() != 9) continue;
+    if (std::optional<std::string> object = unescape(f[7]); object && !object->empty()) {
+      objects.push_back(std::move(*object));
+    }
+  }
+  offset += end + 1;
+}
+
+}  // namespace
+
+void ObjectWarmer::run() {
   std::set<std::string> seen;
-  std::string maps = "/proc/" + std::to_string(pid) + "/maps";
-  auto wait = std::chrono::milliseconds(20);
+  std::map<std::string, std::uint64_t> read_to;  // profile -> bytes looked at
   for (;;) {
     {
       std::unique_lock<std::mutex> hold(mutex_);
-      if (wake_.wait_for(hold, wait, [this] { return stopping_; })) return;
+      if (wake_.wait_for(hold, std::chrono::milliseconds(50), [this] { return stopping_; })) return;
     }
-    wait = std::chrono::milliseconds(250);
-    std::ifstream in(maps);
-    std::string line;
-    std::vector<std::string> objects;
-    while (std::getline(in, line)) {
-      // address perms offset dev inode path
-      std::vector<std::string_view> f = split(line, ' ');
-      std::erase_if(f, [](std::string_view w) { return w.empty(); });
-      if (f.size() < 6 || f[1].size() < 3 || f[1][2] != 'x' || !f[5].starts_with("/")) continue;
-      if (f.size() > 6) continue;  // "(deleted)", or a path with a space: named at the end
-      if (seen.insert(std::string(f[5])).second) objects.emplace_back(f[5]);
-    }
-    for (const std::string& object : objects) {
-      {
-        std::lock_guard<std::mutex> hold(mutex_);
-        if (stopping_) return;
+    for (const LedgerNotes::Profile& profile : ledger_.read().profiles) {
+      std::vector<std::string> objects;
+      frame_objects(profile.path, read_to[profile.path], objects);
+      for (const std::string& object : objects) {
+        if (!seen.insert(object).second) continue;
+        if (stopping()) return;
+        symbolizer_.prepare(object);
       }
-      symbolizer_.prepare(object);
     }
   }
 }

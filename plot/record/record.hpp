@@ -152,25 +152,29 @@ RunResult run_native(const std::string& library, const RecordRequest& request, i
                      const std::function<void(pid_t)>& started = {});
 
 // While a native recording runs, reads the DWARF of the objects its
-// program maps (from /proc/PID/maps, after 20 ms and then every 250 ms),
-// on a thread of its own, so that naming the frames when the run ends
-// finds them read: on a second core the run's end waits less.  The
-// symbolizer is the thread's from start() to stop() (or the destructor),
-// which waits for the object being read.
+// profiles' frames are in, on a thread of its own: every 50 ms it reads the
+// ledger for the profiles opened (regular files only) and the F records
+// written to them since, and reads each new object once, so that naming
+// the frames when the run ends finds them read: on a second core the run's
+// end waits less.  The symbolizer is the thread's from start() to stop()
+// (or the destructor), which waits for the object being read.
 class ObjectWarmer {
  public:
-  explicit ObjectWarmer(Symbolizer& symbolizer) : symbolizer_(symbolizer) {}
+  ObjectWarmer(Symbolizer& symbolizer, const Ledger& ledger)
+      : symbolizer_(symbolizer), ledger_(ledger) {}
   ~ObjectWarmer() { stop(); }
   ObjectWarmer(const ObjectWarmer&) = delete;
   ObjectWarmer& operator=(const ObjectWarmer&) = delete;
 
-  void start(pid_t pid);
+  void start();
   void stop();
 
  private:
-  void run(pid_t pid);
+  void run();
+  bool stopping();
 
   Symbolizer& symbolizer_;
+  const Ledger& ledger_;
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -253,9 +253,10 @@ TEST_F(Symbolize, ANativeProfilesStacksNameEveryFrameOfEachId) {
   std::filesystem::remove(path);
 }
 
-// While a program runs, the warmer reads the objects it maps: here this
-// test program's own, whose DWARF the symbolizer keeps open.
-TEST_F(Symbolize, TheWarmerReadsTheObjectsAProcessMaps) {
+// While a program runs, the warmer reads the objects of the frames written
+// to the profiles the ledger lists: here this test program's own, whose
+// DWARF the symbolizer keeps open.
+TEST_F(Symbolize, TheWarmerReadsTheObjectsOfTheFramesWritten) {
   std::string self = std::filesystem::canonical("/proc/self/exe").string();
   auto holds_self = [&self] {
     for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
@@ -265,11 +266,17 @@ TEST_F(Symbolize, TheWarmerReadsTheObjectsAProcessMaps) {
     return false;
   };
   ASSERT_FALSE(holds_self());
+  std::string profile = ::testing::TempDir() + "strata-warmer.strata";
+  std::ofstream(profile) << "opt\tnative\tyes\n"
+                         << "F\t1\t0x1\t0\t\t\t0\t" << self << "\t0x10\n";
+  Ledger ledger;
+  std::string note = std::string("P") + '\0' + std::to_string(::getpid()) + '\0' + profile + '\0';
+  ASSERT_EQ(::write(ledger.fd(), note.data(), note.size()), static_cast<ssize_t>(note.size()));
   Symbolizer symbolizer;
   bool held = false;
   {
-    ObjectWarmer warmer(symbolizer);
-    warmer.start(::getpid());
+    ObjectWarmer warmer(symbolizer, ledger);
+    warmer.start();
     for (int i = 0; i < 3000 && !held; ++i) {  // at most 30 s, a bound for a failure only
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       held = holds_self();
@@ -277,6 +284,7 @@ TEST_F(Symbolize, TheWarmerReadsTheObjectsAProcessMaps) {
     warmer.stop();
   }
   EXPECT_TRUE(held) << "the warmer did not read " << self;
+  std::filesystem::remove(profile);
 }
 
 }  // namespace
