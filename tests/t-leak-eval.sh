@@ -102,6 +102,33 @@ expect_eq "allowed: log_keep twice and ring_grow in ring-creep; false: ring_grow
 s = json.load(open(sys.argv[1]))["summary"]["strata"]
 print(s["allowed"], s["false"])' "$WORK/results3.json")" "3 1"
 
+# A truth's scoped function is named by Valgrind's bare name of an inlined
+# frame (decode for Consumer::decode), not by another scope's.
+mkdir -p "$WORK/truth4" "$WORK/runs4"
+cat >"$WORK/truth4/relay.truth" <<'JSON'
+{"program": "relay", "about": "a leak in a member function, inlined",
+ "leak": {"functions": ["Consumer::decode"], "headline": ["Consumer::decode"],
+          "freed_at_exit": false},
+ "variants": [{"name": "relay", "args": [], "leaks": true},
+              {"name": "relay-b", "args": [], "leaks": true}]}
+JSON
+relay() {
+   "$PYTHON" -c 'import json, sys
+f = lambda n: {"name": n, "function": n}
+json.dump({"leaks": [{"kind": "steady_growth", "headline": f(sys.argv[2]),
+                      "frames": [f(sys.argv[2]), f("main")], "end_bytes": 1}],
+           "cycles": {"count": 0}}, open(sys.argv[1], "w"))' "$WORK/runs4/$1.i.1.json" "$2"
+}
+relay relay decode
+relay relay-b Other::decode
+"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth4" --work "$WORK/runs4" \
+   -K 1 --modes strata -o "$WORK/results4.json" >"$WORK/out4" 2>&1
+expect_eq "leak-eval --rescore of scoped names exits 0" "$?" 0
+expect_eq "right and headline right: decode; false: Other::decode" \
+   "$("$PYTHON" -c 'import json, sys
+s = json.load(open(sys.argv[1]))["summary"]["strata"]
+print(s["right"], s["headline_right"], s["false"])' "$WORK/results4.json")" "1 1 1"
+
 # A missing report is a broken setup, not a score.
 rm "$WORK/runs/tree.i.2.json"
 "$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth" --work "$WORK/runs" \

@@ -20,9 +20,17 @@ def frame_names(finding):
 
 def names_function(name, function):
     """Whether the frame name is function; a C++ name matches with its scope
-    and parameters ("(anonymous namespace)::f(long)" is f)."""
+    and parameters ("(anonymous namespace)::f(long)" is f).  A bare name (no
+    scope, no parameters) matches a scoped function by its last component:
+    Valgrind names an inlined frame by its DWARF name alone ("decode" for
+    Consumer::decode)."""
     pattern = re.compile(r"(?:^|::)" + re.escape(function) + r"(?:\(|<|$)")
-    return bool(pattern.search(name))
+    if pattern.search(name):
+        return True
+    if "::" in name or "(" in name or "::" not in function:
+        return False
+    last = re.split(r"[(<]", function, maxsplit=1)[0].rsplit("::", 1)[-1]
+    return name == last
 
 
 def names_any(names, functions):
