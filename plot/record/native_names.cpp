@@ -14,6 +14,8 @@
 //
 // Ids are given anew in order of appearance, and each S and P record names
 // all the frames of each of its addresses.  Every other line is copied.
+// While the program runs, ObjectWarmer reads the objects of the frames
+// written so far, so that this pass finds them read.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
