@@ -110,7 +110,7 @@ std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) 
 // floor's rise matches kRise of the bytes it leaves behind (`left`, of
 // left_behind: its kept bytes less its working set at h) of those born in
 // it; and so it does in each part (of `bounds`) after the first that keeps
-// some (`kept`), but for the last when the program has cycles (`cycling`).
+// some (`kept`), but for the last when the program has `cycles`.
 // A part whose kept bytes are all its working set leaves nothing behind
 // and matches none.  A structure whose
 // entries are replaced (a cache, a table over a fixed key space, a random
@@ -121,12 +121,20 @@ std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) 
 // first part keeps raises it past only once it is exceeded.  So is the last
 // part of a program with cycles: the bytes in flight in the cycle under way
 // at the horizon count as kept though no floor has risen with them yet (the
-// last video's frames).  Without cycles the last part is judged on its own:
-// a cache that fills for most of the run and then only replaces its
-// entries levels off there.  The least share matched, at most 1.
+// last video's frames); but up to that cycle it is judged when the
+// structure's oldest entries die there (`deaths`, of cells born before the
+// stretch and dying in it, kReplaced of what it leaves behind there at
+// least): a ring or a cache at its capacity after most of the run, which
+// the heap by age shows eating its oldest layers.  Without cycles the last
+// part is judged on its own: a cache that fills for most of the run and
+// then only replaces its entries levels off there.  The least share
+// matched, at most 1.
 double floor_matched(const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
                      const std::vector<std::uint64_t>& left,
-                     std::uint32_t h, const std::vector<std::uint32_t>& bounds, bool cycling) {
+                     std::uint32_t h, const std::vector<std::uint32_t>& bounds,
+                     std::span<const std::uint32_t> cycles,
+                     const std::map<std::pair<std::uint32_t, std::uint32_t>, Amount>& deaths) {
+  bool cycling = !cycles.empty();
   std::vector<double> floor = floor_of(alive, h);
   double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
   for (double& f : floor) f = std::max(f, before);
@@ -143,6 +151,24 @@ double floor_matched(const std::vector<double>& alive, const std::vector<std::ui
   double worst = matched(bounds.front(), h);
   for (std::size_t q = 1; q + (cycling ? 2 : 1) < bounds.size(); ++q) {
     worst = std::min(worst, matched(bounds[q], bounds[q + 1]));
+  }
+  // A program with cycles: its last part up to the cycle in flight at h,
+  // when the structure's oldest entries die there (born before that
+  // stretch began and dying in it, kReplaced of what it leaves behind
+  // there at least): a ring or a cache at its capacity, full after most of
+  // the run.
+  if (cycling && bounds.size() > 2) {
+    auto in_flight = std::lower_bound(cycles.begin(), cycles.end(), h);
+    std::uint32_t from = bounds[bounds.size() - 2];
+    std::uint32_t to = in_flight == cycles.begin() ? from : *std::prev(in_flight);
+    double left_there = 0, old = 0;
+    for (std::uint32_t e = from; e < to; ++e) left_there += static_cast<double>(left[e]);
+    for (const auto& [cell, amount] : deaths) {
+      if (cell.second >= from && cell.second < to && cell.second - cell.first >= to - from) {
+        old += static_cast<double>(amount.bytes);
+      }
+    }
+    if (left_there > 0 && old >= kReplaced * left_there) worst = std::min(worst, matched(from, to));
   }
   return worst;
 }
@@ -461,7 +487,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   };
   set_span(s);
   if (!judgeable(n, s, h, work, cycles, alive, n.why)) return false;
-  n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, !cycles.empty());
+  n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, cycles, n.deaths);
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
@@ -478,7 +504,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, alive, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
-    if (floor_matched(alive, all, n.kept, h, bounds, !cycles.empty()) < kRise ||
+    if (floor_matched(alive, all, n.kept, h, bounds, cycles, n.deaths) < kRise ||
         short_half(n, from, h, work, cycles, at) != Short::neither ||
         empty_part(n, bounds, work, at, to)) {
       continue;
