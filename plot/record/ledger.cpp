@@ -16,6 +16,7 @@
 
 #include "record/record.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace strata {
 
@@ -73,17 +74,6 @@ Ledger::Ledger() {
 
 Ledger::~Ledger() { close(fd_); }
 
-LedgerNotes Ledger::read() const {
-  std::string text;
-  char buffer[65536];
-  for (off_t at = 0;;) {
-    ssize_t n = pread(fd_, buffer, sizeof buffer, at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-    at += n;
-  }
-  return parse_ledger(text);
-}
+LedgerNotes Ledger::read() const { return parse_ledger(read_from(fd_, 0)); }
 
 }  // namespace strata

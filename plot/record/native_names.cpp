@@ -16,8 +16,6 @@
 // all the frames of each of its addresses.  Every other line is copied.
 // While the program runs, ObjectWarmer reads the objects of the frames
 // written so far, so that this pass finds them read.
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -222,21 +220,9 @@ namespace {
 // in `objects`; `offset` moves past its last complete line.  Only a
 // regular file is read (never a FIFO or a device, without blocking).
 void frame_objects(const std::string& path, std::uint64_t& offset, std::vector<std::string>& objects) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  int fd = open_regular(path);
   if (fd < 0) return;
-  struct stat status;
-  if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
-    ::close(fd);
-    return;
-  }
-  std::string text;
-  char buffer[1 << 16];
-  for (;;) {
-    ssize_t n = pread(fd, buffer, sizeof buffer, static_cast<off_t>(offset + text.size()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
+  std::string text = read_from(fd, offset);
   ::close(fd);
   std::size_t end = text.rfind('\n');
   if (end == std::string::npos) return;

@@ -5,16 +5,16 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+#include "util/text.hpp"
 
 namespace strata {
 
@@ -32,9 +32,8 @@ class ElfFile {
  public:
   ElfFile() = default;
   explicit ElfFile(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    struct stat status;
-    if (fd_ < 0 || fstat(fd_, &status) != 0 || !S_ISREG(status.st_mode)) return;
+    fd_ = open_regular(path);
+    if (fd_ < 0) return;
     elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
     if (elf_ != nullptr && elf_kind(elf_) != ELF_K_ELF) {
       elf_end(elf_);

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "util/text.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 
@@ -157,6 +162,28 @@ std::string quote(std::string_view text) {
   constexpr std::size_t kLongest = 60;
   if (text.size() <= kLongest) return "'" + shown(text) + "'";
   return "'" + shown(text.substr(0, kLongest)) + "...'";
+}
+
+int open_regular(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  struct stat status;
+  if (fd >= 0 && (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode))) {
+    ::close(fd);
+    fd = -1;
+  }
+  return fd;
+}
+
+std::string read_from(int fd, std::uint64_t at) {
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    ssize_t n = pread(fd, buffer, sizeof buffer, static_cast<off_t>(at + text.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
 }
 
 }  // namespace strata

@@ -86,4 +86,13 @@ std::optional<std::string> unescape(std::string_view text);
 // "'text'", shown() and cut short when long, for error messages.
 std::string quote(std::string_view text);
 
+// Opens `path` for reading, without blocking, only when it is a regular
+// file (never a FIFO or a device, which a profile could name): its
+// descriptor, closed on exec, or -1.
+int open_regular(const std::string& path);
+
+// The bytes of the descriptor `fd` from byte `at` to its end, as far as
+// they can be read (pread: its offset does not move).
+std::string read_from(int fd, std::uint64_t at);
+
 }  // namespace strata
