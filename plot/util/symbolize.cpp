@@ -298,21 +298,18 @@ Symbolizer::Object::Object(const std::string& path) : file(path) {
   if (file.elf() == nullptr) return;
   GElf_Ehdr header;
   fixed = gelf_getehdr(file.elf(), &header) != nullptr && header.e_type == ET_EXEC;
-  symbols = function_symbols(file.elf());
   dwarf = dwarf_begin_elf(file.elf(), DWARF_C_READ, nullptr);
-  if (dwarf != nullptr) return;
   // Stripped: the DWARF of the same build, by its build ID, and its full
   // symbol table.
-  std::string id = build_id(file.elf());
+  std::string id = dwarf != nullptr ? "" : build_id(file.elf());
   if (!id.empty()) {
     debug_file = ElfFile(debug_file_path(id));
     if (debug_file.elf() != nullptr && build_id(debug_file.elf()) == id) {
       dwarf = dwarf_begin_elf(debug_file.elf(), DWARF_C_READ, nullptr);
-      if (std::vector<FunctionSymbol> full = function_symbols(debug_file.elf()); !full.empty()) {
-        symbols = std::move(full);
-      }
+      symbols = function_symbols(debug_file.elf());
     }
   }
+  if (symbols.empty()) symbols = function_symbols(file.elf());
   if (dwarf == nullptr) {  // nothing more to read: no descriptor kept
     file = ElfFile();
     debug_file = ElfFile();
