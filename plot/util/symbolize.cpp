@@ -320,8 +320,8 @@ std::string Symbolizer::Object::symbol_at(Dwarf_Addr address) const {
   auto after = std::upper_bound(symbols.begin(), symbols.end(), address,
                                 [](Dwarf_Addr a, const FunctionSymbol& f) { return a < f.start; });
   // The last symbol starting at or before `address` that holds it, the
-  // first of its aliases.
-  while (after != symbols.begin()) {
+  // first of its aliases; nested symbols are rare: 64 looked at at most.
+  for (int looked = 0; after != symbols.begin() && looked < 64; ++looked) {
     --after;
     if (address < after->end) {
       Dwarf_Addr start = after->start;
@@ -329,7 +329,6 @@ std::string Symbolizer::Object::symbol_at(Dwarf_Addr address) const {
       std::string name = demangled(after->name);
       return name.empty() ? after->name : name;
     }
-    if (symbols.end() - after > 64) break;  // nested symbols are rare: look no further
   }
   return "";
 }
