@@ -185,7 +185,7 @@ int cmd_record(const Args& args) {
   ObjectWarmer warmer(symbolizer, ledger);
   RunResult run = request.native
                       ? run_native(find_native_library(lib_dir), request, ledger.fd(),
-                                   [&warmer](pid_t) { warmer.start(); })
+                                   [&warmer] { warmer.start(); })
                       : run_valgrind(lib_dir, valgrind_command(request, ledger.fd()));
   warmer.stop();
   LedgerNotes notes = ledger.read();

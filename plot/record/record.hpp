@@ -147,9 +147,9 @@ std::string find_native_library(const std::string& tool_dir);
 // Runs PROGRAM (searched in PATH, no shell) with `library` preloaded and
 // the request's native options (and the ledger's descriptor, when
 // `record_fd` is not -1), and waits for it.
-// `started`, when given, is called with the program's pid once it runs.
+// `started`, when given, is called once the program runs.
 RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd,
-                     const std::function<void(pid_t)>& started = {});
+                     const std::function<void()>& started = {});
 
 // While a native recording runs, reads the DWARF of the objects its
 // profiles' frames are in, on a thread of its own: every 50 ms it reads the

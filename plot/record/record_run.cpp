@@ -203,7 +203,7 @@ namespace {
 
 // Runs `args` with the environment `env_strings` and waits for it.
 RunResult run(const std::vector<std::string>& args, std::vector<std::string> env_strings,
-              bool search, const std::function<void(pid_t)>& started = {}) {
+              bool search, const std::function<void()>& started = {}) {
   std::vector<std::string> arg_strings = args;
   std::vector<char*> argv = c_strings(arg_strings);
   std::vector<char*> envp = c_strings(env_strings);
@@ -220,7 +220,7 @@ RunResult run(const std::vector<std::string>& args, std::vector<std::string> env
     signals.wait_for(pid);
     throw Error("cannot run " + args[0] + ": " + std::strerror(error));
   }
-  if (started) started(pid);
+  if (started) started();
   return {pid, signals.wait_for(pid)};
 }
 
@@ -247,7 +247,7 @@ std::string find_native_library(const std::string& tool_dir) {
 // one a line in STRATA_NATIVE_OPTIONS, and nothing of a recording this one
 // runs in (STRATA_NATIVE_IMAGE, which says what an exec'd image was).
 RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd,
-                     const std::function<void(pid_t)>& started) {
+                     const std::function<void()>& started) {
   std::string options = "--library=" + library;
   if (record_fd >= 0) options += "\n--record-fd=" + std::to_string(record_fd);
   for (const std::string& arg : request.native_args) options += "\n" + arg;
