@@ -56,11 +56,13 @@ report tree 2 "rising_trough:build_tree:build_tree,main" "rising_trough:main:mai
 status=$?
 cat "$WORK/out"
 expect_eq "leak-eval --rescore exits 0" "$status" 0
-summary() {
+# summary_of RESULTS KEY...: those of the strata mode's summary in RESULTS.
+summary_of() {
    "$PYTHON" -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]["strata"]
-print(" ".join(str(s[k]) for k in sys.argv[2:]))' "$WORK/results.json" "$@"
+print(" ".join(str(s[k]) for k in sys.argv[2:]))' "$@"
 }
+summary() { summary_of "$WORK/results.json" "$@"; }
 expect_eq "right, false (parts among them), allowed findings" \
    "$(summary right false part allowed)" "4 4 1 2"
 expect_eq "found: 3 of the 4 leaking recordings" "$(summary found leaking_recordings)" "3 4"
@@ -85,22 +87,21 @@ cat >"$WORK/truth3/ring.truth" <<'JSON'
  "variants": [{"name": "ring", "args": [], "leaks": false},
               {"name": "ring-creep", "args": [], "leaks": false, "growth": ["ring_grow"]}]}
 JSON
-ring() {
+# growths REPORT NAME...: a report of a steady growth headed by each NAME (its frames NAME, main).
+growths() {
    "$PYTHON" -c 'import json, sys
 f = lambda n: {"name": n, "function": n}
 json.dump({"leaks": [{"kind": "steady_growth", "headline": f(n), "frames": [f(n), f("main")],
                       "end_bytes": 1} for n in sys.argv[2:]], "cycles": {"count": 0}},
-          open(sys.argv[1], "w"))' "$WORK/runs3/$1.i.1.json" "${@:2}"
+          open(sys.argv[1], "w"))' "$@"
 }
-ring ring ring_grow log_keep
-ring ring-creep ring_grow log_keep
+growths "$WORK/runs3/ring.i.1.json" ring_grow log_keep
+growths "$WORK/runs3/ring-creep.i.1.json" ring_grow log_keep
 "$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth3" --work "$WORK/runs3" \
    -K 1 --modes strata -o "$WORK/results3.json" >"$WORK/out3" 2>&1
 expect_eq "leak-eval --rescore of list growths exits 0" "$?" 0
 expect_eq "allowed: log_keep twice and ring_grow in ring-creep; false: ring_grow in ring" \
-   "$("$PYTHON" -c 'import json, sys
-s = json.load(open(sys.argv[1]))["summary"]["strata"]
-print(s["allowed"], s["false"])' "$WORK/results3.json")" "3 1"
+   "$(summary_of "$WORK/results3.json" allowed false)" "3 1"
 
 # A truth's scoped function is named by Valgrind's bare name of an inlined
 # frame (decode for Consumer::decode), not by another scope's.
@@ -112,22 +113,13 @@ cat >"$WORK/truth4/relay.truth" <<'JSON'
  "variants": [{"name": "relay", "args": [], "leaks": true},
               {"name": "relay-b", "args": [], "leaks": true}]}
 JSON
-relay() {
-   "$PYTHON" -c 'import json, sys
-f = lambda n: {"name": n, "function": n}
-json.dump({"leaks": [{"kind": "steady_growth", "headline": f(sys.argv[2]),
-                      "frames": [f(sys.argv[2]), f("main")], "end_bytes": 1}],
-           "cycles": {"count": 0}}, open(sys.argv[1], "w"))' "$WORK/runs4/$1.i.1.json" "$2"
-}
-relay relay decode
-relay relay-b Other::decode
+growths "$WORK/runs4/relay.i.1.json" decode
+growths "$WORK/runs4/relay-b.i.1.json" Other::decode
 "$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth4" --work "$WORK/runs4" \
    -K 1 --modes strata -o "$WORK/results4.json" >"$WORK/out4" 2>&1
 expect_eq "leak-eval --rescore of scoped names exits 0" "$?" 0
 expect_eq "right and headline right: decode; false: Other::decode" \
-   "$("$PYTHON" -c 'import json, sys
-s = json.load(open(sys.argv[1]))["summary"]["strata"]
-print(s["right"], s["headline_right"], s["false"])' "$WORK/results4.json")" "1 1 1"
+   "$(summary_of "$WORK/results4.json" right headline_right false)" "1 1 1"
 
 # A missing report is a broken setup, not a score.
 rm "$WORK/runs/tree.i.2.json"
