@@ -130,9 +130,10 @@ Finding finding_of(const Model& model, const FindingHeadlines& headlines,
 
 // The joins of step 5, indexed by what they compare so that they cost about
 // the leaking nodes, not their pairs; the same joins as comparing every
-// pair (a,b), whose rule is: the same headline function; or both freed at
-// exit and freed together; or, unless both are freed at exit, the same
-// builder or the same births (total variation at most kSame).  A join with
+// pair (a,b), whose rule is: the same headline function; or freed together
+// at exit and born alike (total variation at most kSame; freed together
+// alone for a node with no kept block of its own); or, unless both are
+// freed at exit, the same builder or the same births.  A join with
 // one node of a class that every member would join is a join with them all
 // (union-find), which is what lets a class stand for its members.
 void join_leaking(const Model& model, const std::vector<Node>& nodes,
@@ -148,18 +149,24 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     auto [at, fresh] = by_function.emplace(functions[a], a);
     if (!fresh) joins.join(a, at->second);
   }
-  // Freed together: one freer, or one's freer called on the other's stack.
-  std::unordered_map<std::string_view, std::size_t> by_freer;
+  // Freed together (one freer, or one's freer called on the other's stack)
+  // and born alike: joined below, with the births.  A node without births
+  // to compare (no kept block of its own: bytes grown onto older blocks)
+  // joins on its freer alone.
+  auto births = [&](std::size_t a) {
+    const std::vector<std::uint64_t>& blocks = nodes[leaking[a]].kept_blocks;
+    return std::any_of(blocks.begin(), blocks.end(), [](std::uint64_t b) { return b > 0; });
+  };
+  std::unordered_map<std::string_view, std::size_t> any_by_freer;
   for (std::size_t a = 0; a < n; ++a) {
-    if (!freers[a] || freers[a]->function.empty()) continue;
-    auto [at, fresh] = by_freer.emplace(freers[a]->function, a);
-    if (!fresh) joins.join(a, at->second);
+    if (freers[a] && !freers[a]->function.empty()) any_by_freer.emplace(freers[a]->function, a);
   }
   for (std::size_t a = 0; a < n; ++a) {
-    if (!freers[a] || freers[a]->function.empty()) continue;
+    if (!freers[a] || freers[a]->function.empty() || births(a)) continue;
+    joins.join(a, any_by_freer.at(freers[a]->function));
     for (FrameId f : freers[a]->frames) {
-      auto at = by_freer.find(model.frame(f).function);
-      if (at != by_freer.end()) joins.join(a, at->second);
+      auto at = any_by_freer.find(model.frame(f).function);
+      if (at != any_by_freer.end()) joins.join(a, at->second);
     }
   }
   // The same builder, unless both are freed at exit: every node without a
@@ -173,16 +180,17 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     auto at = unfreed_by_builder.find(builders[a]);
     if (at != unfreed_by_builder.end() && at->second != a) joins.join(a, at->second);
   }
-  // The same births, unless both are freed at exit.  Nodes whose kept
-  // blocks come from the epochs in exactly the same proportions are one
-  // class (each is as far from any other node as the next); classes are
-  // compared in the order of their mean birth epoch, which differs by at
-  // most (H - 1) x kSame between two within kSame.
+  // The same births, unless both are freed at exit and not freed together.
+  // Nodes whose kept blocks come from the epochs in exactly the same
+  // proportions are one class (each is as far from any other node as the
+  // next); classes are compared in the order of their mean birth epoch,
+  // which differs by at most (H - 1) x kSame between two within kSame.
   struct Births {
     std::vector<std::uint64_t> blocks;
     double mean = 0;
     std::size_t unfreed = SIZE_MAX;   // a member without a freer (all of them are joined)
     std::vector<std::size_t> freed;   // the members with one
+    std::unordered_map<std::string_view, std::size_t> by_freer;  // freer -> a member (all joined)
   };
   auto proportional = [](const std::vector<std::uint64_t>& x, const std::vector<std::uint64_t>& y) {
     using Wide = unsigned __int128;
@@ -212,12 +220,16 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                            [&](std::size_t c) { return proportional(classes[c].blocks, blocks); });
     std::size_t c = it != same.end() ? *it : classes.size();
     if (c == classes.size()) {
-      classes.push_back({blocks, mean, SIZE_MAX, {}});
+      classes.push_back({blocks, mean, SIZE_MAX, {}, {}});
       same.push_back(c);
     }
     Births& k = classes[c];
     if (freers[a]) {
       k.freed.push_back(a);
+      if (!freers[a]->function.empty()) {
+        auto [at, fresh] = k.by_freer.emplace(freers[a]->function, a);
+        if (!fresh) joins.join(a, at->second);
+      }
     } else if (k.unfreed == SIZE_MAX) {
       k.unfreed = a;
     } else {
@@ -225,7 +237,19 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     }
   }
   // Within a class (the same births) and between two classes within kSame:
-  // every pair but those of two freed members.
+  // every pair but those of two freed members not freed together.
+  auto freed_together = [&](const Births& x, const Births& y) {
+    for (const auto& [function, a] : x.by_freer) {
+      auto at = y.by_freer.find(function);
+      if (at != y.by_freer.end()) joins.join(a, at->second);
+    }
+    for (std::size_t b : y.freed) {
+      for (FrameId f : freers[b]->frames) {
+        auto at = x.by_freer.find(model.frame(f).function);
+        if (at != x.by_freer.end()) joins.join(b, at->second);
+      }
+    }
+  };
   auto join_classes = [&](const Births& x, const Births& y) {
     if (x.unfreed != SIZE_MAX && y.unfreed != SIZE_MAX) joins.join(x.unfreed, y.unfreed);
     if (y.unfreed != SIZE_MAX) {
@@ -234,6 +258,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     if (x.unfreed != SIZE_MAX) {
       for (std::size_t b : y.freed) joins.join(b, x.unfreed);
     }
+    freed_together(x, y);
+    if (&x != &y) freed_together(y, x);
   };
   for (const Births& k : classes) join_classes(k, k);
   std::vector<std::size_t> order(classes.size());
@@ -437,10 +463,11 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
     return true;
   });
   out.passed_over = passed_over(nodes, leaking);
-  // One structure: the same headline function, freed together at exit, or
-  // the same distribution of kept blocks over the epochs, unless the code
-  // that frees them at exit says they are two (two leaks of one request,
-  // freed by two release functions).
+  // One structure: the same headline function, or the same distribution of
+  // kept blocks over the epochs, unless the code that frees them at exit
+  // says they are two (two leaks of one request, freed by two release
+  // functions); freed together at exit alone is not one structure (a
+  // destructor frees every member).
   std::vector<std::string> functions;
   std::vector<std::optional<ExitFreer>> freers;
   std::vector<std::string_view> builders;  // FindingHeadlines::builder

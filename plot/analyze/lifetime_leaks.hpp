@@ -29,11 +29,11 @@
 //      kChance of the time, or none (it levels off: a start-up table, a
 //      table filled; or only the newest survive).
 //   4. One leak, one finding.  Leaking nodes are joined when they have the
-//      same headline function, when the same code frees them in the release
-//      at exit (one freer, or one's freer on the other's free stack), or when
-//      their kept blocks come from the same epochs in the same proportions
-//      (total variation at most kSame) and the code that frees them at exit
-//      does not say they are two.
+//      same headline function, or when their kept blocks come from the same
+//      epochs in the same proportions (total variation at most kSame) and
+//      the code that frees them at exit does not say they are two: the same
+//      code frees them in the release at exit (one freer, or one's freer on
+//      the other's free stack), or not both are freed there.
 #pragma once
 
 #include <cstddef>

@@ -398,6 +398,33 @@ TEST(LifetimeLeaks, TwoPartsFreedByOneDestructorAreOne) {
   EXPECT_EQ(freed_by({}, {}).size(), 1u);
 }
 
+TEST(LifetimeLeaks, TwoStructuresOneDestructorFreesWithOtherBirthsAreTwo) {
+  // An indexer's history, one entry an epoch, and its library's page list,
+  // grown in the first epochs and then by a page every fourth: both freed
+  // at exit by the indexer's destructor (free stack 1: session_free <-
+  // teardown <- main), born unlike (total variation over kSame).  Freed
+  // together, but two structures: the history heads a finding of its own.
+  Model model = model_of({"main", "history_add", "pages_alloc", "scratch", "teardown",
+                          "audit_trim", "token_revoke", "session_free"});
+  model.lifetimes.free_stacks = true;
+  model.lifetimes.free_stacks_frames.push_back({FrameId{7}, FrameId{4}, FrameId{0}});
+  Site& history = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < kEpochs - 1; ++e) {
+    cell(history, e, kEpochs - 1, 1000);
+    history.cells.back().freed_by = 1;
+  }
+  Site& pages = add_site(model, {2, 0});
+  for (std::uint32_t e = 0; e < kEpochs - 1; ++e) {
+    if (e < 8 || e % 4 == 0) {
+      cell(pages, e, kEpochs - 1, e < 8 ? 4096 * 8 : 4096);
+      pages.cells.back().freed_by = 1;
+    }
+  }
+  temporaries(model, 3);
+  std::vector<std::string> found = headlines(model, find_lifetime_leaks(model, OwnCode(model, {})));
+  EXPECT_NE(std::find(found.begin(), found.end(), "history_add"), found.end());
+}
+
 // index_grow's table, doubled at kDoublings, and entry_new's entries, one
 // an epoch, all kept: their births differ (geometric steps against every
 // epoch).  Built by `index_builder` and `entry_builder` (frames).
