@@ -27,6 +27,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "record/record.hpp"
 #include "util/error.hpp"
@@ -57,6 +59,24 @@ std::string escaped(std::string_view text) {
     }
   }
   return out;
+}
+
+// An F record (F id address inlined function file line object offset):
+// its fields, and when it has all 9 its object (unescaped) and the offset
+// in it.  The naming pass and the warmer read F records alike.
+struct FrameRecord {
+  std::vector<std::string_view> fields;
+  std::optional<std::string> object;
+  std::optional<std::uint64_t> offset;
+};
+
+FrameRecord frame_record(std::string_view text) {
+  FrameRecord r{split(text, '\t'), std::nullopt, std::nullopt};
+  if (r.fields.size() == 9) {
+    r.object = unescape(r.fields[7]);
+    if (r.fields[8].starts_with("0x")) r.offset = parse_hex(r.fields[8].substr(2));
+  }
+  return r;
 }
 
 // Whether the header (the lines before the first record) says the profile
@@ -91,10 +111,8 @@ class Namer {
  private:
   // F id address inlined function file line object offset
   void frame(std::string_view text) {
-    std::vector<std::string_view> f = split(text, '\t');
+    auto [f, object, offset] = frame_record(text);
     auto old_id = f.size() == 9 ? parse_number(f[1]) : std::nullopt;
-    auto offset = f.size() == 9 && f[8].starts_with("0x") ? parse_hex(f[8].substr(2)) : std::nullopt;
-    auto object = f.size() == 9 ? unescape(f[7]) : std::nullopt;
     std::vector<SourceFrame> chain;
     if (old_id && offset && object && !object->empty() && f[4].empty()) {
       ++counts_.frames;
@@ -232,10 +250,8 @@ void frame_objects(const std::string& path, std::uint64_t& offset, std::vector<s
     std::string_view line = lines.substr(at, next - at);
     at = next + 1;
     if (!line.starts_with("F\t")) continue;
-    std::vector<std::string_view> f = split(line, '\t');
-    if (f.size() != 9) continue;
-    if (std::optional<std::string> object = unescape(f[7]); object && !object->empty()) {
-      objects.push_back(std::move(*object));
+    if (FrameRecord r = frame_record(line); r.object && !r.object->empty()) {
+      objects.push_back(std::move(*r.object));
     }
   }
   offset += end + 1;
