@@ -66,7 +66,10 @@ std::size_t FindingHeadlines::headline(std::span<const FrameId> frames) const {
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const Frame& frame = model_.frame(frames[i]);
     bool known = !frame.function.empty() || !frame.object.empty();
-    if (!known || library(frames, i)) continue;
+    // The program's source counted as a library's only for what it is
+    // inlined into (std::thread's _M_run) is its own.
+    bool inlined_own = own_source_[index(frames[i])] && !library_[index(frames[i])];
+    if (!known || (library(frames, i) && !inlined_own)) continue;
     std::size_t head = past_wrappers(frames, i);
     // The program's allocation hook, called by a library (an allocator it
     // installed in it): frames[i] calls the allocator, through its wrappers

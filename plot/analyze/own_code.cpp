@@ -190,6 +190,17 @@ OwnCode::OwnCode(const Model& model, std::vector<std::string> libraries)
       own_files_.push_back(frame.file);
     }
   }
+  // A massif.out file names no object beside a frame with a line: the
+  // program's own source is then the file of main (an own function
+  // inlined into std::thread's _M_run is in it, as a one-file program's is).
+  for (const Frame& frame : model.frames) {
+    if (!program_.empty() || frame.function != "main" || !frame.object.empty() ||
+        frame.file.empty() || frame.system_source || header_file(frame.file)) {
+      continue;
+    }
+    own_files_.push_back(frame.file);
+    no_objects_ = true;
+  }
   std::sort(own_files_.begin(), own_files_.end());
   own_files_.erase(std::unique(own_files_.begin(), own_files_.end()), own_files_.end());
 }
@@ -211,7 +222,8 @@ bool OwnCode::library(const Frame& frame) const {
 }
 
 bool OwnCode::own_source(const Frame& frame) const {
-  return !program_.empty() && frame.object == program_ && !frame.file.empty() &&
+  bool in_program = no_objects_ ? frame.object.empty() : !program_.empty() && frame.object == program_;
+  return in_program && !frame.file.empty() &&
          !header_file(frame.file) && !standard_header(frame.file) &&
          std::binary_search(own_files_.begin(), own_files_.end(), frame.file);
 }

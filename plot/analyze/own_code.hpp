@@ -72,13 +72,16 @@ class OwnCode {
   // Whether a frame is in one of the program's own source files (not a
   // header): its own code, though inlined into a library's (a worker's loop
   // inlined into std::thread's _M_run, which library() counts as the
-  // library's).
+  // library's).  In a file that names no objects (massif.out), the own
+  // source is main's file.
   bool own_source(const Frame& frame) const;
 
  private:
   std::string program_;  // the object of `main`, if a frame names it
-  // The program's own source files: those of its frames that are not inlined.
+  // The program's own source files: those of its frames that are not
+  // inlined; in a file that names no objects (massif.out), main's.
   std::vector<std::string> own_files_;  // sorted
+  bool no_objects_ = false;  // main's frame has a file and no object
   std::vector<std::string> libraries_;
 };
 

@@ -188,5 +188,25 @@ TEST(FindingHeadlines, AWorkersCodeInlinedIntoStdThreadIsItsOwn) {
   EXPECT_EQ(headlines.headline(model.sites[0].frames), 2u);
 }
 
+TEST(FindingHeadlines, InAMassifOutFileTheWorkersCodeInlinedIntoStdThreadIsItsOwn) {
+  // The same stack as massif.out names it: no object beside a frame with a
+  // line, so start_thread (pthread_create.c) is no library's by its object.
+  // The program's own source is main's file: make_segment heads the stack.
+  Model model = model_of(
+      {at("main", "ship.cpp", ""),
+       at("std::string::_M_mutate(unsigned long)", "", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"),
+       at("snappy::Compress(char const*, unsigned long, std::string*)", "",
+          "/usr/lib/x86_64-linux-gnu/libsnappy.so.1"),
+       at("make_segment", "ship.cpp", "", true),
+       at("std::thread::_State_impl<F>::_M_run()", "std_thread.h", ""),
+       at("start_thread", "pthread_create.c", "")},
+      {{1, 2, 3, 4, 5}, {3, 0}});
+  OwnCode own(model, {});
+  EXPECT_TRUE(own.own_source(model.frames[3]));
+  EXPECT_FALSE(own.own_source(model.frames[5]));
+  FindingHeadlines headlines(model, own);
+  EXPECT_EQ(headlines.headline(model.sites[0].frames), 2u);
+}
+
 }  // namespace
 }  // namespace strata::test
