@@ -12,7 +12,7 @@
      types     Valgrind's basic types (Bool, UInt, ULong, SizeT, Addr, ...)
      memory    VG_(malloc), VG_(calloc), VG_(realloc), VG_(free),
                VG_(memcpy), VG_(memmove), VG_(memset), VG_(strlen),
-               VG_(strncpy), and
+               VG_(strncpy), VG_(string_match) (Valgrind's wildcards), and
                three containers: VgHashTable (nodes whose first two fields
                are 'next' and a key word), XArray (a growable array) and
                PoolAlloc (fixed-size elements)
@@ -103,6 +103,7 @@ void*  VG_(memmove)(void* d, const void* s, SizeT n);
 void*  VG_(memset)(void* d, Int c, SizeT n);
 SizeT  VG_(strlen)(const HChar* s);
 HChar* VG_(strncpy)(HChar* d, const HChar* s, SizeT n);
+Bool   VG_(string_match)(const HChar* pattern, const HChar* s);
 
 typedef struct _VgHashNode {
    struct _VgHashNode* next;

@@ -129,6 +129,38 @@ void* VG_(memset)(void* d, Int c, SizeT n)          { return memset(d, c, n); }
 SizeT VG_(strlen)(const HChar* s)                   { return strlen(s); }
 HChar* VG_(strncpy)(HChar* d, const HChar* s, SizeT n) { return strncpy(d, s, n); }
 
+/* Valgrind's wildcards: '*' any string, '?' any one character, '\\' the
+   next character as itself. */
+Bool VG_(string_match)(const HChar* p, const HChar* s)
+{
+   for (;; p++, s++) {
+      switch (*p) {
+      case '\0':
+         return *s == '\0';
+      case '*':
+         while (p[1] == '*')
+            p++;
+         if (p[1] == '\0')
+            return True;
+         for (; *s != '\0'; s++)
+            if (VG_(string_match)(p + 1, s))
+               return True;
+         return False;
+      case '?':
+         if (*s == '\0')
+            return False;
+         break;
+      case '\\':
+         if (p[1] != '\0')
+            p++;
+         /* fall through */
+      default:
+         if (*p != *s)
+            return False;
+      }
+   }
+}
+
 /* The hash table: chains of nodes, 'n_chains' a power of two. */
 struct _VgHashTable {
    VgHashNode** chains;

@@ -335,38 +335,6 @@ const HChar* fn_pattern(UInt i, Bool* ignore)
    return fn_patterns[i].pattern;
 }
 
-/* Valgrind's wildcards: '*' any string, '?' any one character, '\\' the
-   next character as itself. */
-static Bool fn_matches(const HChar* p, const HChar* s)
-{
-   for (;; p++, s++) {
-      switch (*p) {
-      case '\0':
-         return *s == '\0';
-      case '*':
-         while (p[1] == '*')
-            p++;
-         if (p[1] == '\0')
-            return True;
-         for (; *s != '\0'; s++)
-            if (fn_matches(p + 1, s))
-               return True;
-         return False;
-      case '?':
-         if (*s == '\0')
-            return False;
-         break;
-      case '\\':
-         if (p[1] != '\0')
-            p++;
-         /* fall through */
-      default:
-         if (*p != *s)
-            return False;
-      }
-   }
-}
-
 typedef char* (*Demangler)(const char*, char*, size_t*, int*);
 
 /* TopAlloc and TopIgnore, as the patterns say of the function 'name'; 0
@@ -390,7 +358,7 @@ static UInt class_of_patterns(const HChar* name)
       }
    }
    for (i = 0; i < n_patterns; i++)
-      if (fn_matches(fn_patterns[i].pattern, plain != NULL ? plain : name))
+      if (VG_(string_match)(fn_patterns[i].pattern, plain != NULL ? plain : name))
          cls |= fn_patterns[i].ignore ? TopIgnore : TopAlloc;
    free(plain);
    return cls;
