@@ -194,12 +194,10 @@ OwnCode::OwnCode(const Model& model, std::vector<std::string> libraries)
   // program's own source is then the file of main (an own function
   // inlined into std::thread's _M_run is in it, as a one-file program's is).
   for (const Frame& frame : model.frames) {
-    if (!program_.empty() || frame.function != "main" || !frame.object.empty() ||
-        frame.file.empty() || frame.system_source || header_file(frame.file)) {
-      continue;
+    if (program_.empty() && frame.function == "main" && frame.object.empty() &&
+        !frame.file.empty() && !frame.system_source && !header_file(frame.file)) {
+      own_files_.push_back(frame.file);
     }
-    own_files_.push_back(frame.file);
-    no_objects_ = true;
   }
   std::sort(own_files_.begin(), own_files_.end());
   own_files_.erase(std::unique(own_files_.begin(), own_files_.end()), own_files_.end());
@@ -222,8 +220,9 @@ bool OwnCode::library(const Frame& frame) const {
 }
 
 bool OwnCode::own_source(const Frame& frame) const {
-  bool in_program = no_objects_ ? frame.object.empty() : !program_.empty() && frame.object == program_;
-  return in_program && !frame.file.empty() &&
+  // Without a program object, own_files_ holds main's file only if main
+  // named none (massif.out).
+  return frame.object == program_ && !frame.file.empty() &&
          !header_file(frame.file) && !standard_header(frame.file) &&
          std::binary_search(own_files_.begin(), own_files_.end(), frame.file);
 }

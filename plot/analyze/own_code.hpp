@@ -81,7 +81,6 @@ class OwnCode {
   // The program's own source files: those of its frames that are not
   // inlined; in a file that names no objects (massif.out), main's.
   std::vector<std::string> own_files_;  // sorted
-  bool no_objects_ = false;  // main's frame has a file and no object
   std::vector<std::string> libraries_;
 };
 

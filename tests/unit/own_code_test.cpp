@@ -168,19 +168,27 @@ TEST(FindingHeadlines, AnAllocationHookIsHeadedByTheCodeThatCalledTheLibrary) {
   EXPECT_EQ(FindingHeadlines(direct, own_direct).headline(direct.sites[0].frames), 0u);
 }
 
-TEST(FindingHeadlines, AWorkersCodeInlinedIntoStdThreadIsItsOwn) {
-  // make_segment, inlined into std::thread's _M_run (of std_thread.h, so
-  // counted as the library's), is the program's own source: it heads the
-  // stack, not snappy::Compress.
-  Model model = model_of(
-      {at("main", "ship.cpp", "/tmp/ship"),
+// A worker's stack: make_segment, inlined into std::thread's _M_run (of
+// std_thread.h, so counted as the library's), under snappy and libstdc++,
+// above start_thread; the program's frames in `program`, start_thread's in
+// `libc` (both empty, as massif.out names frames with a line).  Site 0 is
+// the worker's allocation, site 1 a frame of main's.
+Model worker_stack(const std::string& program, const std::string& libc) {
+  return model_of(
+      {at("main", "ship.cpp", program),
        at("std::string::_M_mutate(unsigned long)", "", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"),
        at("snappy::Compress(char const*, unsigned long, std::string*)", "",
           "/usr/lib/x86_64-linux-gnu/libsnappy.so.1"),
-       at("make_segment", "ship.cpp", "/tmp/ship", true),
-       at("std::thread::_State_impl<F>::_M_run()", "std_thread.h", "/tmp/ship"),
-       at("start_thread", "pthread_create.c", "/usr/lib/x86_64-linux-gnu/libc.so.6")},
+       at("make_segment", "ship.cpp", program, true),
+       at("std::thread::_State_impl<F>::_M_run()", "std_thread.h", program),
+       at("start_thread", "pthread_create.c", libc)},
       {{1, 2, 3, 4, 5}, {3, 0}});
+}
+
+TEST(FindingHeadlines, AWorkersCodeInlinedIntoStdThreadIsItsOwn) {
+  // make_segment is the program's own source: it heads the stack, not
+  // snappy::Compress.
+  Model model = worker_stack("/tmp/ship", "/usr/lib/x86_64-linux-gnu/libc.so.6");
   OwnCode own(model, {});
   EXPECT_TRUE(own.own_source(model.frames[3]));
   EXPECT_FALSE(own.own_source(model.frames[4]));
@@ -192,15 +200,7 @@ TEST(FindingHeadlines, InAMassifOutFileTheWorkersCodeInlinedIntoStdThreadIsItsOw
   // The same stack as massif.out names it: no object beside a frame with a
   // line, so start_thread (pthread_create.c) is no library's by its object.
   // The program's own source is main's file: make_segment heads the stack.
-  Model model = model_of(
-      {at("main", "ship.cpp", ""),
-       at("std::string::_M_mutate(unsigned long)", "", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"),
-       at("snappy::Compress(char const*, unsigned long, std::string*)", "",
-          "/usr/lib/x86_64-linux-gnu/libsnappy.so.1"),
-       at("make_segment", "ship.cpp", "", true),
-       at("std::thread::_State_impl<F>::_M_run()", "std_thread.h", ""),
-       at("start_thread", "pthread_create.c", "")},
-      {{1, 2, 3, 4, 5}, {3, 0}});
+  Model model = worker_stack("", "");
   OwnCode own(model, {});
   EXPECT_TRUE(own.own_source(model.frames[3]));
   EXPECT_FALSE(own.own_source(model.frames[5]));
