@@ -663,6 +663,18 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
   return leaking;
 }
 
+// Whether a ceiling (of ceiling_of) falls over [s, h) in more stretches
+// than that of a band that only comes and goes would, but kChance of the
+// time: such a band's ceiling falls at its records counted from h, as its
+// floor rises at them (beyond_records), ever more seldom the further from
+// h.  A band that gives its bytes back for good falls all through.
+bool falls_beyond_records(const std::vector<double>& ceiling, std::uint32_t s, std::uint32_t h,
+                          std::span<const std::uint32_t> cycles) {
+  std::vector<std::uint64_t> fell(h, 0);
+  for (std::uint32_t e = s; e < h; ++e) fell[e] = ceiling[e + 1] < ceiling[e] ? 1 : 0;
+  return beyond_records(fell, s, h, cycles);
+}
+
 std::vector<double> ceiling_of(const Node& n, std::uint32_t h) {
   std::vector<double> ceiling = alive_across(n, h);
   for (std::uint32_t e = h; e-- > 0;) ceiling[e] = std::max(ceiling[e], ceiling[e + 1]);
@@ -679,7 +691,8 @@ std::vector<double> ceiling_of(const Node& n, std::uint32_t h) {
 // their deaths are no evidence.  (n's own deaths are the floor's
 // evidence already.)  `ceilings`: each dying node's ceiling (ceiling_of).
 bool turnover(const Node& n, const std::vector<const Node*>& dying,
-              const std::vector<std::vector<double>>& ceilings, std::uint32_t h) {
+              const std::vector<std::vector<double>>& ceilings, std::uint32_t h,
+              std::span<const std::uint32_t> cycles) {
   const std::vector<std::uint32_t>& bounds = n.bounds;
   std::vector<double> kept(bounds.size() - 1, 0.0);
   double want = 0;
@@ -691,6 +704,7 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
   for (std::size_t i = 0; i < dying.size(); ++i) {
     if (dying[i]->function == n.function) continue;
     const std::vector<double>& ceiling = ceilings[i];
+    if (!falls_beyond_records(ceiling, bounds.front(), h, cycles)) continue;
     double matched = 0;
     for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
       double fall = ceiling[std::min(bounds[q], h)] - ceiling[std::min(bounds[q + 1], h)];

@@ -29,7 +29,8 @@ std::vector<double> ceiling_of(const Node& n, std::uint32_t h);
 // Whether n's kept bytes replace another structure's (`dying`, with their
 // ceilings, of ceiling_of), one band falling for good as the other rises.
 bool turnover(const Node& n, const std::vector<const Node*>& dying,
-              const std::vector<std::vector<double>>& ceilings, std::uint32_t h);
+              const std::vector<std::vector<double>>& ceilings, std::uint32_t h,
+              std::span<const std::uint32_t> cycles);
 
 // The structures that keep bytes and are no finding, with why, the most kept first.
 std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,

@@ -458,7 +458,7 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
     }
   }
   std::erase_if(leaking, [&](std::size_t i) {
-    if (!turnover(nodes[i], dying, dying_ceilings, h)) return false;
+    if (!turnover(nodes[i], dying, dying_ceilings, h, cycles)) return false;
     nodes[i].why.reason = PassedOver::Reason::turnover;
     return true;
   });
