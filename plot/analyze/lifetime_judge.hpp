@@ -27,7 +27,9 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
 std::vector<double> ceiling_of(const Node& n, std::uint32_t h);
 
 // Whether n's kept bytes replace another structure's (`dying`, with their
-// ceilings, of ceiling_of), one band falling for good as the other rises.
+// ceilings, of ceiling_of), one band falling for good as the other rises:
+// a ceiling that falls in more stretches (epochs, or `cycles`) than that of
+// a band that only comes and goes would, but kChance of the time.
 bool turnover(const Node& n, const std::vector<const Node*>& dying,
               const std::vector<std::vector<double>>& ceilings, std::uint32_t h,
               std::span<const std::uint32_t> cycles);
