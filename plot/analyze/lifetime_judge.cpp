@@ -704,13 +704,16 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
   for (std::size_t i = 0; i < dying.size(); ++i) {
     if (dying[i]->function == n.function) continue;
     const std::vector<double>& ceiling = ceilings[i];
-    if (!falls_beyond_records(ceiling, bounds.front(), h, cycles)) continue;
     double matched = 0;
     for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
       double fall = ceiling[std::min(bounds[q], h)] - ceiling[std::min(bounds[q + 1], h)];
       matched += std::clamp(fall, 0.0, kept[q]);
     }
-    if (matched >= kReplaced * want) return true;
+    // The records test (epochs x epochs) only for a ceiling that falls by
+    // enough: most fall by too little.
+    if (matched >= kReplaced * want && falls_beyond_records(ceiling, bounds.front(), h, cycles)) {
+      return true;
+    }
   }
   return false;
 }
