@@ -156,13 +156,14 @@ void tell_blind_spots(const LedgerNotes& notes) {
 }
 
 // The native profiles' frames, named from their objects (the profiles the
-// ledger lists that are regular files).
-void name_native_profiles(const LedgerNotes& notes, Symbolizer& symbolizer) {
+// ledger lists that are regular files): the rest of what `namer` named
+// while the program ran.
+void name_native_profiles(const LedgerNotes& notes, NativeNamer& namer) {
   for (const LedgerNotes::Profile& profile : notes.profiles) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(profile.path, error)) continue;
     try {
-      name_native_frames(profile.path, symbolizer);
+      namer.finish(profile.path);
     } catch (const Error& problem) {
       std::cerr << "strata record: the frames of " << shown(profile.path)
                 << " were not named: " << shown(problem.what()) << "\n";
@@ -182,14 +183,14 @@ int cmd_record(const Args& args) {
   std::string lib_dir = find_tool_dir();
   Ledger ledger;
   Symbolizer symbolizer;
-  ObjectWarmer warmer(symbolizer, ledger);
+  NativeNamer namer(symbolizer, ledger);
   RunResult run = request.native
                       ? run_native(find_native_library(lib_dir), request, ledger.fd(),
-                                   [&warmer] { warmer.start(); })
+                                   [&namer] { namer.start(); })
                       : run_valgrind(lib_dir, valgrind_command(request, ledger.fd()));
-  warmer.stop();
+  namer.stop();
   LedgerNotes notes = ledger.read();
-  if (request.native) name_native_profiles(notes, symbolizer);
+  if (request.native) name_native_profiles(notes, namer);
   bool complete =
       tell_profiles(notes, request.out_file, expand_out_file(request.out_file, run.pid));
   tell_execs(notes, run.pid);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Naming a native profile's frames when the run ends (record.hpp,
-// name_native_frames).  The native recorder writes each frame as its code
+// Naming a native profile's frames as it is written and when the run ends
+// (record.hpp, NativeNamer and name_native_frames).  The native recorder writes each frame as its code
 // address, object and offset, without a name:
 //
 //   F  7  0x5602b7c903f6  0  <empty>  <empty>  0  /tmp/player  0x13f6
@@ -14,8 +14,8 @@
 //
 // Ids are given anew in order of appearance, and each S and P record names
 // all the frames of each of its addresses.  Every other line is copied.
-// While the program runs, ObjectWarmer reads the objects of the frames
-// written so far, so that this pass finds them read.
+// While the program runs, NativeNamer names the lines written so far, so
+// that at the end only the last ones are left.
 #include <unistd.h>
 
 #include <cerrno>
@@ -63,7 +63,7 @@ std::string escaped(std::string_view text) {
 
 // An F record (F id address inlined function file line object offset):
 // its fields, and when it has all 9 its object (unescaped) and the offset
-// in it.  The naming pass and the warmer read F records alike.
+// in it.
 struct FrameRecord {
   std::vector<std::string_view> fields;
   std::optional<std::string> object;
@@ -79,15 +79,22 @@ FrameRecord frame_record(std::string_view text) {
   return r;
 }
 
-// Whether the header (the lines before the first record) says the profile
-// was recorded natively.
-bool is_native(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line) && !line.starts_with("F") && !line.starts_with("T")) {
-    if (line == "opt\tnative\tyes") return true;
+// Whether the header (the lines before the first record, F or T) of
+// `text`, a profile's first complete lines, says it was recorded natively;
+// nullopt while no record has come yet, unless `whole` (the file has no
+// more).
+std::optional<bool> native_header(std::string_view text, bool whole) {
+  bool native = false;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t next = text.find('\n', at);
+    if (next == std::string_view::npos) break;
+    std::string_view line = text.substr(at, next - at);
+    if (line.starts_with("F") || line.starts_with("T")) return native;
+    native = native || line == "opt\tnative\tyes";
+    at = next + 1;
   }
-  return false;
+  if (whole) return native;
+  return std::nullopt;
 }
 
 class Namer {
@@ -186,38 +193,147 @@ class Namer {
 
 }  // namespace
 
-NativeNaming name_native_frames(const std::string& path, Symbolizer& symbolizer) {
-  if (!is_native(path)) return {};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot be read: " + std::strerror(errno));
-  std::string named = path + ".naming";
-  std::ofstream out(named, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(named + ": cannot be written: " + std::strerror(errno));
-  Namer namer(out, symbolizer);
-  LineReader lines(in, path);
-  while (lines.next()) {
-    if (!lines.complete()) {  // a last line without its newline: copied as it is
-      out << lines.line();
-      break;
+// A native profile named as the recorder writes it: the complete lines
+// written so far, named into PATH.naming; finish() names the rest and
+// renames it over the profile.  What was named is checked at the end to be
+// what the file still holds (the recorder cuts the file back when an exec
+// fails after it wrote the profile's end, or a write fails half done):
+// each stretch taken is kept as its end and a hash, and when one differs
+// the file is named again from its start.
+class ProfileNaming {
+ public:
+  ProfileNaming(std::string path, Symbolizer& symbolizer)
+      : path_(std::move(path)), symbolizer_(symbolizer) {}
+
+  // Names the complete lines written since the last call; a file that
+  // cannot be read yet is left for later, an error for finish().
+  void advance() {
+    if (failed_) return;
+    int fd = open_regular(path_);
+    if (fd < 0) return;
+    std::string text = read_from(fd, offset_);
+    ::close(fd);
+    try {
+      take(text, false);
+    } catch (const Error&) {
+      failed_ = true;  // finish() names it again, and says why it cannot
     }
-    namer.line(lines.line());
   }
-  out.close();
-  if (!out) {
-    std::filesystem::remove(named);
-    throw Error(named + ": cannot be written");
+
+  NativeNaming finish() {
+    if (failed_ || !unchanged()) restart();
+    int fd = open_regular(path_);
+    if (fd < 0) throw Error(path_ + ": cannot be read: " + std::strerror(errno));
+    std::string text = read_from(fd, offset_);
+    ::close(fd);
+    take(text, true);
+    if (!native_.value_or(false)) return {};
+    out_.close();
+    if (!out_) {
+      std::filesystem::remove(named());
+      throw Error(named() + ": cannot be written");
+    }
+    std::filesystem::rename(named(), path_);
+    return namer_->counts();
   }
-  std::filesystem::rename(named, path);
-  return namer.counts();
+
+ private:
+  std::string named() const { return path_ + ".naming"; }
+
+  // Names `text`, the file from offset_ on: its complete lines, and when
+  // `whole` (the file has no more) a last line without its newline, copied
+  // as it is (a profile cut short stays cut at the same record).
+  void take(std::string_view text, bool whole) {
+    std::size_t end = text.rfind('\n');
+    std::string_view lines = text.substr(0, end == std::string_view::npos ? 0 : end + 1);
+    if (!native_) {
+      native_ = native_header(whole ? text : lines, whole);
+      if (!native_) return;  // the header is not all written yet
+      if (!*native_) return;
+      out_.open(named(), std::ios::binary | std::ios::trunc);
+      if (!out_) throw Error(named() + ": cannot be written: " + std::strerror(errno));
+      namer_ = std::make_unique<Namer>(out_, symbolizer_);
+    }
+    if (!*native_) return;
+    for (std::size_t at = 0; at < lines.size();) {
+      std::size_t next = lines.find('\n', at);
+      namer_->line(lines.substr(at, next - at));
+      at = next + 1;
+    }
+    if (!lines.empty()) {
+      offset_ += lines.size();
+      taken_.push_back({offset_, std::hash<std::string_view>{}(lines)});
+    }
+    if (whole && lines.size() < text.size()) out_ << text.substr(lines.size());
+    if (!whole) out_.flush();  // written as named (the file shows how far it is)
+  }
+
+  // Whether the file still holds what was named of it.
+  bool unchanged() const {
+    int fd = open_regular(path_);
+    if (fd < 0) return taken_.empty();
+    std::uint64_t from = 0;
+    std::string stretch;
+    bool same = true;
+    for (const auto& [to, hash] : taken_) {
+      stretch.resize(to - from);
+      std::size_t got = 0;
+      while (got < stretch.size()) {
+        ssize_t n = ::pread(fd, stretch.data() + got, stretch.size() - got,
+                            static_cast<off_t>(from + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+      }
+      if (got < stretch.size() || std::hash<std::string_view>{}(stretch) != hash) {
+        same = false;
+        break;
+      }
+      from = to;
+    }
+    ::close(fd);
+    return same;
+  }
+
+  void restart() {
+    namer_.reset();
+    if (out_.is_open()) out_.close();
+    out_.clear();
+    native_.reset();
+    offset_ = 0;
+    taken_.clear();
+    failed_ = false;
+  }
+
+  std::string path_;
+  Symbolizer& symbolizer_;
+  std::optional<bool> native_;  // what the header says, once it is all written
+  std::ofstream out_;
+  std::unique_ptr<Namer> namer_;
+  std::uint64_t offset_ = 0;  // the file is named up to here
+  std::vector<std::pair<std::uint64_t, std::size_t>> taken_;  // each stretch's end and hash
+  bool failed_ = false;
+};
+
+NativeNaming name_native_frames(const std::string& path, Symbolizer& symbolizer) {
+  int fd = open_regular(path);
+  if (fd < 0) throw Error(path + ": cannot be read: " + std::strerror(errno));
+  ::close(fd);
+  return ProfileNaming(path, symbolizer).finish();
 }
 
-void ObjectWarmer::start() {
+NativeNamer::NativeNamer(Symbolizer& symbolizer, const Ledger& ledger)
+    : symbolizer_(symbolizer), ledger_(ledger) {}
+
+NativeNamer::~NativeNamer() { stop(); }
+
+void NativeNamer::start() {
   stop();
   stopping_ = false;
   thread_ = std::thread([this] { run(); });
 }
 
-void ObjectWarmer::stop() {
+void NativeNamer::stop() {
   if (!thread_.joinable()) return;
   {
     std::lock_guard<std::mutex> hold(mutex_);
@@ -227,56 +343,40 @@ void ObjectWarmer::stop() {
   thread_.join();
 }
 
-bool ObjectWarmer::stopping() {
+bool NativeNamer::stopping() {
   std::lock_guard<std::mutex> hold(mutex_);
   return stopping_;
 }
 
-namespace {
-
-// The objects of the F records of the profile at `path` from `offset` on,
-// in `objects`; `offset` moves past its last complete line.  Only a
-// regular file is read (never a FIFO or a device, without blocking).
-void frame_objects(const std::string& path, std::uint64_t& offset, std::vector<std::string>& objects) {
-  int fd = open_regular(path);
-  if (fd < 0) return;
-  std::string text = read_from(fd, offset);
-  ::close(fd);
-  std::size_t end = text.rfind('\n');
-  if (end == std::string::npos) return;
-  std::string_view lines(text.data(), end + 1);
-  for (std::size_t at = 0; at < lines.size();) {
-    std::size_t next = lines.find('\n', at);
-    std::string_view line = lines.substr(at, next - at);
-    at = next + 1;
-    if (!line.starts_with("F\t")) continue;
-    if (FrameRecord r = frame_record(line); r.object && !r.object->empty()) {
-      objects.push_back(std::move(*r.object));
-    }
-  }
-  offset += end + 1;
-}
-
-}  // namespace
-
-void ObjectWarmer::run() {
-  std::set<std::string> seen;
-  std::map<std::string, std::uint64_t> read_to;  // profile -> bytes looked at
+void NativeNamer::run() {
   for (;;) {
     {
       std::unique_lock<std::mutex> hold(mutex_);
       if (wake_.wait_for(hold, std::chrono::milliseconds(50), [this] { return stopping_; })) return;
     }
     for (const LedgerNotes::Profile& profile : ledger_.read().profiles) {
-      std::vector<std::string> objects;
-      frame_objects(profile.path, read_to[profile.path], objects);
-      for (const std::string& object : objects) {
-        if (!seen.insert(object).second) continue;
-        if (stopping()) return;
-        symbolizer_.prepare(object);
-      }
+      if (stopping()) return;
+      naming(profile.path).advance();
     }
   }
+}
+
+ProfileNaming& NativeNamer::naming(const std::string& path) {
+  auto at = profiles_.find(path);
+  if (at == profiles_.end()) {
+    at = profiles_.emplace(path, std::make_unique<ProfileNaming>(path, symbolizer_)).first;
+  }
+  return *at->second;
+}
+
+NativeNaming NativeNamer::finish(const std::string& path) {
+  stop();
+  int fd = open_regular(path);
+  if (fd < 0) throw Error(path + ": cannot be read: " + std::strerror(errno));
+  ::close(fd);
+  NativeNaming counts = naming(path).finish();
+  profiles_.erase(path);
+  return counts;
 }
 
 }  // namespace strata

@@ -8,6 +8,8 @@
 #include <condition_variable>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -151,36 +153,6 @@ std::string find_native_library(const std::string& tool_dir);
 RunResult run_native(const std::string& library, const RecordRequest& request, int record_fd,
                      const std::function<void()>& started = {});
 
-// While a native recording runs, reads the DWARF of the objects its
-// profiles' frames are in, on a thread of its own: every 50 ms it reads the
-// ledger for the profiles opened (regular files only) and the F records
-// written to them since, and reads each new object once, so that naming
-// the frames when the run ends finds them read: on a second core the run's
-// end waits less.  The symbolizer is the thread's from start() to stop()
-// (or the destructor), which waits for the object being read.
-class ObjectWarmer {
- public:
-  ObjectWarmer(Symbolizer& symbolizer, const Ledger& ledger)
-      : symbolizer_(symbolizer), ledger_(ledger) {}
-  ~ObjectWarmer() { stop(); }
-  ObjectWarmer(const ObjectWarmer&) = delete;
-  ObjectWarmer& operator=(const ObjectWarmer&) = delete;
-
-  void start();
-  void stop();
-
- private:
-  void run();
-  bool stopping();
-
-  Symbolizer& symbolizer_;
-  const Ledger& ledger_;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-};
-
 // What naming a native profile's frames did.
 struct NativeNaming {
   std::size_t frames = 0;  // F records of the recorder's, with an object and an offset
@@ -197,5 +169,45 @@ struct NativeNaming {
 // beside and renamed over the profile; a profile cut short stays cut at
 // the same record.  Throws Error when it cannot be read or written.
 NativeNaming name_native_frames(const std::string& path, Symbolizer& symbolizer);
+
+class ProfileNaming;
+
+// Names a native recording's profiles as they are written, on a thread of
+// its own: every 50 ms it reads the ledger for the profiles opened (regular
+// files only) and names the complete lines written to each since, into
+// PATH.naming (as name_native_frames does, reading each object once); so
+// when the run ends finish() names only what is left, and on a second core
+// the end waits less.  What was named is checked then to be what the file
+// still holds (the recorder cuts a profile back when an exec fails, or a
+// write fails half done), else the profile is named again from its start.
+// The symbolizer is the thread's from start() to stop() (or finish(), or
+// the destructor), which waits for the lines being named.
+class NativeNamer {
+ public:
+  NativeNamer(Symbolizer& symbolizer, const Ledger& ledger);
+  ~NativeNamer();
+  NativeNamer(const NativeNamer&) = delete;
+  NativeNamer& operator=(const NativeNamer&) = delete;
+
+  void start();
+  void stop();
+
+  // Stops the thread, names the rest of the profile at `path` and renames
+  // the named file over it, as name_native_frames does.
+  NativeNaming finish(const std::string& path);
+
+ private:
+  void run();
+  bool stopping();
+  ProfileNaming& naming(const std::string& path);
+
+  Symbolizer& symbolizer_;
+  const Ledger& ledger_;
+  std::map<std::string, std::unique_ptr<ProfileNaming>> profiles_;  // path -> its naming
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+};
 
 }  // namespace strata

@@ -253,37 +253,92 @@ TEST_F(Symbolize, ANativeProfilesStacksNameEveryFrameOfEachId) {
   std::filesystem::remove(path);
 }
 
-// While a program runs, the warmer reads the objects of the frames written
-// to the profiles the ledger lists: here this test program's own, whose
-// DWARF the symbolizer keeps open.
-TEST_F(Symbolize, TheWarmerReadsTheObjectsOfTheFramesWritten) {
-  std::string self = std::filesystem::canonical("/proc/self/exe").string();
-  auto holds_self = [&self] {
-    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
-      std::error_code error;
-      if (std::filesystem::read_symlink(entry.path(), error).string() == self) return true;
-    }
-    return false;
-  };
-  ASSERT_FALSE(holds_self());
-  std::string profile = ::testing::TempDir() + "strata-warmer.strata";
-  std::ofstream(profile) << "opt\tnative\tyes\n"
-                         << "F\t1\t0x1\t0\t\t\t0\t" << self << "\t0x10\n";
-  Ledger ledger;
-  std::string note = std::string("P") + '\0' + std::to_string(::getpid()) + '\0' + profile + '\0';
+// A profile's lines, read back.
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The ledger's note that the process `pid` opened the profile `path`.
+void note_profile(const Ledger& ledger, const std::string& path) {
+  std::string note = std::string("P") + '\0' + std::to_string(::getpid()) + '\0' + path + '\0';
   ASSERT_EQ(::write(ledger.fd(), note.data(), note.size()), static_cast<ssize_t>(note.size()));
-  Symbolizer symbolizer;
-  bool held = false;
-  {
-    ObjectWarmer warmer(symbolizer, ledger);
-    warmer.start();
-    for (int i = 0; i < 3000 && !held; ++i) {  // at most 30 s, a bound for a failure only
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      held = holds_self();
-    }
-    warmer.stop();
+}
+
+// While a program runs, the namer names the lines written to the profiles
+// the ledger lists, into PATH.naming; at the end it names what was written
+// since, and puts the named file in the profile's place.
+TEST_F(Symbolize, TheNamerNamesTheLinesWrittenWhileTheProgramRuns) {
+  std::string profile = ::testing::TempDir() + "strata-namer.strata";
+  std::string naming = profile + ".naming";
+  std::filesystem::remove(naming);
+  char api[32], main_at[32];
+  std::snprintf(api, sizeof api, "0x%llx", static_cast<unsigned long long>(api_));
+  std::snprintf(main_at, sizeof main_at, "0x%llx", static_cast<unsigned long long>(main_));
+  std::ofstream(profile) << "opt\tnative\tyes\n"
+                         << "F\t1\t0x1\t0\t\t\t0\t" << kProgram << "\t" << api << "\n"
+                         << "S\t1\t1\n";
+  Ledger ledger;
+  note_profile(ledger, profile);
+  bool named = false;
+  NativeNamer namer(symbolizer_, ledger);
+  namer.start();
+  for (int i = 0; i < 3000 && !named; ++i) {  // at most 30 s, a bound for a failure only
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::vector<std::string> lines = lines_of(naming);
+    named = lines.size() == 5 && lines[4] == "S\t1\t1\t2\t3";
   }
-  EXPECT_TRUE(held) << "the warmer did not read " << self;
+  namer.stop();
+  EXPECT_TRUE(named) << "the namer did not name " << profile << " while it was written";
+  std::ofstream(profile, std::ios::app) << "F\t2\t0x2\t0\t\t\t0\t" << kProgram << "\t"
+                                        << main_at << "\n"
+                                        << "S\t2\t2\t1\n"
+                                        << "E";  // a last line cut short
+  NativeNaming counts = namer.finish(profile);
+  EXPECT_EQ(counts.frames, 2u);
+  EXPECT_EQ(counts.named, 2u);
+  EXPECT_FALSE(std::filesystem::exists(naming));
+  std::vector<std::string> lines = lines_of(profile);
+  ASSERT_EQ(lines.size(), 8u);
+  EXPECT_TRUE(lines[3].starts_with("F\t3\t0x1\t0\tapi\tinlined.c\t")) << lines[3];
+  EXPECT_TRUE(lines[5].starts_with("F\t4\t0x2\t0\tmain\tinlined.c\t")) << lines[5];
+  EXPECT_EQ(lines[6], "S\t2\t4\t1\t2\t3");
+  EXPECT_EQ(lines[7], "E");
+  std::filesystem::remove(profile);
+}
+
+// A profile the recorder cut back after the namer named part of it (an
+// exec that failed after the profile's end was written) and wrote past
+// again: the namer finds what it named no longer there and names the file
+// from its start.
+TEST_F(Symbolize, TheNamerNamesAgainAProfileCutBackAndWrittenPast) {
+  std::string profile = ::testing::TempDir() + "strata-namer-cut.strata";
+  char api[32];
+  std::snprintf(api, sizeof api, "0x%llx", static_cast<unsigned long long>(api_));
+  std::string head = std::string("opt\tnative\tyes\nF\t1\t0x1\t0\t\t\t0\t") + kProgram + "\t" +
+                     api + "\nS\t1\t1\n";
+  std::ofstream(profile) << head << "T\tfinal\t9\t0\t0\t0\nE\n";
+  Ledger ledger;
+  note_profile(ledger, profile);
+  NativeNamer namer(symbolizer_, ledger);
+  namer.start();
+  bool named = false;
+  for (int i = 0; i < 3000 && !named; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::vector<std::string> lines = lines_of(profile + ".naming");
+    named = !lines.empty() && lines.back() == "E";
+  }
+  namer.stop();
+  ASSERT_TRUE(named);
+  // Cut back to the stacks and written past: as long as before, and more.
+  std::ofstream(profile, std::ios::trunc) << head << "T\tregular\t7\t0\t0\t0\nE\nX\n";
+  namer.finish(profile);
+  std::vector<std::string> lines = lines_of(profile);
+  ASSERT_EQ(lines.size(), 8u);
+  EXPECT_EQ(lines[5], "T\tregular\t7\t0\t0\t0");
+  EXPECT_EQ(lines[7], "X");
   std::filesystem::remove(profile);
 }
 
