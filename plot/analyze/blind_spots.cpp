@@ -10,20 +10,6 @@ namespace strata {
 
 namespace {
 
-std::string option(const Model& model, const std::string& name) {
-  for (const Option& opt : model.header.options) {
-    if (opt.name == name) return opt.value;
-  }
-  return "";
-}
-
-bool no_heap(const Model& model) {
-  if (model.cut_short || !model.sites.empty()) return false;
-  if (option(model, "heap") == "no" || option(model, "pages_as_heap") == "yes") return false;
-  return std::all_of(model.snapshots.begin(), model.snapshots.end(),
-                     [](const Snapshot& s) { return s.heap == 0; });
-}
-
 // python3.11, python3, libpython3.11.so.1.0: CPython, whose small objects
 // come from its own arenas (pymalloc), mapped with mmap, not from malloc.
 bool is_python(const std::string& object) {
@@ -34,34 +20,46 @@ bool is_python(const std::string& object) {
   return rest.empty() || std::isdigit(static_cast<unsigned char>(rest[0])) || rest[0] == '.';
 }
 
-std::string python_object(const Model& model) {
-  if (option(model, "pages_as_heap") == "yes") return "";  // the arenas' pages are seen
-  for (const Frame& frame : model.frames) {
-    if (is_python(frame.object)) return frame.object;
-  }
-  return "";
-}
-
-// Objects where frames without a symbol outnumber those with one.
-std::vector<std::string> unsymbolised(const Model& model) {
-  std::map<std::string, std::pair<std::size_t, std::size_t>> counts;  // object -> unnamed, named
-  for (const Frame& frame : model.frames) {
-    if (frame.object.empty()) continue;
-    auto& [unnamed, named] = counts[frame.object];
-    (frame.function.empty() ? unnamed : named)++;
-  }
-  std::vector<std::string> objects;
-  for (const auto& [object, count] : counts) {
-    if (count.first > count.second) objects.push_back(object);
-  }
-  return objects;
-}
-
 }  // namespace
 
-BlindSpots blind_spots(const Model& model) {
-  return {no_heap(model), python_object(model), unsymbolised(model)};
+BlindSpotFacts blind_spot_facts(const Model& model) {
+  BlindSpotFacts facts;
+  facts.complete = !model.cut_short;
+  facts.sites = !model.sites.empty();
+  facts.heap = std::any_of(model.snapshots.begin(), model.snapshots.end(),
+                           [](const Snapshot& s) { return s.heap > 0; });
+  for (const Option& opt : model.header.options) {
+    if (opt.name == "heap") facts.heap_option = opt.value;
+    if (opt.name == "pages_as_heap") facts.pages_as_heap = opt.value;
+  }
+  std::map<std::string, std::size_t> index;  // object -> its place in facts.objects
+  for (const Frame& frame : model.frames) {
+    auto [at, added] = index.try_emplace(frame.object, facts.objects.size());
+    if (added) facts.objects.push_back({frame.object});
+    (frame.function.empty() ? facts.objects[at->second].unnamed : facts.objects[at->second].named)++;
+  }
+  return facts;
 }
+
+BlindSpots blind_spots(const BlindSpotFacts& facts) {
+  BlindSpots spots;
+  // No heap: a complete heap profile without a block.
+  spots.no_heap = facts.complete && !facts.sites && !facts.heap && facts.heap_option != "no" &&
+                  facts.pages_as_heap != "yes";
+  for (const BlindSpotFacts::Object& object : facts.objects) {
+    if (object.path.empty()) continue;
+    // The first Python object, unless the arenas' pages are seen.
+    if (spots.python.empty() && facts.pages_as_heap != "yes" && is_python(object.path)) {
+      spots.python = object.path;
+    }
+    // Objects where frames without a symbol outnumber those with one.
+    if (object.unnamed > object.named) spots.unsymbolised.push_back(object.path);
+  }
+  std::sort(spots.unsymbolised.begin(), spots.unsymbolised.end());
+  return spots;
+}
+
+BlindSpots blind_spots(const Model& model) { return blind_spots(blind_spot_facts(model)); }
 
 void merge(BlindSpots& into, const BlindSpots& more) {
   into.no_heap = into.no_heap && more.no_heap;

@@ -19,7 +19,27 @@ struct BlindSpots {
   std::vector<std::string> unsymbolised;  // objects most of whose frames have no symbol
 };
 
+// The facts the blind spots are judged on, one profile's: from its Model,
+// or gathered by strata record from a native profile's lines as it names
+// them (record.hpp, NativeNaming), so that it need not read it again.
+struct BlindSpotFacts {
+  struct Object {
+    std::string path;
+    std::size_t unnamed = 0;  // its frames without a function
+    std::size_t named = 0;    // and with one
+  };
+  bool complete = false;        // it ends with X: not cut short, not stopped (Q)
+  bool sites = false;           // it has a site
+  bool heap = false;            // a snapshot holds heap
+  std::string heap_option;      // its opt heap, empty without one
+  std::string pages_as_heap;    // its opt pages_as_heap
+  std::vector<Object> objects;  // those of its frames, in the order of their first frame
+};
+
+BlindSpotFacts blind_spot_facts(const Model& model);
+
 // The blind spots of one profile.
+BlindSpots blind_spots(const BlindSpotFacts& facts);
 BlindSpots blind_spots(const Model& model);
 
 // Those of several profiles of one run: no heap when none has any.

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "analyze/blind_spots.hpp"
@@ -123,27 +124,51 @@ void tell_execs(const LedgerNotes& notes, pid_t first) {
             << (others.size() == 1 ? "it" : "them") << "\n";
 }
 
+// The facts of a native profile's blind spots, as naming it found them.
+BlindSpotFacts facts_of(const NativeNaming& naming) {
+  BlindSpotFacts facts;
+  facts.complete = naming.complete;
+  facts.sites = naming.sites;
+  facts.heap = naming.heap;
+  for (const auto& [name, value] : naming.options) {
+    if (name == "heap") facts.heap_option = value;
+    if (name == "pages_as_heap") facts.pages_as_heap = value;
+  }
+  for (const NativeNaming::Object& object : naming.objects) {
+    facts.objects.push_back({object.path, object.unnamed, object.named});
+  }
+  return facts;
+}
+
 // What the profiles cannot see, from the profiles themselves (those that
-// are regular files, read as far as they go; nothing when they hold more
+// are regular files: a native profile's from what naming it found, in
+// `named`; another's read as far as it goes, nothing when they hold more
 // than 256 MiB, which would take long to read) and the environment.
-void tell_blind_spots(const LedgerNotes& notes) {
+void tell_blind_spots(const LedgerNotes& notes,
+                      const std::map<std::string, NativeNaming>& named) {
   constexpr std::uintmax_t kMostRead = std::uintmax_t{256} << 20;
   std::uintmax_t read = 0;
   std::optional<BlindSpots> spots;
   for (const LedgerNotes::Profile& profile : notes.profiles) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(profile.path, error)) continue;
-    read += std::filesystem::file_size(profile.path, error);
-    if (error || read > kMostRead) return;
-    try {
-      BlindSpots more = blind_spots(read_outline(profile.path));
-      if (spots) {
-        merge(*spots, more);
-      } else {
-        spots = more;
+    std::optional<BlindSpots> more;
+    if (auto at = named.find(profile.path); at != named.end()) {
+      more = blind_spots(facts_of(at->second));
+    } else {
+      read += std::filesystem::file_size(profile.path, error);
+      if (error || read > kMostRead) return;
+      try {
+        more = blind_spots(read_outline(profile.path));
+      } catch (const std::exception&) {
+        // a profile strata cannot read is told about above, or by strata report
       }
-    } catch (const std::exception&) {
-      // a profile strata cannot read is told about above, or by strata report
+    }
+    if (!more) continue;
+    if (spots) {
+      merge(*spots, *more);
+    } else {
+      spots = more;
     }
   }
   if (!spots) return;
@@ -157,18 +182,23 @@ void tell_blind_spots(const LedgerNotes& notes) {
 
 // The native profiles' frames, named from their objects (the profiles the
 // ledger lists that are regular files): the rest of what `namer` named
-// while the program ran.
-void name_native_profiles(const LedgerNotes& notes, NativeNamer& namer) {
+// while the program ran.  What naming each found, by its path.
+std::map<std::string, NativeNaming> name_native_profiles(const LedgerNotes& notes,
+                                                         NativeNamer& namer) {
+  std::map<std::string, NativeNaming> named;
   for (const LedgerNotes::Profile& profile : notes.profiles) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(profile.path, error)) continue;
     try {
-      namer.finish(profile.path);
+      NativeNaming naming = namer.finish(profile.path);
+      // A native profile's header has opt records; another is not named.
+      if (!naming.options.empty()) named[profile.path] = std::move(naming);
     } catch (const Error& problem) {
       std::cerr << "strata record: the frames of " << shown(profile.path)
                 << " were not named: " << shown(problem.what()) << "\n";
     }
   }
+  return named;
 }
 
 }  // namespace
@@ -190,11 +220,12 @@ int cmd_record(const Args& args) {
                       : run_valgrind(lib_dir, valgrind_command(request, ledger.fd()));
   namer.stop();
   LedgerNotes notes = ledger.read();
-  if (request.native) name_native_profiles(notes, namer);
+  std::map<std::string, NativeNaming> named;
+  if (request.native) named = name_native_profiles(notes, namer);
   bool complete =
       tell_profiles(notes, request.out_file, expand_out_file(request.out_file, run.pid));
   tell_execs(notes, run.pid);
-  tell_blind_spots(notes);
+  tell_blind_spots(notes, named);
   return run.status == 0 && !complete ? 1 : run.status;
 }
 

@@ -105,17 +105,46 @@ class Namer {
   void line(std::string_view text) {
     if (text.starts_with("F\t")) {
       frame(text);
-    } else if (text.starts_with("S\t") || text.starts_with("P\t")) {
-      stack(text);
-    } else {
-      out_.write(text.data(), static_cast<std::streamsize>(text.size()));
-      out_.put('\n');
+      return;
     }
+    if (text.starts_with("S\t") || text.starts_with("P\t")) {
+      counts_.sites = counts_.sites || text[0] == 'S';
+      stack(text);
+      return;
+    }
+    note(text);
+    out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out_.put('\n');
   }
 
   const NativeNaming& counts() const { return counts_; }
 
  private:
+  // The facts of the blind spots that a line copied gives: an opt record,
+  // a snapshot's heap (T kind time heap ...), the end (X).
+  void note(std::string_view text) {
+    if (text.starts_with("opt\t")) {
+      split(text, '\t', fields_);
+      std::optional<std::string> value;
+      if (fields_.size() == 3 && (value = unescape(fields_[2]))) {
+        counts_.options.emplace_back(std::string(fields_[1]), std::move(*value));
+      }
+    } else if (text.starts_with("T\t")) {
+      split(text, '\t', fields_);
+      auto heap = fields_.size() > 3 ? parse_number(fields_[3]) : std::nullopt;
+      counts_.heap = counts_.heap || heap.value_or(0) > 0;
+    } else if (text.starts_with("X\t")) {
+      counts_.complete = true;
+    }
+  }
+
+  // A frame written in `object`, with a function or without.
+  void written(const std::string& object, bool named) {
+    auto [at, added] = objects_.try_emplace(object, counts_.objects.size());
+    if (added) counts_.objects.push_back({object});
+    (named ? counts_.objects[at->second].named : counts_.objects[at->second].unnamed)++;
+  }
+
   // F id address inlined function file line object offset
   void frame(std::string_view text) {
     auto [f, object, offset] = frame_record(text);
@@ -128,6 +157,7 @@ class Namer {
     ++defined_;
     std::vector<std::uint64_t>& ids = *ids_of(old_id.value_or(0), true);
     if (chain.empty() || !old_id) {
+      if (f.size() == 9) written(object.value_or(""), !f[4].empty());
       ids.push_back(next_id_);
       out_ << "F\t" << next_id_++;
       for (std::size_t i = 2; i < f.size(); ++i) out_ << '\t' << f[i];
@@ -137,6 +167,7 @@ class Namer {
     ++counts_.named;
     counts_.added += chain.size() - 1;
     for (std::size_t i = 0; i < chain.size(); ++i) {
+      written(*object, !chain[i].function.empty());
       ids.push_back(next_id_);
       out_ << "F\t" << next_id_++ << '\t' << f[2] << '\t' << (i + 1 < chain.size() ? 1 : 0)
            << '\t' << escaped(chain[i].function) << '\t' << escaped(file_name(chain[i].file)) << '\t'
@@ -189,6 +220,7 @@ class Namer {
   std::string line_;
   std::uint64_t next_id_ = 1;
   NativeNaming counts_;
+  std::map<std::string, std::size_t> objects_;  // object -> its place in counts_.objects
 };
 
 }  // namespace
