@@ -429,6 +429,17 @@ bool high_water(const std::vector<double>& alive, std::uint32_t s, std::uint32_t
   return all > 0 && later < kLevel * (late / all) * rise;
 }
 
+// The least span judged, in epochs of work: kMinSpan of kToolEpochs, an
+// eighth of the run, whatever number of epochs the table holds (the tool
+// holds 33 to 64: it halves them when they reach 64 as the run grows), and
+// kParts at least (an epoch a part); a curve's, of its own finer clock,
+// kMinSpan.
+std::uint32_t least_span(const Node& n, std::size_t epochs) {
+  if (n.from_curves || epochs >= kToolEpochs) return kMinSpan;
+  auto scaled = static_cast<std::uint32_t>((kMinSpan * epochs + kToolEpochs - 1) / kToolEpochs);
+  return std::max<std::uint32_t>(static_cast<std::uint32_t>(kParts), scaled);
+}
+
 // Whether the node keeps enough blocks over [s, h), a span of enough work,
 // to be judged (kMinBlocks, kMinSpan), and its floor (read off a curve, or
 // of `alive`, its bytes across each boundary, from the lifetimes) rises
@@ -452,8 +463,9 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
     why.reason = PassedOver::Reason::high_water;
     return false;
   }
-  if (working_epochs(s, h, work) < kMinSpan) {
+  if (working_epochs(s, h, work) < least_span(n, work.size())) {
     why.reason = PassedOver::Reason::short_span;
+    why.least_span = least_span(n, work.size());
     return false;
   }
   return true;

@@ -28,6 +28,7 @@ inline constexpr std::uint32_t kExitEpochs = 2;  // the release at exit: the wor
 inline constexpr double kActiveShare = 0.01;     // the work ends with 1% of a mean epoch's births
 inline constexpr std::size_t kParts = 4;         // the span cut in 4 parts
 inline constexpr std::uint32_t kMinSpan = 2 * kParts;  // 2 epochs a part: an empty part shows
+inline constexpr std::size_t kToolEpochs = 64;  // the epochs the tool holds at most: kMinSpan of them
 inline constexpr double kCopyGrowth = 1.5;  // a container that copies itself grows by 1.5 at least
 inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
 inline constexpr double kSame = 0.35;       // total variation of one structure's births
@@ -57,6 +58,7 @@ struct PassedOver {
   std::uint32_t gap_end = 0;      // gap: the end of the part it leaves nothing born in
   double matched = 0;             // the share of its kept bytes its floor's rise matches
   std::uint64_t left_blocks = 0;  // few_blocks: the blocks it leaves behind its working set
+  std::uint32_t least_span = 0;   // short_span: the epochs of work it needed at least
 };
 
 // Whether `cell`'s bytes are kept at horizon `h`: born before it and alive

@@ -92,7 +92,7 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
              ", fewer than " +
              std::to_string(kMinBlocks) + ": too few to tell a trend from chance";
     case PassedOver::Reason::short_span:
-      return "what it keeps was born in " + born + ", fewer than " + std::to_string(kMinSpan) +
+      return "what it keeps was born in " + born + ", fewer than " + std::to_string(why.least_span) +
              (curves ? " intervals between snapshots" : " epochs of work") + ": too short to judge";
     case PassedOver::Reason::replaced:
       return "its floor rose with " + fixed(100 * why.matched, 0) +
