@@ -65,6 +65,7 @@ typedef struct _Module {
    Bool   dead;                 // dlclosed (and not loaded again)
    UInt   seen;                 // the last listing that saw it loaded
    const ClassMap* classes;     // its allocator functions; NULL: not read yet
+   unw_dyn_info_t* unwind;      // its unwind table, registered; NULL: none
 } Module;
 
 static Module* modules = NULL;  // newest first; read with __atomic_load
@@ -140,6 +141,47 @@ static const HChar* path_of(const struct dl_phdr_info* info)
    return path;
 }
 
+/* The module's table of its functions' unwind information (its
+   PT_GNU_EH_FRAME segment, .eh_frame_hdr: a sorted table of the functions'
+   starts and their FDEs), registered with libunwind as the table of
+   [lo, hi): libunwind looks an address up in the tables registered before
+   it lists the objects with dl_iterate_phdr, which it does with the
+   signals masked, two system calls each time.  It is the table
+   libunwind's own listing would find; NULL when the object has none in
+   the form it reads (version 1, a table of 4-byte offsets from the
+   header). */
+static unw_dyn_info_t* unwind_table_of(const struct dl_phdr_info* info, Addr lo, Addr hi)
+{
+   const UChar* hdr = NULL;
+   Int i;
+   for (i = 0; i < info->dlpi_phnum; i++)
+      if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+         hdr = (const UChar*)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+   if (hdr == NULL || hdr[0] != 1 || hdr[3] != 0x3b)  // DW_EH_PE_datarel | sdata4
+      return NULL;
+   // The pointer to .eh_frame, then the count: 4 bytes each in the forms
+   // the linkers write (udata4, sdata4, pcrel or datarel of them).
+   if ((hdr[1] & 0x0f) != 0x03 && (hdr[1] & 0x0f) != 0x0b)
+      return NULL;
+   if (hdr[2] != 0x03 && hdr[2] != 0x0b)
+      return NULL;
+   UInt count;
+   memcpy(&count, hdr + 8, sizeof count);
+   if (count == 0)
+      return NULL;
+   unw_dyn_info_t* di = arena_malloc(sizeof(unw_dyn_info_t));
+   tl_assert(di != NULL);
+   memset(di, 0, sizeof *di);
+   di->start_ip = lo;
+   di->end_ip   = hi;
+   di->format   = UNW_INFO_FORMAT_REMOTE_TABLE;
+   di->u.rti.segbase    = (unw_word_t)hdr;
+   di->u.rti.table_len  = (unw_word_t)count * 8 / sizeof(unw_word_t);
+   di->u.rti.table_data = (unw_word_t)(hdr + 12);
+   _U_dyn_register(di);
+   return di;
+}
+
 /* A listing of the modules (dl_iterate_phdr's callbacks' data). */
 typedef struct {
    Bool  first;                 // no object seen yet
@@ -178,6 +220,7 @@ static int add_module(struct dl_phdr_info* info, size_t size, void* data)
       if (m->dead) {            // loaded again: its functions read anew
          __atomic_store_n(&m->classes, NULL, __ATOMIC_RELEASE);
          __atomic_store_n(&m->dead, False, __ATOMIC_RELEASE);
+         m->unwind = unwind_table_of(info, lo, hi);
       }
       return 0;
    }
@@ -191,6 +234,7 @@ static int add_module(struct dl_phdr_info* info, size_t size, void* data)
    m->dead = False;
    m->seen = l->listing;
    m->classes = NULL;
+   m->unwind = unwind_table_of(info, lo, hi);
    m->next = modules;
    __atomic_store_n(&modules, m, __ATOMIC_RELEASE);
    return 0;
@@ -226,6 +270,9 @@ void forget_closed_Modules(void)
    for (m = modules; m != NULL; m = m->next)
       if (m->seen != l.listing && !m->dead) {
          __atomic_store_n(&m->dead, True, __ATOMIC_RELEASE);
+         if (m->unwind != NULL)
+            _U_dyn_cancel(m->unwind);   // its memory is the arena's: kept
+         m->unwind = NULL;
          closed = True;
       }
    if (closed) {
@@ -1080,6 +1127,9 @@ void init_stacks(void)
    ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
    exe_path[n > 0 ? n : 0] = '\0';
    pthread_key_create(&scache_key, free_scache);
+   // Each thread its own cache of what libunwind read per address: no lock
+   // (and no masking of signals) around it.
+   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
    refresh_Modules();
 }
 
