@@ -5,7 +5,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 /* Stacks are unwound with libunwind (unw_backtrace: the DWARF CFI of each
-   object, with libunwind's own cache of what it read per code address),
+   object, with libunwind's own cache of what it read per code address,
+   per thread, and each module's table of unwind information registered
+   with it as the modules are listed, so that it need not list them),
    or with --unwind=fp by the chain of frame pointers, outside the
    recorder's lock.  Which frames make a site follows the tool's rule
    (docs/design.md, "What is a site"):
