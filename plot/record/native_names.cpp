@@ -240,7 +240,7 @@ class ProfileNaming {
   // Names the complete lines written since the last call; a file that
   // cannot be read yet is left for later, an error for finish().
   void advance() {
-    if (failed_) return;
+    if (failed_ || (native_ && !*native_)) return;  // not a native profile: nothing to name
     int fd = open_regular(path_);
     if (fd < 0) return;
     std::string text = read_from(fd, offset_);
