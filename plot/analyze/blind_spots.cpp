@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <map>
 
 namespace strata {
 
@@ -32,12 +31,7 @@ BlindSpotFacts blind_spot_facts(const Model& model) {
     if (opt.name == "heap") facts.heap_option = opt.value;
     if (opt.name == "pages_as_heap") facts.pages_as_heap = opt.value;
   }
-  std::map<std::string, std::size_t> index;  // object -> its place in facts.objects
-  for (const Frame& frame : model.frames) {
-    auto [at, added] = index.try_emplace(frame.object, facts.objects.size());
-    if (added) facts.objects.push_back({frame.object});
-    (frame.function.empty() ? facts.objects[at->second].unnamed : facts.objects[at->second].named)++;
-  }
+  for (const Frame& frame : model.frames) facts.objects.add(frame.object, !frame.function.empty());
   return facts;
 }
 
@@ -46,7 +40,7 @@ BlindSpots blind_spots(const BlindSpotFacts& facts) {
   // No heap: a complete heap profile without a block.
   spots.no_heap = facts.complete && !facts.sites && !facts.heap && facts.heap_option != "no" &&
                   facts.pages_as_heap != "yes";
-  for (const BlindSpotFacts::Object& object : facts.objects) {
+  for (const ObjectTally::Object& object : facts.objects.objects()) {
     if (object.path.empty()) continue;
     // The first Python object, unless the arenas' pages are seen.
     if (spots.python.empty() && facts.pages_as_heap != "yes" && is_python(object.path)) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "util/object_tally.hpp"
 
 namespace strata {
 
@@ -23,17 +24,12 @@ struct BlindSpots {
 // or gathered by strata record from a native profile's lines as it names
 // them (record.hpp, NativeNaming), so that it need not read it again.
 struct BlindSpotFacts {
-  struct Object {
-    std::string path;
-    std::size_t unnamed = 0;  // its frames without a function
-    std::size_t named = 0;    // and with one
-  };
   bool complete = false;        // it ends with X: not cut short, not stopped (Q)
   bool sites = false;           // it has a site
   bool heap = false;            // a snapshot holds heap
   std::string heap_option;      // its opt heap, empty without one
   std::string pages_as_heap;    // its opt pages_as_heap
-  std::vector<Object> objects;  // those of its frames, in the order of their first frame
+  ObjectTally objects;          // its frames, by object
 };
 
 BlindSpotFacts blind_spot_facts(const Model& model);

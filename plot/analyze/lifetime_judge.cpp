@@ -463,9 +463,9 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
     why.reason = PassedOver::Reason::high_water;
     return false;
   }
-  if (working_epochs(s, h, work) < least_span(n, work.size())) {
+  if (std::uint32_t least = least_span(n, work.size()); working_epochs(s, h, work) < least) {
     why.reason = PassedOver::Reason::short_span;
-    why.least_span = least_span(n, work.size());
+    why.least_span = least;
     return false;
   }
   return true;

@@ -130,13 +130,9 @@ BlindSpotFacts facts_of(const NativeNaming& naming) {
   facts.complete = naming.complete;
   facts.sites = naming.sites;
   facts.heap = naming.heap;
-  for (const auto& [name, value] : naming.options) {
-    if (name == "heap") facts.heap_option = value;
-    if (name == "pages_as_heap") facts.pages_as_heap = value;
-  }
-  for (const NativeNaming::Object& object : naming.objects) {
-    facts.objects.push_back({object.path, object.unnamed, object.named});
-  }
+  facts.heap_option = naming.heap_option;
+  facts.pages_as_heap = naming.pages_as_heap;
+  facts.objects = naming.objects;
   return facts;
 }
 
@@ -191,8 +187,7 @@ std::map<std::string, NativeNaming> name_native_profiles(const LedgerNotes& note
     if (!std::filesystem::is_regular_file(profile.path, error)) continue;
     try {
       NativeNaming naming = namer.finish(profile.path);
-      // A native profile's header has opt records; another is not named.
-      if (!naming.options.empty()) named[profile.path] = std::move(naming);
+      if (naming.native) named[profile.path] = std::move(naming);
     } catch (const Error& problem) {
       std::cerr << "strata record: the frames of " << shown(profile.path)
                 << " were not named: " << shown(problem.what()) << "\n";

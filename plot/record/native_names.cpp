@@ -99,7 +99,9 @@ std::optional<bool> native_header(std::string_view text, bool whole) {
 
 class Namer {
  public:
-  Namer(std::ostream& out, Symbolizer& symbolizer) : out_(out), symbolizer_(symbolizer) {}
+  Namer(std::ostream& out, Symbolizer& symbolizer) : out_(out), symbolizer_(symbolizer) {
+    counts_.native = true;
+  }
 
   // A line without its newline.
   void line(std::string_view text) {
@@ -127,7 +129,8 @@ class Namer {
       split(text, '\t', fields_);
       std::optional<std::string> value;
       if (fields_.size() == 3 && (value = unescape(fields_[2]))) {
-        counts_.options.emplace_back(std::string(fields_[1]), std::move(*value));
+        if (fields_[1] == "heap") counts_.heap_option = *value;
+        if (fields_[1] == "pages_as_heap") counts_.pages_as_heap = *value;
       }
     } else if (text.starts_with("T\t")) {
       split(text, '\t', fields_);
@@ -136,13 +139,6 @@ class Namer {
     } else if (text.starts_with("X\t")) {
       counts_.complete = true;
     }
-  }
-
-  // A frame written in `object`, with a function or without.
-  void written(const std::string& object, bool named) {
-    auto [at, added] = objects_.try_emplace(object, counts_.objects.size());
-    if (added) counts_.objects.push_back({object});
-    (named ? counts_.objects[at->second].named : counts_.objects[at->second].unnamed)++;
   }
 
   // F id address inlined function file line object offset
@@ -157,7 +153,7 @@ class Namer {
     ++defined_;
     std::vector<std::uint64_t>& ids = *ids_of(old_id.value_or(0), true);
     if (chain.empty() || !old_id) {
-      if (f.size() == 9) written(object.value_or(""), !f[4].empty());
+      if (f.size() == 9) counts_.objects.add(object.value_or(""), !f[4].empty());
       ids.push_back(next_id_);
       out_ << "F\t" << next_id_++;
       for (std::size_t i = 2; i < f.size(); ++i) out_ << '\t' << f[i];
@@ -167,7 +163,7 @@ class Namer {
     ++counts_.named;
     counts_.added += chain.size() - 1;
     for (std::size_t i = 0; i < chain.size(); ++i) {
-      written(*object, !chain[i].function.empty());
+      counts_.objects.add(*object, !chain[i].function.empty());
       ids.push_back(next_id_);
       out_ << "F\t" << next_id_++ << '\t' << f[2] << '\t' << (i + 1 < chain.size() ? 1 : 0)
            << '\t' << escaped(chain[i].function) << '\t' << escaped(file_name(chain[i].file)) << '\t'
@@ -220,7 +216,6 @@ class Namer {
   std::string line_;
   std::uint64_t next_id_ = 1;
   NativeNaming counts_;
-  std::map<std::string, std::size_t> objects_;  // object -> its place in counts_.objects
 };
 
 }  // namespace
@@ -241,12 +236,10 @@ class ProfileNaming {
   // cannot be read yet is left for later, an error for finish().
   void advance() {
     if (failed_ || (native_ && !*native_)) return;  // not a native profile: nothing to name
-    int fd = open_regular(path_);
-    if (fd < 0) return;
-    std::string text = read_from(fd, offset_);
-    ::close(fd);
+    std::optional<std::string> text = rest();
+    if (!text) return;
     try {
-      take(text, false);
+      take(*text, false);
     } catch (const Error&) {
       failed_ = true;  // finish() names it again, and says why it cannot
     }
@@ -254,11 +247,9 @@ class ProfileNaming {
 
   NativeNaming finish() {
     if (failed_ || !unchanged()) restart();
-    int fd = open_regular(path_);
-    if (fd < 0) throw Error(path_ + ": cannot be read: " + std::strerror(errno));
-    std::string text = read_from(fd, offset_);
-    ::close(fd);
-    take(text, true);
+    std::optional<std::string> text = rest();
+    if (!text) throw Error(path_ + ": cannot be read: " + std::strerror(errno));
+    take(*text, true);
     if (!native_.value_or(false)) return {};
     out_.close();
     if (!out_) {
@@ -271,6 +262,16 @@ class ProfileNaming {
 
  private:
   std::string named() const { return path_ + ".naming"; }
+
+  // The file from offset_ to its end; nullopt when it cannot be opened (a
+  // regular file only), errno saying why.
+  std::optional<std::string> rest() const {
+    int fd = open_regular(path_);
+    if (fd < 0) return std::nullopt;
+    std::string text = read_from(fd, offset_);
+    ::close(fd);
+    return text;
+  }
 
   // Names `text`, the file from offset_ on: its complete lines, and when
   // `whole` (the file has no more) a last line without its newline, copied

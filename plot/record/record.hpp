@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "util/object_tally.hpp"
 #include "util/symbolize.hpp"
 
 namespace strata {
@@ -158,20 +159,17 @@ struct NativeNaming {
   std::size_t frames = 0;  // F records of the recorder's, with an object and an offset
   std::size_t named = 0;   // of them, given a function from their object's DWARF
   std::size_t added = 0;   // inlined frames added
+  bool native = false;          // its header says so: it was named
   // What the named profile says that strata record's notes on what it
   // cannot see are judged on (analyze/blind_spots.hpp, BlindSpotFacts),
   // gathered from the lines as they were named, so that the end of the run
   // does not read the profile again.
-  struct Object {
-    std::string path;
-    std::size_t unnamed = 0;  // its frames (F records written) without a function
-    std::size_t named = 0;    // and with one
-  };
   bool complete = false;        // an X record
   bool sites = false;           // an S record
   bool heap = false;            // a T record with heap above 0
-  std::vector<std::pair<std::string, std::string>> options;  // the opt records: name, value
-  std::vector<Object> objects;  // those of the F records, in the order of their first
+  std::string heap_option;      // its opt heap, empty without one
+  std::string pages_as_heap;    // its opt pages_as_heap
+  ObjectTally objects;          // the F records written, by object
 };
 
 // Names the frames of the profile at `path`, recorded natively (its
