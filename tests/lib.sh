@@ -324,15 +324,27 @@ record_valgrind() {
 }
 
 # collect_profiles NAME: sets $profiles and $profile to the files
-# $WORK/NAME.PID, in the order of their pids (the first process's first: a
-# glob would put NAME.1001 before NAME.939), and checks each (complete,
-# with X).
+# $WORK/NAME.PID, the first process's first: in the order of their depth in
+# the process tree (each header's pid and ppid), then of their pids.  Not of
+# the pids alone: they wrap (a child of 32767 may be 300), and a glob would
+# put NAME.1001 before NAME.939.  Checks each (complete, with X).
 collect_profiles() {
    local name=$1 f
    profiles=()
    while IFS= read -r f; do
       [ -e "$f" ] && profiles+=("$f")
-   done < <(printf '%s\n' "$WORK/$name".[0-9]* | sort -V)
+   done < <(for f in "$WORK/$name".[0-9]*; do
+         [ -e "$f" ] || continue
+         printf '%s\t%s\n' "$f" "$(sed -n '/^pid\t/{s/^pid\t//p};/^ppid\t/{s/^ppid\t//p};/^[FT]\t/q' "$f" | tr '\n' ' ')"
+      done | awk -F'\t' '
+         { file[NR] = $1; split($2, ids, " "); pid[NR] = ids[1]; ppid[NR] = ids[2]; of[ids[1]] = NR }
+         END {
+            for (i = 1; i <= NR; i++) {
+               depth = 0
+               for (j = i; (ppid[j] in of) && depth < NR; j = of[ppid[j]]) depth++
+               print depth "\t" pid[i] + 0 "\t" file[i]
+            }
+         }' | sort -n -k1,1 -k2,2 | cut -f3-)
    profile=${profiles[0]:-$WORK/$name.none}
    if [ ${#profiles[@]} -eq 0 ]; then
       fail "record $name: no profile written (status $status); stderr:"
