@@ -39,10 +39,15 @@ Cycles cycles_from_markers(const Model& model) {
   }
   if (most < kMinMarkerRepeats) return {};
   cycles.source = CycleSource::markers;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> marked;  // (time, tick)
   for (const Marker& marker : model.markers) {
-    if (marker.label == cycles.label) cycles.starts.push_back(marker.time);
+    if (marker.label == cycles.label) marked.emplace_back(marker.time, marker.tick);
   }
-  std::sort(cycles.starts.begin(), cycles.starts.end());
+  std::sort(marked.begin(), marked.end());
+  for (const auto& [time, tick] : marked) {
+    cycles.starts.push_back(time);
+    cycles.ticks.push_back(tick);
+  }
   std::vector<double> lengths;
   for (std::size_t k = 1; k < cycles.starts.size(); ++k) {
     lengths.push_back(static_cast<double>(cycles.starts[k] - cycles.starts[k - 1]));

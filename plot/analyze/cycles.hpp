@@ -27,6 +27,8 @@ struct Cycles {
   std::string label;                       // the marker label that starts each cycle (markers)
   std::vector<std::uint64_t> starts = {};  // the time each cycle starts, increasing; the last
                                            // cycle runs to the end of the profile
+  std::vector<std::uint64_t> ticks = {};   // markers: each start's tick (Marker::tick), for
+                                           // placing it among the epochs; else empty
   double period = 0;                       // the median cycle length, in the time unit
 
   std::size_t count() const { return starts.size(); }

@@ -146,7 +146,17 @@ Leak finding_leak(const Model& model, const SeriesBuilder& builder, const Lifeti
                   const Finding& f, const Cycles& cycles) {
   Leak leak;
   std::uint32_t horizon = found.horizon;
-  CyclesLeft left = cycles_left(found.boundaries, cycles.starts, f, horizon);
+  // The lifetimes' findings place the markers among the epochs by their
+  // ticks (Marker::tick), the curves' by their times.
+  CyclesLeft left;
+  if (!found.from_curves && !cycles.ticks.empty()) {
+    const Lifetimes& l = model.lifetimes;
+    std::vector<std::uint64_t> ticks;
+    for (std::uint64_t k = 0; k < found.boundaries.size(); ++k) ticks.push_back(l.t0 + k * l.epoch_length);
+    left = cycles_left(ticks, cycles.ticks, f, horizon);
+  } else {
+    left = cycles_left(found.boundaries, cycles.starts, f, horizon);
+  }
   leak.cycles = left.cycles;
   // The program's cycles, as its markers say, each leaving some behind make
   // it a leak; else it is a batch program's growth as much as a leak (a
@@ -263,11 +273,16 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     // The parts test hears the program's markers, else its bursts of work
     // (lifetime_leaks.hpp): the heap's rhythm is read off the snapshots, in
     // the time unit, and a recording in ms would not be judged as one in i.
-    std::span<const std::uint64_t> marked;
-    if (cycles->source == CycleSource::markers) marked = cycles->starts;
+    // The lifetimes take the markers' ticks (Marker::tick), the curves their times.
+    bool marked = cycles->source == CycleSource::markers;
     bool lifetimes = model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves;
-    LifetimeLeaks found = lifetimes ? find_lifetime_leaks(model, headlines, marked)
-                                    : find_curve_leaks(model, headlines, builder, marked);
+    LifetimeLeaks found =
+        lifetimes ? find_lifetime_leaks(model, headlines,
+                                        marked ? std::span<const std::uint64_t>(cycles->ticks)
+                                               : std::span<const std::uint64_t>())
+                  : find_curve_leaks(model, headlines, builder,
+                                     marked ? std::span<const std::uint64_t>(cycles->starts)
+                                            : std::span<const std::uint64_t>());
     analysis.leaks.from_lifetimes = lifetimes;
     analysis.leaks.horizon = found.horizon;
     analysis.leaks.boundaries = found.boundaries;

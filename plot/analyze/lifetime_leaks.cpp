@@ -300,8 +300,8 @@ CyclesLeft cycles_left(std::span<const std::uint64_t> boundaries,
 }
 
 LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
-                                  std::span<const std::uint64_t> cycle_starts) {
-  return find_lifetime_leaks(model, FindingHeadlines(model, own), cycle_starts);
+                                  std::span<const std::uint64_t> cycle_ticks) {
+  return find_lifetime_leaks(model, FindingHeadlines(model, own), cycle_ticks);
 }
 
 namespace {
@@ -375,21 +375,21 @@ Model born_from(const Model& model, std::uint32_t start) {
 }
 
 LifetimeLeaks judge_lifetimes(const Model& model, const FindingHeadlines& headlines,
-                              std::span<const std::uint64_t> cycle_starts);
+                              std::span<const std::uint64_t> cycle_ticks);
 
 }  // namespace
 
 LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
-                                  std::span<const std::uint64_t> cycle_starts) {
+                                  std::span<const std::uint64_t> cycle_ticks) {
   std::uint32_t start = own_start(model);
-  if (start == 0) return judge_lifetimes(model, headlines, cycle_starts);
-  return judge_lifetimes(born_from(model, start), headlines, cycle_starts);
+  if (start == 0) return judge_lifetimes(model, headlines, cycle_ticks);
+  return judge_lifetimes(born_from(model, start), headlines, cycle_ticks);
 }
 
 namespace {
 
 LifetimeLeaks judge_lifetimes(const Model& model, const FindingHeadlines& headlines,
-                              std::span<const std::uint64_t> cycle_starts) {
+                              std::span<const std::uint64_t> cycle_ticks) {
   LifetimeLeaks out;
   out.epochs = model.lifetimes.epochs;
   if (!model.has_lifetimes || out.epochs == 0) return out;
@@ -400,9 +400,9 @@ LifetimeLeaks judge_lifetimes(const Model& model, const FindingHeadlines& headli
   // The cycles' starts as epoch boundaries (the nearest).
   const Lifetimes& l = model.lifetimes;
   std::vector<std::uint32_t> cycles;
-  for (std::uint64_t t : cycle_starts) {
-    if (l.tick_at(t) <= l.t0) continue;
-    auto k = static_cast<std::uint32_t>(l.nearest(t));
+  for (std::uint64_t tick : cycle_ticks) {
+    if (tick <= l.t0) continue;
+    auto k = static_cast<std::uint32_t>(l.nearest_to_tick(tick));
     if (cycles.empty() || k > cycles.back()) cycles.push_back(k);
   }
   if (cycles.empty()) cycles = work_bursts(work, out.horizon);

@@ -88,10 +88,12 @@ struct LifetimeLeaks {
   std::vector<PassedOverStructure> passed_over;  // the most kept first
 };
 
-// The cycles (of `starts`, times increasing, the last running to the end)
-// that begin before the horizon, and of those the ones that overlap an
-// epoch in which some of `finding`'s kept bytes were born (as far as the
-// epochs tell: a cycle shorter than an epoch shares its epoch's verdict).
+// The cycles (of `starts`, increasing, the last running to the end) that
+// begin before the horizon, and of those the ones that overlap an epoch in
+// which some of `finding`'s kept bytes were born (as far as the epochs
+// tell: a cycle shorter than an epoch shares its epoch's verdict).
+// `boundaries` and `starts` are in one unit: times, or ticks (the
+// lifetimes' epochs, Marker::tick).
 struct CyclesLeft {
   std::size_t cycles = 0;
   std::size_t left = 0;
@@ -102,14 +104,15 @@ CyclesLeft cycles_left(std::span<const std::uint64_t> boundaries,
 
 // The findings of a profile with lifetimes (Model::has_lifetimes); none when
 // its epochs are too few to judge.
-// `cycle_starts`: the program's cycles as its markers give them (cycles.hpp),
-// times increasing; a node may then also be judged in parts of whole cycles.
-// None: the program's bursts of work are its cycles (work_bursts).
+// `cycle_ticks`: the program's cycles as its markers give them (cycles.hpp),
+// the ticks of their starts, increasing (Marker::tick: in the file's order
+// among the epochs); a node may then also be judged in parts of whole
+// cycles.  None: the program's bursts of work are its cycles (work_bursts).
 LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
-                                  std::span<const std::uint64_t> cycle_starts = {});
+                                  std::span<const std::uint64_t> cycle_ticks = {});
 // The same, with the headlines of the analysis that judges them (heap_analysis.cpp).
 LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
-                                  std::span<const std::uint64_t> cycle_starts = {});
+                                  std::span<const std::uint64_t> cycle_ticks = {});
 
 // The findings of a profile judged from its curves alone (a massif.out file,
 // or --leaks-from=curves): the same judgement of the same structures, on

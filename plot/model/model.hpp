@@ -141,8 +141,9 @@ struct Lifetimes {
     return tick <= t0 ? 0 : (tick - t0) / epoch_length;
   }
   // The epoch boundary nearest `time`, not bounded by `epochs`.
-  std::uint64_t nearest(std::uint64_t time) const {
-    std::uint64_t tick = tick_at(time);
+  std::uint64_t nearest(std::uint64_t time) const { return nearest_to_tick(tick_at(time)); }
+  // The epoch boundary nearest tick `tick`, not bounded by `epochs`.
+  std::uint64_t nearest_to_tick(std::uint64_t tick) const {
     return tick <= t0 ? 0 : (tick - t0 + epoch_length / 2) / epoch_length;
   }
 };
@@ -181,6 +182,13 @@ struct Snapshot {
 struct Marker {
   std::uint64_t time = 0;
   std::string label;
+  // Its tick (Lifetimes): its time, or in a profile whose epochs count
+  // ticks (opt epoch_unit) the first tick at its time, but not before the
+  // end of the last epoch whose L record came before it in the file.  A
+  // millisecond may hold many epochs (under Valgrind a short program's
+  // whole run fits in a few), and the order of the file places the marker
+  // among them where its time cannot.
+  std::uint64_t tick = 0;
 };
 
 struct Option {

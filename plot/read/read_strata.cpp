@@ -304,7 +304,11 @@ class StrataReader {
     expect_fields(fields, timed ? 5 : 4);
     lifetimes_.begin(number(fields[1], "epoch index"), number(fields[2], "epoch start"),
                      number(fields[3], "epoch length"));
-    if (timed) lifetimes_.timed(number(fields[4], "epoch time"));
+    if (timed) {
+      lifetimes_.timed(number(fields[4], "epoch time"));
+      std::uint64_t start = number(fields[2], "epoch start"), length = number(fields[3], "epoch length");
+      epochs_ended_ = start > UINT64_MAX - length ? UINT64_MAX : start + length;
+    }
   }
 
   void read_born(const Fields& fields) {
@@ -333,7 +337,8 @@ class StrataReader {
 
   void read_marker(const Fields& fields) {
     expect_fields(fields, 3);
-    model_.markers.push_back({number(fields[1], "time"), text(fields[2])});
+    std::uint64_t time = number(fields[1], "time");
+    model_.markers.push_back({time, text(fields[2]), epochs_ended_});
   }
 
   // ---- snapshots -----------------------------------------------------------
@@ -533,6 +538,11 @@ class StrataReader {
     if (!body_started_) begin_body();
     lifetimes_.drop();
     lifetimes_.finish(model_);
+    // Each marker's tick (model.hpp, Marker): read now that the clock is.
+    const Lifetimes& l = model_.lifetimes;
+    for (Marker& marker : model_.markers) {
+      marker.tick = l.tick_unit.empty() ? marker.time : std::max(l.tick_at(marker.time), marker.tick);
+    }
     if (ended_) return;
     model_.cut_short = true;
     model_.end_time = last_time();
@@ -553,6 +563,9 @@ class StrataReader {
   unsigned __int128 open_sum_ = 0;          // the open snapshot's (sum_with)
   std::uint64_t last_peak_time_ = 0;
   std::uint64_t last_time_ = 0;  // of the latest snapshot read
+  // With opt epoch_unit: the end, in ticks, of the epoch of the latest L
+  // record read (a marker after it came after that epoch ended).
+  std::uint64_t epochs_ended_ = 0;
   bool out_of_order_ = false;    // a peak is older than a snapshot before it
   std::uint64_t version_ = 0;    // of the format, from the first line
   bool body_started_ = false;    // a record other than opt was read

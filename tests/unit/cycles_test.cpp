@@ -31,6 +31,7 @@ TEST(Cycles, FromMarkers) {
   EXPECT_EQ(cycles.source, CycleSource::markers);
   EXPECT_EQ(cycles.label, "go");  // 3 times; "stop" only twice
   EXPECT_EQ(cycles.starts, (std::vector<std::uint64_t>{10, 30, 50}));
+  EXPECT_EQ(cycles.ticks, cycles.starts);  // the markers' ticks: their times without epoch_unit
   EXPECT_DOUBLE_EQ(cycles.period, 20.0);
   // A tie goes to the first label in the file; fewer than 3 is no cycle.
   EXPECT_EQ(cycles_from_markers(with_markers({"b", "a", "a", "b", "a", "b"})).label, "b");

@@ -222,6 +222,32 @@ TEST(ReadStrata, OutlineKeepsEpochsAndFreeStacks) {
   EXPECT_EQ(outline.end_time, 103u);
 }
 
+// Under Valgrind a short program's epochs, counted in instructions, can
+// share one millisecond; the order of the file says which epochs a marker
+// came after, where its time cannot.
+TEST(ReadStrata, MarkersArePlacedAmongTheEpochsByTheFile) {
+  std::string text = records(
+      {"strata-profile|3", "cmd|./prog", "pid|42", "ppid|41", "time_unit|ms", "opt|lifetimes|yes",
+       "opt|epoch_unit|i", "F|1|0x1000|0|make|p.c|10|/tmp/p|0x1000", "S|1|1", "M|5|before",
+       "L|0|1000|16|5", "b|1|0|64|1", "E", "M|5|cycle", "L|1|1016|16|5", "b|1|1|64|1", "E",
+       "M|5|cycle", "L|2|1032|16|5", "b|1|2|64|1", "E", "T|regular|5|192|0|0", "s|1|192|3|0|192",
+       "E", "M|7|cycle", "L|3|1048|16|8", "a|1|0|64|1", "a|1|1|64|1", "a|1|2|64|1", "E", "X|8"});
+  Model model = read_text(text);
+  ASSERT_EQ(model.markers.size(), 4u);
+  // Every epoch began at 5 ms: the first tick at 5 ms is the first epoch's,
+  // and each marker is at the end of the epochs whose records came before it.
+  EXPECT_EQ(model.markers[0].tick, 1000u);
+  EXPECT_EQ(model.markers[1].tick, 1016u);
+  EXPECT_EQ(model.markers[2].tick, 1032u);
+  EXPECT_EQ(model.markers[3].tick, 1048u);
+  EXPECT_EQ(model.lifetimes.nearest_to_tick(model.markers[2].tick), 2u);
+  // Without epoch_unit the tick is the time.
+  std::istringstream plain(two_sites("M|420|after the last snapshot"));
+  Model untimed = read_strata(plain, kName, Detail::outline);
+  ASSERT_EQ(untimed.markers.size(), 1u);
+  EXPECT_EQ(untimed.markers[0].tick, 420u);
+}
+
 TEST(ReadStrata, UnfinishedSnapshotIsDropped) {
   Model model = read_text(two_sites("T|regular|999|1|0|0") + records({"s|1|1|1|0|1"}));
   EXPECT_TRUE(model.cut_short);
