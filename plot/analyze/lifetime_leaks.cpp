@@ -140,7 +140,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                   const std::vector<std::size_t>& leaking,
                   const std::vector<std::string>& functions,
                   const std::vector<std::optional<ExitFreer>>& freers,
-                  const std::vector<std::string_view>& builders, Joins& joins) {
+                  const std::vector<std::string_view>& builders,
+                  const std::vector<std::vector<std::string_view>>& callers, Joins& joins) {
   std::size_t n = leaking.size();
   // The same headline function.
   std::unordered_map<std::string_view, std::size_t> by_function;
@@ -191,6 +192,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     std::size_t unfreed = SIZE_MAX;   // a member without a freer (all of them are joined)
     std::vector<std::size_t> freed;   // the members with one
     std::unordered_map<std::string_view, std::size_t> by_freer;  // freer -> a member (all joined)
+    std::set<std::string_view> callers;  // its members' own callers (FindingHeadlines::own_callers)
+    bool uncalled = false;               // a member has none
   };
   auto proportional = [](const std::vector<std::uint64_t>& x, const std::vector<std::uint64_t>& y) {
     using Wide = unsigned __int128;
@@ -220,10 +223,12 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                            [&](std::size_t c) { return proportional(classes[c].blocks, blocks); });
     std::size_t c = it != same.end() ? *it : classes.size();
     if (c == classes.size()) {
-      classes.push_back({blocks, mean, SIZE_MAX, {}, {}});
+      classes.push_back({blocks, mean, SIZE_MAX, {}, {}, {}, false});
       same.push_back(c);
     }
     Births& k = classes[c];
+    k.callers.insert(callers[a].begin(), callers[a].end());
+    k.uncalled = k.uncalled || callers[a].empty();
     if (freers[a]) {
       k.freed.push_back(a);
       if (!freers[a]->function.empty()) {
@@ -262,6 +267,15 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     if (&x != &y) freed_together(y, x);
   };
   for (const Births& k : classes) join_classes(k, k);
+  // Born alike but not in the same proportions: one structure when some code
+  // of the program's own builds both (a caller common to their stacks), or
+  // when one has none to tell (a library's thread allocates it).  Two leaks
+  // at steady rates are born alike wherever they are (two threads').
+  auto called_alike = [](const Births& x, const Births& y) {
+    if (x.uncalled || y.uncalled) return true;
+    return std::any_of(x.callers.begin(), x.callers.end(),
+                       [&](std::string_view f) { return y.callers.contains(f); });
+  };
   std::vector<std::size_t> order(classes.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
@@ -272,7 +286,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     for (std::size_t j = i + 1; j < order.size() && classes[order[j]].mean - x.mean <= window;
          ++j) {
       const Births& y = classes[order[j]];
-      if (total_variation(x.blocks, y.blocks) <= kSame) join_classes(x, y);
+      if (total_variation(x.blocks, y.blocks) <= kSame && called_alike(x, y)) join_classes(x, y);
     }
   }
 }
@@ -471,6 +485,7 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
   std::vector<std::string> functions;
   std::vector<std::optional<ExitFreer>> freers;
   std::vector<std::string_view> builders;  // FindingHeadlines::builder
+  std::vector<std::vector<std::string_view>> callers;  // FindingHeadlines::own_callers
   for (std::size_t i : leaking) {
     // (a site without a stack has no headline function)
     functions.push_back(nodes[i].key.empty() ? "" : model.frame(nodes[i].key.back()).function);
@@ -480,9 +495,16 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
     std::optional<std::size_t> at =
         n.key.empty() ? std::nullopt : headlines.builder(frames, n.key.size() - 1);
     builders.push_back(at ? model.frame(frames[*at]).function : std::string_view());
+    std::vector<std::string_view> own;
+    if (!n.key.empty()) {
+      for (std::size_t i : headlines.own_callers(frames, n.key.size() - 1)) {
+        own.push_back(model.frame(frames[i]).function);
+      }
+    }
+    callers.push_back(std::move(own));
   }
   Joins joins(leaking.size());
-  join_leaking(model, nodes, leaking, functions, freers, builders, joins);
+  join_leaking(model, nodes, leaking, functions, freers, builders, callers, joins);
   std::map<std::size_t, std::vector<const Node*>> groups;
   for (std::size_t a = 0; a < leaking.size(); ++a) {
     groups[joins.find(a)].push_back(&nodes[leaking[a]]);

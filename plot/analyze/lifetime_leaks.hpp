@@ -30,7 +30,9 @@
 //      table filled; or only the newest survive).
 //   4. One leak, one finding.  Leaking nodes are joined when they have the
 //      same headline function, or when their kept blocks come from the same
-//      epochs in the same proportions (total variation at most kSame) and
+//      epochs in the same proportions (total variation at most kSame; not
+//      exactly the same, some code of the program's own on both stacks
+//      beyond their headlines) and
 //      the code that frees them at exit does not say they are two: the same
 //      code frees them in the release at exit (one freer, or one's freer on
 //      the other's free stack), or not both are freed there.

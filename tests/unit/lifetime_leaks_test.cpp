@@ -510,6 +510,42 @@ TEST(LifetimeLeaks, WhatTwoFunctionsBuildWithOtherBirthsIsTwoFindings) {
   EXPECT_EQ(found.findings.size(), 2u);
 }
 
+// A probe report kept in every epoch, built under writer_main, and a URL
+// kept in most epochs (not those divisible by 5), built under
+// resolver_main, each under `outer` (a frame; 0: main alone): born alike
+// (total variation under kSame), not in the same proportions.
+Model two_threads_leaks(std::uint32_t outer) {
+  Model model = model_of({"main", "probe_report", "resolve_url", "writer_main", "resolver_main",
+                          "scratch", "serve"});
+  std::vector<std::uint32_t> probe{1, 3}, url{2, 4};
+  for (std::vector<std::uint32_t>* stack : {&probe, &url}) {
+    if (outer != 0) stack->push_back(outer);
+    stack->push_back(0);
+  }
+  Site& reports = add_site(model, probe);
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(reports, e, kAlive, 200);
+  Site& urls = add_site(model, url);
+  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+    if (e % 5 != 0) cell(urls, e, kAlive, 80);
+  }
+  temporaries(model, 5);
+  return model;
+}
+
+TEST(LifetimeLeaks, TwoLeaksBornAlikeInTwoThreadsAreTwo) {
+  // Two steady leaks are born alike wherever they are: what is built under
+  // two threads' loops, with no code of the program's own in common, is two
+  // structures.
+  Model model = two_threads_leaks(0);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"probe_report", "resolve_url"}));
+  // Built under one function of the program's own (serve), born alike: one.
+  model = two_threads_leaks(6);
+  found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(found.findings.size(), 1u);
+  EXPECT_EQ(found.findings.front().parts.size(), 2u);
+}
+
 TEST(LifetimeLeaks, OrphansAmongSessionsClosedProperlyAreALeak) {
   // 1 session_open: 4 sessions an epoch, each closed 8 epochs later but one
   // in 4, orphaned.  The sessions open at the horizon are kept bytes that no
