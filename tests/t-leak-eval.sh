@@ -121,6 +121,28 @@ expect_eq "leak-eval --rescore of scoped names exits 0" "$?" 0
 expect_eq "right and headline right: decode; false: Other::decode" \
    "$(summary_of "$WORK/results4.json" right headline_right false)" "1 1 1"
 
+# A program that forks: the child's profile is its own, and its leak one
+# more found.  Saved as report() of leak-eval saves it: the first process's
+# report with every process's findings, and each child's beside it.
+mkdir -p "$WORK/truth5" "$WORK/runs5"
+cat >"$WORK/truth5/signer.truth" <<'JSON'
+{"program": "signer", "about": "a leak in the parent and in its forked worker",
+ "leak": {"functions": ["sign_record"], "headline": ["sign_record"], "freed_at_exit": false},
+ "variants": [{"name": "signer", "args": [], "leaks": true}]}
+JSON
+growths "$WORK/runs5/signer.i.1.4242.json" sign_record
+"$PYTHON" -c 'import json, sys
+f = lambda n: {"name": n, "function": n}
+leak = {"kind": "steady_growth", "headline": f("sign_record"), "frames": [f("sign_record")],
+        "end_bytes": 1}
+json.dump({"leaks": [leak, leak], "forked": ["4242"], "cycles": {"count": 0}},
+          open(sys.argv[1], "w"))' "$WORK/runs5/signer.i.1.json"
+"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth5" --work "$WORK/runs5" \
+   -K 1 --modes strata -o "$WORK/results5.json" >"$WORK/out5" 2>&1
+expect_eq "leak-eval --rescore of a fork exits 0" "$?" 0
+expect_eq "a finding in each process: 2 right, 2 leaks found, 1 finding per leak" \
+   "$(summary_of "$WORK/results5.json" right leaks_found findings_per_leak)" "2 2 1.0"
+
 # A missing report is a broken setup, not a score.
 rm "$WORK/runs/tree.i.2.json"
 "$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth" --work "$WORK/runs" \
