@@ -148,10 +148,13 @@ std::optional<std::size_t> FindingHeadlines::builder(std::span<const FrameId> fr
   return std::nullopt;
 }
 
-std::vector<std::size_t> FindingHeadlines::own_callers(std::span<const FrameId> frames,
-                                                       std::size_t head) const {
+std::optional<std::vector<std::size_t>> FindingHeadlines::own_frames(
+    std::span<const FrameId> frames, std::size_t head) const {
+  if (head >= frames.size() || model_.frame(frames[head]).function.empty() || library(frames, head)) {
+    return std::nullopt;
+  }
   std::vector<std::size_t> out;
-  for (std::size_t i = head + 1; i < frames.size(); ++i) {
+  for (std::size_t i = head; i < frames.size(); ++i) {
     const Frame& frame = model_.frame(frames[i]);
     if (frame.function == "main") break;
     if (!frame.function.empty() && !library(frames, i)) out.push_back(i);

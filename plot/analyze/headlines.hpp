@@ -55,9 +55,12 @@ class FindingHeadlines {
   // named frame beyond its headline (`head`), when it is the program's own
   // and not main; none otherwise.
   std::optional<std::size_t> builder(std::span<const FrameId> frames, std::size_t head) const;
-  // The program's own named frames beyond the headline `head`, out to main
-  // (not included): the code an allocation stack is built under.
-  std::vector<std::size_t> own_callers(std::span<const FrameId> frames, std::size_t head) const;
+  // The program's own named frames from the headline `head` out to main
+  // (not included): the code an allocation stack is built by; none when
+  // the headline itself is no code of the program's own (a library's
+  // thread allocates).
+  std::optional<std::vector<std::size_t>> own_frames(std::span<const FrameId> frames,
+                                                     std::size_t head) const;
 
  private:
   // Whether frames[i] is in a library (OwnCode::library, with each frame's own verdict cached).

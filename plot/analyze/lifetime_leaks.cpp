@@ -141,7 +141,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                   const std::vector<std::string>& functions,
                   const std::vector<std::optional<ExitFreer>>& freers,
                   const std::vector<std::string_view>& builders,
-                  const std::vector<std::vector<std::string_view>>& callers, Joins& joins) {
+                  const std::vector<std::optional<std::vector<std::string_view>>>& callers,
+                  Joins& joins) {
   std::size_t n = leaking.size();
   // The same headline function.
   std::unordered_map<std::string_view, std::size_t> by_function;
@@ -192,8 +193,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     std::size_t unfreed = SIZE_MAX;   // a member without a freer (all of them are joined)
     std::vector<std::size_t> freed;   // the members with one
     std::unordered_map<std::string_view, std::size_t> by_freer;  // freer -> a member (all joined)
-    std::set<std::string_view> callers;  // its members' own callers (FindingHeadlines::own_callers)
-    bool uncalled = false;               // a member has none
+    std::set<std::string_view> callers;  // its members' own frames (FindingHeadlines::own_frames)
+    bool library = false;                // a member's headline is no code of the program's own
   };
   auto proportional = [](const std::vector<std::uint64_t>& x, const std::vector<std::uint64_t>& y) {
     using Wide = unsigned __int128;
@@ -227,8 +228,11 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       same.push_back(c);
     }
     Births& k = classes[c];
-    k.callers.insert(callers[a].begin(), callers[a].end());
-    k.uncalled = k.uncalled || callers[a].empty();
+    if (callers[a]) {
+      k.callers.insert(callers[a]->begin(), callers[a]->end());
+    } else {
+      k.library = true;
+    }
     if (freers[a]) {
       k.freed.push_back(a);
       if (!freers[a]->function.empty()) {
@@ -268,11 +272,13 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   };
   for (const Births& k : classes) join_classes(k, k);
   // Born alike but not in the same proportions: one structure when some code
-  // of the program's own builds both (a caller common to their stacks), or
-  // when one has none to tell (a library's thread allocates it).  Two leaks
-  // at steady rates are born alike wherever they are (two threads').
+  // of the program's own builds both (a function on both stacks from their
+  // headlines out, not main), or when one's headline is no code of the
+  // program's own, which cannot tell (a library's thread allocates it).  Two leaks at steady
+  // rates are born alike wherever they are (two threads', or two functions'
+  // that main calls).
   auto called_alike = [](const Births& x, const Births& y) {
-    if (x.uncalled || y.uncalled) return true;
+    if (x.library || y.library) return true;
     return std::any_of(x.callers.begin(), x.callers.end(),
                        [&](std::string_view f) { return y.callers.contains(f); });
   };
@@ -485,7 +491,7 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
   std::vector<std::string> functions;
   std::vector<std::optional<ExitFreer>> freers;
   std::vector<std::string_view> builders;  // FindingHeadlines::builder
-  std::vector<std::vector<std::string_view>> callers;  // FindingHeadlines::own_callers
+  std::vector<std::optional<std::vector<std::string_view>>> callers;  // FindingHeadlines::own_frames
   for (std::size_t i : leaking) {
     // (a site without a stack has no headline function)
     functions.push_back(nodes[i].key.empty() ? "" : model.frame(nodes[i].key.back()).function);
@@ -495,11 +501,11 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
     std::optional<std::size_t> at =
         n.key.empty() ? std::nullopt : headlines.builder(frames, n.key.size() - 1);
     builders.push_back(at ? model.frame(frames[*at]).function : std::string_view());
-    std::vector<std::string_view> own;
-    if (!n.key.empty()) {
-      for (std::size_t i : headlines.own_callers(frames, n.key.size() - 1)) {
-        own.push_back(model.frame(frames[i]).function);
-      }
+    std::optional<std::vector<std::string_view>> own;
+    auto at_callers = n.key.empty() ? std::nullopt : headlines.own_frames(frames, n.key.size() - 1);
+    if (at_callers) {
+      own.emplace();
+      for (std::size_t c : *at_callers) own->push_back(model.frame(frames[c]).function);
     }
     callers.push_back(std::move(own));
   }

@@ -512,12 +512,17 @@ TEST(LifetimeLeaks, WhatTwoFunctionsBuildWithOtherBirthsIsTwoFindings) {
 
 // A probe report kept in every epoch, built under writer_main, and a URL
 // kept in most epochs (not those divisible by 5), built under
-// resolver_main, each under `outer` (a frame; 0: main alone): born alike
-// (total variation under kSame), not in the same proportions.
-Model two_threads_leaks(std::uint32_t outer) {
+// resolver_main (without `threads`, both called by main), each under
+// `outer` (a frame; 0: main alone): born alike (total variation under
+// kSame), not in the same proportions.
+Model two_threads_leaks(std::uint32_t outer, bool threads = true) {
   Model model = model_of({"main", "probe_report", "resolve_url", "writer_main", "resolver_main",
                           "scratch", "serve"});
-  std::vector<std::uint32_t> probe{1, 3}, url{2, 4};
+  std::vector<std::uint32_t> probe{1}, url{2};
+  if (threads) {
+    probe.push_back(3);
+    url.push_back(4);
+  }
   for (std::vector<std::uint32_t>* stack : {&probe, &url}) {
     if (outer != 0) stack->push_back(outer);
     stack->push_back(0);
@@ -539,6 +544,10 @@ TEST(LifetimeLeaks, TwoLeaksBornAlikeInTwoThreadsAreTwo) {
   Model model = two_threads_leaks(0);
   LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
   EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"probe_report", "resolve_url"}));
+  // Two functions that main calls: main builds everything, and says nothing.
+  model = two_threads_leaks(0, false);
+  found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(found.findings.size(), 2u);
   // Built under one function of the program's own (serve), born alike: one.
   model = two_threads_leaks(6);
   found = find_lifetime_leaks(model, OwnCode(model, {}));
