@@ -154,11 +154,19 @@ std::optional<std::vector<std::size_t>> FindingHeadlines::own_frames(
     return std::nullopt;
   }
   std::vector<std::size_t> out;
+  bool called_back = false;  // a library's frame beyond the headline
   for (std::size_t i = head; i < frames.size(); ++i) {
     const Frame& frame = model_.frame(frames[i]);
     if (frame.function == "main") break;
-    if (!frame.function.empty() && !library(frames, i)) out.push_back(i);
+    if (library(frames, i)) {
+      called_back = called_back || i > head;
+    } else if (!frame.function.empty()) {
+      out.push_back(i);
+    }
   }
+  // A callback whose only own frame is the headline: the code that builds
+  // it is the library's loop (libuv's, a thread's start), which says nothing.
+  if (called_back && out.size() == 1) return std::nullopt;
   return out;
 }
 

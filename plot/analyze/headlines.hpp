@@ -58,7 +58,8 @@ class FindingHeadlines {
   // The program's own named frames from the headline `head` out to main
   // (not included): the code an allocation stack is built by; none when
   // the headline itself is no code of the program's own (a library's
-  // thread allocates).
+  // thread allocates), or is the only one and a library calls it (a
+  // callback of an event loop, a thread's start function).
   std::optional<std::vector<std::size_t>> own_frames(std::span<const FrameId> frames,
                                                      std::size_t head) const;
 

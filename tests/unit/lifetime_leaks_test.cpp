@@ -548,6 +548,19 @@ TEST(LifetimeLeaks, TwoLeaksBornAlikeInTwoThreadsAreTwo) {
   model = two_threads_leaks(0, false);
   found = find_lifetime_leaks(model, OwnCode(model, {}));
   EXPECT_EQ(found.findings.size(), 2u);
+  // Two callbacks of a library's loop (frame 7, in libuv), each the only
+  // frame of the program's own: the loop says nothing, and the births join
+  // them (a probe's context and the answer it keeps).
+  model = two_threads_leaks(0, false);
+  model.frames.push_back({.address = 0x9000, .inlined = false, .function = "uv_run",
+                          .file = "", .line = 0, .object = "/usr/lib/x86_64-linux-gnu/libuv.so.1",
+                          .offset = std::nullopt});
+  for (Site& site : model.sites) {
+    if (site.frames.size() == 2) site.frames.insert(site.frames.begin() + 1, FrameId{7});
+  }
+  found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(found.findings.size(), 1u);
+  EXPECT_EQ(found.findings.front().parts.size(), 2u);
   // Built under one function of the program's own (serve), born alike: one.
   model = two_threads_leaks(6);
   found = find_lifetime_leaks(model, OwnCode(model, {}));
