@@ -332,7 +332,7 @@ collect_profiles() {
    local name=$1 f
    profiles=()
    while IFS= read -r f; do
-      [ -e "$f" ] && profiles+=("$f")
+      profiles+=("$f")
    done < <(for f in "$WORK/$name".[0-9]*; do
          [ -e "$f" ] || continue
          printf '%s\t%s\n' "$f" "$(sed -n '/^pid\t/{s/^pid\t//p};/^ppid\t/{s/^ppid\t//p};/^[FT]\t/q' "$f" | tr '\n' ' ')"

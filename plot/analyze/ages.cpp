@@ -17,7 +17,7 @@ std::vector<std::size_t> epoch_parts(const Model& model, const Cycles& cycles, b
   std::vector<std::size_t> part(l.epochs);
   for (std::uint32_t b = 0; b < l.epochs; ++b) {
     if (by_cycles && !cycles.ticks.empty()) {  // placed by ticks (Marker::tick)
-      std::uint64_t start = l.t0 + std::uint64_t{b} * l.epoch_length;
+      std::uint64_t start = l.boundary_tick(b);
       part[b] = static_cast<std::size_t>(
           std::upper_bound(cycles.ticks.begin(), cycles.ticks.end(), start) - cycles.ticks.begin());
     } else if (by_cycles) {

@@ -150,9 +150,8 @@ Leak finding_leak(const Model& model, const SeriesBuilder& builder, const Lifeti
   // ticks (Marker::tick), the curves' by their times.
   CyclesLeft left;
   if (!found.from_curves && !cycles.ticks.empty()) {
-    const Lifetimes& l = model.lifetimes;
     std::vector<std::uint64_t> ticks;
-    for (std::uint64_t k = 0; k < found.boundaries.size(); ++k) ticks.push_back(l.t0 + k * l.epoch_length);
+    for (std::uint64_t k = 0; k < found.boundaries.size(); ++k) ticks.push_back(model.lifetimes.boundary_tick(k));
     left = cycles_left(ticks, cycles.ticks, f, horizon);
   } else {
     left = cycles_left(found.boundaries, cycles.starts, f, horizon);
@@ -274,15 +273,14 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     // (lifetime_leaks.hpp): the heap's rhythm is read off the snapshots, in
     // the time unit, and a recording in ms would not be judged as one in i.
     // The lifetimes take the markers' ticks (Marker::tick), the curves their times.
-    bool marked = cycles->source == CycleSource::markers;
+    std::span<const std::uint64_t> marked_ticks, marked_times;
+    if (cycles->source == CycleSource::markers) {
+      marked_ticks = cycles->ticks;
+      marked_times = cycles->starts;
+    }
     bool lifetimes = model.has_lifetimes && model.lifetimes.epochs > 0 && !options.leaks_from_curves;
-    LifetimeLeaks found =
-        lifetimes ? find_lifetime_leaks(model, headlines,
-                                        marked ? std::span<const std::uint64_t>(cycles->ticks)
-                                               : std::span<const std::uint64_t>())
-                  : find_curve_leaks(model, headlines, builder,
-                                     marked ? std::span<const std::uint64_t>(cycles->starts)
-                                            : std::span<const std::uint64_t>());
+    LifetimeLeaks found = lifetimes ? find_lifetime_leaks(model, headlines, marked_ticks)
+                                    : find_curve_leaks(model, headlines, builder, marked_times);
     analysis.leaks.from_lifetimes = lifetimes;
     analysis.leaks.horizon = found.horizon;
     analysis.leaks.boundaries = found.boundaries;

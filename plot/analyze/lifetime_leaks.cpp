@@ -141,7 +141,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                   const std::vector<std::string>& functions,
                   const std::vector<std::optional<ExitFreer>>& freers,
                   const std::vector<std::string_view>& builders,
-                  const std::vector<std::optional<std::vector<std::string_view>>>& callers,
+                  const std::vector<std::optional<std::vector<std::string_view>>>& own_frames,
                   Joins& joins) {
   std::size_t n = leaking.size();
   // The same headline function.
@@ -193,7 +193,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     std::size_t unfreed = SIZE_MAX;   // a member without a freer (all of them are joined)
     std::vector<std::size_t> freed;   // the members with one
     std::unordered_map<std::string_view, std::size_t> by_freer;  // freer -> a member (all joined)
-    std::set<std::string_view> callers;  // its members' own frames (FindingHeadlines::own_frames)
+    std::set<std::string_view> own_frames;  // its members' (FindingHeadlines::own_frames)
     bool library = false;                // a member's headline is no code of the program's own
   };
   auto proportional = [](const std::vector<std::uint64_t>& x, const std::vector<std::uint64_t>& y) {
@@ -228,8 +228,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       same.push_back(c);
     }
     Births& k = classes[c];
-    if (callers[a]) {
-      k.callers.insert(callers[a]->begin(), callers[a]->end());
+    if (own_frames[a]) {
+      k.own_frames.insert(own_frames[a]->begin(), own_frames[a]->end());
     } else {
       k.library = true;
     }
@@ -279,8 +279,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // that main calls).
   auto called_alike = [](const Births& x, const Births& y) {
     if (x.library || y.library) return true;
-    return std::any_of(x.callers.begin(), x.callers.end(),
-                       [&](std::string_view f) { return y.callers.contains(f); });
+    return std::any_of(x.own_frames.begin(), x.own_frames.end(),
+                       [&](std::string_view f) { return y.own_frames.contains(f); });
   };
   std::vector<std::size_t> order(classes.size());
   std::iota(order.begin(), order.end(), 0);
@@ -491,7 +491,7 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
   std::vector<std::string> functions;
   std::vector<std::optional<ExitFreer>> freers;
   std::vector<std::string_view> builders;  // FindingHeadlines::builder
-  std::vector<std::optional<std::vector<std::string_view>>> callers;  // FindingHeadlines::own_frames
+  std::vector<std::optional<std::vector<std::string_view>>> own_frames;  // FindingHeadlines::own_frames
   for (std::size_t i : leaking) {
     // (a site without a stack has no headline function)
     functions.push_back(nodes[i].key.empty() ? "" : model.frame(nodes[i].key.back()).function);
@@ -501,16 +501,15 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
     std::optional<std::size_t> at =
         n.key.empty() ? std::nullopt : headlines.builder(frames, n.key.size() - 1);
     builders.push_back(at ? model.frame(frames[*at]).function : std::string_view());
-    std::optional<std::vector<std::string_view>> own;
-    auto at_callers = n.key.empty() ? std::nullopt : headlines.own_frames(frames, n.key.size() - 1);
-    if (at_callers) {
+    std::optional<std::vector<std::string_view>>& own = own_frames.emplace_back();
+    auto own_at = n.key.empty() ? std::nullopt : headlines.own_frames(frames, n.key.size() - 1);
+    if (own_at) {
       own.emplace();
-      for (std::size_t c : *at_callers) own->push_back(model.frame(frames[c]).function);
+      for (std::size_t c : *own_at) own->push_back(model.frame(frames[c]).function);
     }
-    callers.push_back(std::move(own));
   }
   Joins joins(leaking.size());
-  join_leaking(model, nodes, leaking, functions, freers, builders, callers, joins);
+  join_leaking(model, nodes, leaking, functions, freers, builders, own_frames, joins);
   std::map<std::size_t, std::vector<const Node*>> groups;
   for (std::size_t a = 0; a < leaking.size(); ++a) {
     groups[joins.find(a)].push_back(&nodes[leaking[a]]);

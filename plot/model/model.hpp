@@ -130,9 +130,10 @@ struct Lifetimes {
   // The tick of `time`, the inverse of time_at (time units are coarser:
   // the first tick at that time).
   std::uint64_t tick_at(std::uint64_t time) const;
-  // Where epoch boundary `k` is in time units (k = epochs: the end of the
-  // last epoch).
-  std::uint64_t boundary(std::uint64_t k) const { return time_at(t0 + k * epoch_length); }
+  // Where epoch boundary `k` is in ticks, and in time units (k = epochs:
+  // the end of the last epoch).
+  std::uint64_t boundary_tick(std::uint64_t k) const { return t0 + k * epoch_length; }
+  std::uint64_t boundary(std::uint64_t k) const { return time_at(boundary_tick(k)); }
   // Time zero in time units.
   std::uint64_t start() const { return time_at(t0); }
   // The epoch that holds `time` (time units; before t0: 0), not bounded by `epochs`.

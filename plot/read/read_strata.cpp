@@ -302,11 +302,11 @@ class StrataReader {
   void begin_epoch(const Fields& fields) {
     bool timed = !model_.lifetimes.tick_unit.empty();
     expect_fields(fields, timed ? 5 : 4);
-    lifetimes_.begin(number(fields[1], "epoch index"), number(fields[2], "epoch start"),
-                     number(fields[3], "epoch length"));
+    std::uint64_t index = number(fields[1], "epoch index"), start = number(fields[2], "epoch start"),
+                  length = number(fields[3], "epoch length");
+    lifetimes_.begin(index, start, length);
     if (timed) {
       lifetimes_.timed(number(fields[4], "epoch time"));
-      std::uint64_t start = number(fields[2], "epoch start"), length = number(fields[3], "epoch length");
       epochs_ended_ = start > UINT64_MAX - length ? UINT64_MAX : start + length;
     }
   }
@@ -337,8 +337,7 @@ class StrataReader {
 
   void read_marker(const Fields& fields) {
     expect_fields(fields, 3);
-    std::uint64_t time = number(fields[1], "time");
-    model_.markers.push_back({time, text(fields[2]), epochs_ended_});
+    model_.markers.push_back({number(fields[1], "time"), text(fields[2]), epochs_ended_});
   }
 
   // ---- snapshots -----------------------------------------------------------
