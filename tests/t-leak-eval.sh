@@ -143,6 +143,28 @@ expect_eq "leak-eval --rescore of a fork exits 0" "$?" 0
 expect_eq "a finding in each process: 2 right, 2 leaks found, 1 finding per leak" \
    "$(summary_of "$WORK/results5.json" right leaks_found findings_per_leak)" "2 2 1.0"
 
+# A program with two leaks ("each"): recall counts the leaks, and two
+# findings that name one each are one finding a leak.
+mkdir -p "$WORK/truth6" "$WORK/runs6"
+cat >"$WORK/truth6/relay.truth" <<'JSON'
+{"program": "relay", "about": "two leaks",
+ "leak": {"functions": ["keep_reply", "keep_session"], "freed_at_exit": false,
+          "each": [["keep_reply"], ["keep_session"]]},
+ "variants": [{"name": "relay", "args": [], "leaks": true}]}
+JSON
+growths "$WORK/runs6/relay.i.1.json" keep_reply
+growths "$WORK/runs6/relay.i.2.json" keep_reply keep_session
+"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth6" --work "$WORK/runs6" \
+   -K 2 --modes strata -o "$WORK/results6.json" >"$WORK/out6" 2>&1
+expect_eq "leak-eval --rescore of two leaks exits 0" "$?" 0
+expect_eq "recall 3 of 4 leaks (both recordings found), 1 finding a leak" \
+   "$(summary_of "$WORK/results6.json" leaks_recalled leaks found findings_per_leak)" "3 4 2 1.0"
+sed -i 's/"each": .*]]/"each": [["keep_reply"], ["keep_relay"]]/' "$WORK/truth6/relay.truth"
+"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth6" --work "$WORK/runs6" \
+   -K 2 --modes strata -o "$WORK/results6.json" >"$WORK/out6" 2>&1
+expect_eq "an \"each\" naming a function the leak has not: exit 99" "$?" 99
+expect_eq "it says so" "$(grep -c 'groups of its functions' "$WORK/out6")" 1
+
 # A missing report is a broken setup, not a score.
 rm "$WORK/runs/tree.i.2.json"
 "$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth" --work "$WORK/runs" \

@@ -43,7 +43,7 @@ now_right=$(comm -13 <(echo "$wrong" | sort) <(echo "$known") | tr '\n' ' ')
 [ -n "${now_right// /}" ] && echo "note: known wrong variants right in this run: $now_right"
 counts=$("$PYTHON" -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]["strata"]
-print(s["right"] + s["part"], s["found"])' "$WORK/results.json")
+print(s["right"] + s["part"], s["leaks_found"])' "$WORK/results.json")
 read -r true_findings leaks_found <<<"$counts"
 expect_le "some leak found" 1 "${leaks_found:-0}"
 expect_le "at most 1.2 findings a leak (10 x true findings <= 12 x leaks found)" \

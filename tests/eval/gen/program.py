@@ -195,6 +195,8 @@ class Program:
                 "fix_at": ", ".join(unique(c.leak.fix_at for c in hosts)),
                 "freed_at_exit": all(c.leak.at_exit == "freed" for c in hosts),
             }
+            if len(hosts) > 1:
+                t["leak"]["each"] = [list(c.leak.functions) for c in hosts]
             if self.wrappers:
                 t["leak"]["wrapper"] = self.wrappers["alloc"]
         growth = [c.growth for c in self.components if c.growth]
