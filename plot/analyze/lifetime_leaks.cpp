@@ -5,6 +5,7 @@
 #include "analyze/lifetime_judge.hpp"
 #include "analyze/lifetime_nodes.hpp"
 #include "analyze/series.hpp"
+#include "analyze/stats.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -273,12 +274,24 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   for (const Births& k : classes) join_classes(k, k);
   // Born alike but not in the same proportions: one structure when some code
   // of the program's own builds both (a function on both stacks from their
-  // headlines out, not main), or when one's headline is no code of the
-  // program's own, which cannot tell (a library's thread allocates it).  Two leaks at steady
-  // rates are born alike wherever they are (two threads', or two functions'
-  // that main calls).
-  auto called_alike = [](const Births& x, const Births& y) {
-    if (x.library || y.library) return true;
+  // headlines out, not main) and they were born together (kMinBlocks kept
+  // blocks each at least, and the epochs that kept more of one kept more of
+  // the other: a correlation of kTogether at least) or, not together, the
+  // same code frees them at exit (a record's parts at a steady rate, whose
+  // epochs hold as many records each); or when one's headline is no code of
+  // the program's own, which cannot tell (a library's thread allocates it).
+  // Two leaks at steady rates are born alike wherever they are (two
+  // threads', or two functions' that main calls), and two leaks of one
+  // request loop share its code, but each is born when its own rare event
+  // happens.
+  auto born_together = [](const Births& x, const Births& y) {
+    auto total = [](const std::vector<std::uint64_t>& blocks) {
+      return std::accumulate(blocks.begin(), blocks.end(), std::uint64_t{0});
+    };
+    return std::min(total(x.blocks), total(y.blocks)) >= kMinBlocks &&
+           correlation(x.blocks, y.blocks) >= kTogether;
+  };
+  auto common_code = [](const Births& x, const Births& y) {
     return std::any_of(x.own_frames.begin(), x.own_frames.end(),
                        [&](std::string_view f) { return y.own_frames.contains(f); });
   };
@@ -292,7 +305,13 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     for (std::size_t j = i + 1; j < order.size() && classes[order[j]].mean - x.mean <= window;
          ++j) {
       const Births& y = classes[order[j]];
-      if (total_variation(x.blocks, y.blocks) <= kSame && called_alike(x, y)) join_classes(x, y);
+      if (total_variation(x.blocks, y.blocks) > kSame) continue;
+      if (x.library || y.library || (common_code(x, y) && born_together(x, y))) {
+        join_classes(x, y);
+      } else if (common_code(x, y)) {
+        freed_together(x, y);
+        freed_together(y, x);
+      }
     }
   }
 }

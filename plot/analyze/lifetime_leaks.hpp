@@ -32,7 +32,9 @@
 //      same headline function, or when their kept blocks come from the same
 //      epochs in the same proportions (total variation at most kSame; not
 //      exactly the same, some code of the program's own on both stacks
-//      from their headlines out, not main) and
+//      from their headlines out, not main, and born together: a
+//      correlation of kTogether at least of their kept blocks, epoch by
+//      epoch, or freed by the same code at exit) and
 //      the code that frees them at exit does not say they are two: the same
 //      code frees them in the release at exit (one freer, or one's freer on
 //      the other's free stack), or not both are freed there.

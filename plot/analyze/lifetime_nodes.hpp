@@ -32,6 +32,7 @@ inline constexpr std::size_t kToolEpochs = 64;  // the epochs the tool holds at 
 inline constexpr double kCopyGrowth = 1.5;  // a container that copies itself grows by 1.5 at least
 inline constexpr double kReplaced = 0.75;   // a turnover replaces 3/4 of the kept bytes
 inline constexpr double kSame = 0.35;       // total variation of one structure's births
+inline constexpr double kTogether = 0.5;    // correlation of one structure's births, epoch by epoch
 inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller findings listed apart
 inline constexpr std::uint64_t kMinBlocks = 7;  // survivors: (1/2)^7 < kChance, see the design
 inline constexpr double kRise = 0.5;     // the floor rises with half the kept bytes at least

@@ -514,8 +514,11 @@ TEST(LifetimeLeaks, WhatTwoFunctionsBuildWithOtherBirthsIsTwoFindings) {
 // kept in most epochs (not those divisible by 5), built under
 // resolver_main (without `threads`, both called by main), each under
 // `outer` (a frame; 0: main alone): born alike (total variation under
-// kSame), not in the same proportions.
-Model two_threads_leaks(std::uint32_t outer, bool threads = true) {
+// kSame), not in the same proportions, and not together (the reports are
+// as many in every epoch).  With `together`, both are born in bursts of the
+// same epochs: 1 to 4 reports and 1 to 3 URLs an epoch, more of both in the
+// same epochs (a record and the strings it holds).
+Model two_threads_leaks(std::uint32_t outer, bool threads = true, bool together = false) {
   Model model = model_of({"main", "probe_report", "resolve_url", "writer_main", "resolver_main",
                           "scratch", "serve"});
   std::vector<std::uint32_t> probe{1}, url{2};
@@ -528,10 +531,17 @@ Model two_threads_leaks(std::uint32_t outer, bool threads = true) {
     stack->push_back(0);
   }
   Site& reports = add_site(model, probe);
-  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(reports, e, kAlive, 200);
+  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+    for (std::uint32_t k = 0; k < (together ? e % 4 + 1 : 1); ++k) cell(reports, e, kAlive, 200);
+  }
   Site& urls = add_site(model, url);
   for (std::uint32_t e = 0; e < kEpochs; ++e) {
-    if (e % 5 != 0) cell(urls, e, kAlive, 80);
+    std::uint32_t burst = e % 4;  // 0 to 3
+    if (together) {
+      for (std::uint32_t k = 0; k < std::max(burst, 1u); ++k) cell(urls, e, kAlive, 80);
+    } else if (e % 5 != 0) {
+      cell(urls, e, kAlive, 80);
+    }
   }
   temporaries(model, 5);
   return model;
@@ -561,11 +571,21 @@ TEST(LifetimeLeaks, TwoLeaksBornAlikeInTwoThreadsAreTwo) {
   found = find_lifetime_leaks(model, OwnCode(model, {}));
   ASSERT_EQ(found.findings.size(), 1u);
   EXPECT_EQ(found.findings.front().parts.size(), 2u);
-  // Built under one function of the program's own (serve), born alike: one.
+  // Built under one function of the program's own (serve), as two leaks
+  // of one request loop are, born alike but not together: two.
   model = two_threads_leaks(6);
+  found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(found.findings.size(), 2u);
+  // Built under serve and born together (more of both in the same epochs):
+  // one structure.
+  model = two_threads_leaks(6, true, true);
   found = find_lifetime_leaks(model, OwnCode(model, {}));
   ASSERT_EQ(found.findings.size(), 1u);
   EXPECT_EQ(found.findings.front().parts.size(), 2u);
+  // Born together, but with no code of the program's own in common: two.
+  model = two_threads_leaks(0, true, true);
+  found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(found.findings.size(), 2u);
 }
 
 TEST(LifetimeLeaks, OrphansAmongSessionsClosedProperlyAreALeak) {

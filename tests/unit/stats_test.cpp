@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The statistics of the cycles (analyze/stats.hpp).
+// The statistics of the cycles and of births (analyze/stats.hpp).
 #include "analyze/stats.hpp"
 
 #include <gtest/gtest.h>
@@ -31,6 +31,18 @@ TEST(Stats, CoefficientOfVariation) {
   EXPECT_DOUBLE_EQ(coefficient_of_variation(even), 0.0);
   EXPECT_DOUBLE_EQ(coefficient_of_variation(spread), 0.5);
   EXPECT_TRUE(std::isinf(coefficient_of_variation(none)));
+}
+
+// Two structures' births, epoch by epoch.
+TEST(Stats, CorrelationOfCounts) {
+  std::vector<std::uint64_t> x{1, 3, 2, 5, 4}, twice{2, 6, 4, 10, 8}, mirror{5, 3, 4, 1, 2},
+      flat{3, 3, 3, 3, 3};
+  EXPECT_DOUBLE_EQ(correlation(x, twice), 1.0);
+  EXPECT_DOUBLE_EQ(correlation(x, mirror), -1.0);
+  EXPECT_DOUBLE_EQ(correlation(x, flat), 0.0);
+  std::vector<std::uint64_t> a{1, 0, 1, 0}, b{0, 0, 1, 1};
+  EXPECT_DOUBLE_EQ(correlation(a, b), 0.0);
+  EXPECT_DOUBLE_EQ(correlation({}, {}), 0.0);
 }
 
 }  // namespace
