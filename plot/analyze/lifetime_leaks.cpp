@@ -276,7 +276,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // of the program's own builds both (a function on both stacks from their
   // headlines out, not main) and they were born together (kMinBlocks kept
   // blocks each at least, and the epochs that kept more of one kept more of
-  // the other: a correlation of kTogether at least) or, not together, the
+  // the other, from the first that kept both: a correlation of kTogether at
+  // least) or, not together, the
   // same code frees them at exit (a record's parts at a steady rate, whose
   // epochs hold as many records each); or when one's headline is no code of
   // the program's own, which cannot tell (a library's thread allocates it).
@@ -288,8 +289,17 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     auto total = [](const std::vector<std::uint64_t>& blocks) {
       return std::accumulate(blocks.begin(), blocks.end(), std::uint64_t{0});
     };
+    // from the first epoch in which both keep blocks: two leaks that start
+    // late, at about the same time, are not born together for that
+    auto first = [](const std::vector<std::uint64_t>& blocks) {
+      return static_cast<std::size_t>(
+          std::find_if(blocks.begin(), blocks.end(), [](std::uint64_t b) { return b > 0; }) -
+          blocks.begin());
+    };
+    std::size_t both = std::max(first(x.blocks), first(y.blocks));
     return std::min(total(x.blocks), total(y.blocks)) >= kMinBlocks &&
-           correlation(x.blocks, y.blocks) >= kTogether;
+           correlation(std::span<const std::uint64_t>(x.blocks).subspan(both),
+                       std::span<const std::uint64_t>(y.blocks).subspan(both)) >= kTogether;
   };
   auto common_code = [](const Births& x, const Births& y) {
     return std::any_of(x.own_frames.begin(), x.own_frames.end(),

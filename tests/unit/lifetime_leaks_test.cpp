@@ -518,7 +518,8 @@ TEST(LifetimeLeaks, WhatTwoFunctionsBuildWithOtherBirthsIsTwoFindings) {
 // as many in every epoch).  With `together`, both are born in bursts of the
 // same epochs: 1 to 4 reports and 1 to 3 URLs an epoch, more of both in the
 // same epochs (a record and the strings it holds).
-Model two_threads_leaks(std::uint32_t outer, bool threads = true, bool together = false) {
+Model two_threads_leaks(std::uint32_t outer, bool threads = true, bool together = false,
+                        std::uint32_t start = 0) {
   Model model = model_of({"main", "probe_report", "resolve_url", "writer_main", "resolver_main",
                           "scratch", "serve"});
   std::vector<std::uint32_t> probe{1}, url{2};
@@ -531,11 +532,11 @@ Model two_threads_leaks(std::uint32_t outer, bool threads = true, bool together 
     stack->push_back(0);
   }
   Site& reports = add_site(model, probe);
-  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+  for (std::uint32_t e = start; e < kEpochs; ++e) {
     for (std::uint32_t k = 0; k < (together ? e % 4 + 1 : 1); ++k) cell(reports, e, kAlive, 200);
   }
   Site& urls = add_site(model, url);
-  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+  for (std::uint32_t e = start; e < kEpochs; ++e) {
     std::uint32_t burst = e % 4;  // 0 to 3
     if (together) {
       for (std::uint32_t k = 0; k < std::max(burst, 1u); ++k) cell(urls, e, kAlive, 80);
@@ -582,6 +583,11 @@ TEST(LifetimeLeaks, TwoLeaksBornAlikeInTwoThreadsAreTwo) {
   found = find_lifetime_leaks(model, OwnCode(model, {}));
   ASSERT_EQ(found.findings.size(), 1u);
   EXPECT_EQ(found.findings.front().parts.size(), 2u);
+  // Both from epoch 20 on (a reload), under serve, not together: two.  The
+  // epochs before, empty for both, say nothing about being born together.
+  model = two_threads_leaks(6, true, false, 20);
+  found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(found.findings.size(), 2u);
   // Born together, but with no code of the program's own in common: two.
   model = two_threads_leaks(0, true, true);
   found = find_lifetime_leaks(model, OwnCode(model, {}));
