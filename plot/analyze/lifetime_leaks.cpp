@@ -129,6 +129,9 @@ Finding finding_of(const Model& model, const FindingHeadlines& headlines,
 }
 
 
+// The most leaking nodes of one builder compared pair by pair (step 5, (d)).
+constexpr std::size_t kPairwise = 1024;
+
 // The joins of step 5, indexed by what they compare so that they cost about
 // the leaking nodes, not their pairs; the same joins as comparing every
 // pair (a,b), whose rule is: the same headline function; or freed together
@@ -172,16 +175,34 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       if (at != any_by_freer.end()) joins.join(a, at->second);
     }
   }
-  // The same builder, unless both are freed at exit: every node without a
-  // freer joins every other of its builder.
-  std::unordered_map<std::string_view, std::size_t> unfreed_by_builder;
+  // The same builder, unless both are freed at exit, when their births
+  // differ (total variation over kSame): a container that grows by copies
+  // and the data it holds.  Born alike, two nodes of one builder are judged
+  // by their births below (two leaks of the helpers one loop calls, each
+  // at its own rate, are born alike but not together).  A builder of more
+  // than kPairwise leaking nodes joins them all: comparing every pair would
+  // cost their square.
+  std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;
   for (std::size_t a = 0; a < n; ++a) {
-    if (!builders[a].empty() && !freers[a]) unfreed_by_builder.emplace(builders[a], a);
+    if (!builders[a].empty()) by_builder[builders[a]].push_back(a);
   }
-  for (std::size_t a = 0; a < n; ++a) {
-    if (builders[a].empty()) continue;
-    auto at = unfreed_by_builder.find(builders[a]);
-    if (at != unfreed_by_builder.end() && at->second != a) joins.join(a, at->second);
+  for (const auto& [builder, members] : by_builder) {
+    auto unfreed = std::find_if(members.begin(), members.end(),
+                                [&](std::size_t a) { return !freers[a]; });
+    if (unfreed == members.end()) continue;
+    if (members.size() > kPairwise) {
+      for (std::size_t a : members) joins.join(a, *unfreed);
+      continue;
+    }
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      for (std::size_t j = i + 1; j < members.size(); ++j) {
+        std::size_t a = members[i], b = members[j];
+        if ((!freers[a] || !freers[b]) &&
+            total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) > kSame) {
+          joins.join(a, b);
+        }
+      }
+    }
   }
   // The same births, unless both are freed at exit and not freed together.
   // Nodes whose kept blocks come from the epochs in exactly the same

@@ -583,6 +583,11 @@ TEST(LifetimeLeaks, TwoLeaksBornAlikeInTwoThreadsAreTwo) {
   found = find_lifetime_leaks(model, OwnCode(model, {}));
   ASSERT_EQ(found.findings.size(), 1u);
   EXPECT_EQ(found.findings.front().parts.size(), 2u);
+  // Two helpers that serve calls (serve builds both: the same builder),
+  // born alike, not together: two.
+  model = two_threads_leaks(6, false);
+  found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(found.findings.size(), 2u);
   // Both from epoch 20 on (a reload), under serve, not together: two.  The
   // epochs before, empty for both, say nothing about being born together.
   model = two_threads_leaks(6, true, false, 20);
