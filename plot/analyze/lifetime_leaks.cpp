@@ -175,13 +175,22 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       if (at != any_by_freer.end()) joins.join(a, at->second);
     }
   }
-  // The same builder, unless both are freed at exit, when their births
-  // differ (total variation over kSame): a container that grows by copies
-  // and the data it holds.  Born alike, two nodes of one builder are judged
-  // by their births below (two leaks of the helpers one loop calls, each
-  // at its own rate, are born alike but not together).  A builder of more
-  // than kPairwise leaking nodes joins them all: comparing every pair would
-  // cost their square.
+  // The same builder, unless both are freed at exit, when one is a
+  // container that grows (by copies, or by realloc: kept bytes in an epoch
+  // that kept no block of its own) and their births differ (total
+  // variation over kSame): a container and the data it holds.  Two leaks
+  // of the helpers one loop calls, neither a container, are judged by
+  // their births below: each at its own rate, they are born alike but not
+  // together (and a rare one's few blocks differ from any other's by
+  // chance).  A builder of more than kPairwise leaking nodes joins them
+  // all: comparing every pair would cost their square.
+  auto grows = [](const Node& x) {
+    if (x.copies) return true;
+    for (std::size_t e = 0; e < x.kept.size() && e < x.kept_blocks.size(); ++e) {
+      if (x.kept[e] > 0 && x.kept_blocks[e] == 0) return true;
+    }
+    return false;
+  };
   std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;
   for (std::size_t a = 0; a < n; ++a) {
     if (!builders[a].empty()) by_builder[builders[a]].push_back(a);
@@ -197,8 +206,9 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     for (std::size_t i = 0; i < members.size(); ++i) {
       for (std::size_t j = i + 1; j < members.size(); ++j) {
         std::size_t a = members[i], b = members[j];
-        if ((!freers[a] || !freers[b]) &&
-            total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) > kSame) {
+        const Node &x = nodes[leaking[a]], &y = nodes[leaking[b]];
+        if ((!freers[a] || !freers[b]) && (grows(x) || grows(y)) &&
+            total_variation(x.kept_blocks, y.kept_blocks) > kSame) {
           joins.join(a, b);
         }
       }
