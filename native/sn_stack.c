@@ -932,8 +932,15 @@ static __thread StackEntry* scache __attribute__((tls_model("initial-exec")));
 static __thread UInt scache_gen __attribute__((tls_model("initial-exec")));
 static pthread_key_t scache_key;   // frees a thread's cache at its exit
 
+/* At the thread's exit, among the destructors of its thread-specific data:
+   a destructor run after this one (the program's, freeing its own data)
+   still frees through us, and unwinds without a cache from then on. */
+static __thread Bool scache_gone __attribute__((tls_model("initial-exec")));
+
 static void free_scache(void* c)
 {
+   scache = NULL;
+   scache_gone = True;
    arena_free(c);
 }
 
@@ -951,7 +958,7 @@ static UWord hash_ips(const Addr* ips, UInt n, UInt depth)
 static StackEntry* cached_stack(RawStack* st, UInt depth, UWord hash)
 {
    StackEntry* e;
-   if (st->n > SCACHE_IPS)
+   if (st->n > SCACHE_IPS || scache_gone)
       return NULL;
    if (scache == NULL) {
       scache = arena_malloc(SCACHE_ENTRIES * sizeof(StackEntry));

@@ -92,4 +92,11 @@ expect_in "--vex-guest-chase: why" "$WORK/bad.err" 'a Valgrind option, not with 
 record_ok sh --native /bin/sh -c 'echo "LD_PRELOAD=$LD_PRELOAD"'
 expect_eq "the program's children do not preload strata" \
    "$(grep -c libstrata-native "$WORK/sh.stdout")" 0
+# Thread-specific data whose destructors free through the recorder after its
+# own per-thread cache is gone (tests/programs/tsd_free: a blind program on
+# Kyoto Cabinet crashed there, exit status 139): the program exits 0 and
+# its profile is complete.
+record_ok nat-tsd --native --time-unit=B "$PROGS/tsd_free" &&
+   expect_eq "tsd_free: the profile is complete" "$(grep -c incomplete "$WORK/nat-tsd.stderr")" 0
+
 finish
