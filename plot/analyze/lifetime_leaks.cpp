@@ -133,11 +133,13 @@ Finding finding_of(const Model& model, const FindingHeadlines& headlines,
 constexpr std::size_t kPairwise = 1024;
 
 // The joins of step 5, indexed by what they compare so that they cost about
-// the leaking nodes, not their pairs; the same joins as comparing every
+// the leaking nodes, not their pairs (but the nodes of one builder, at most
+// kPairwise, compared pair by pair); the same joins as comparing every
 // pair (a,b), whose rule is: the same headline function; or freed together
 // at exit and born alike (total variation at most kSame; freed together
 // alone for a node with no kept block of its own); or, unless both are
-// freed at exit, the same builder or the same births.  A join with
+// freed at exit, the same builder (one a container that grows, born
+// unlike) or the same births.  A join with
 // one node of a class that every member would join is a join with them all
 // (union-find), which is what lets a class stand for its members.
 void join_leaking(const Model& model, const std::vector<Node>& nodes,
