@@ -51,8 +51,15 @@ report pump-fixed 2 "steady_growth:pump_fill:pump_fill,main"
 report tree 1 "steady_growth:build_tree:build_tree,main"
 report tree 2 "rising_trough:build_tree:build_tree,main" "rising_trough:main:main"
 
-"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth" --work "$WORK/runs" \
-   -K 2 --modes strata -o "$WORK/results.json" >"$WORK/out" 2>&1
+# rescore SET K [OUT]: leak-eval --rescore of $WORK/truthSET and $WORK/runsSET,
+# K recordings each, into $WORK/resultsOUT.json and $WORK/outOUT (OUT: SET).
+rescore() {
+   local out=${3-$1}
+   "$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth$1" \
+      --work "$WORK/runs$1" -K "$2" --modes strata -o "$WORK/results$out.json" \
+      >"$WORK/out$out" 2>&1
+}
+rescore "" 2
 status=$?
 cat "$WORK/out"
 expect_eq "leak-eval --rescore exits 0" "$status" 0
@@ -97,8 +104,7 @@ json.dump({"leaks": [{"kind": "steady_growth", "headline": f(n), "frames": [f(n)
 }
 growths "$WORK/runs3/ring.i.1.json" ring_grow log_keep
 growths "$WORK/runs3/ring-creep.i.1.json" ring_grow log_keep
-"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth3" --work "$WORK/runs3" \
-   -K 1 --modes strata -o "$WORK/results3.json" >"$WORK/out3" 2>&1
+rescore 3 1
 expect_eq "leak-eval --rescore of list growths exits 0" "$?" 0
 expect_eq "allowed: log_keep twice and ring_grow in ring-creep; false: ring_grow in ring" \
    "$(summary_of "$WORK/results3.json" allowed false)" "3 1"
@@ -115,8 +121,7 @@ cat >"$WORK/truth4/relay.truth" <<'JSON'
 JSON
 growths "$WORK/runs4/relay.i.1.json" decode
 growths "$WORK/runs4/relay-b.i.1.json" Other::decode
-"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth4" --work "$WORK/runs4" \
-   -K 1 --modes strata -o "$WORK/results4.json" >"$WORK/out4" 2>&1
+rescore 4 1
 expect_eq "leak-eval --rescore of scoped names exits 0" "$?" 0
 expect_eq "right and headline right: decode; false: Other::decode" \
    "$(summary_of "$WORK/results4.json" right headline_right false)" "1 1 1"
@@ -137,8 +142,7 @@ leak = {"kind": "steady_growth", "headline": f("sign_record"), "frames": [f("sig
         "end_bytes": 1}
 json.dump({"leaks": [leak, leak], "forked": ["4242"], "cycles": {"count": 0}},
           open(sys.argv[1], "w"))' "$WORK/runs5/signer.i.1.json"
-"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth5" --work "$WORK/runs5" \
-   -K 1 --modes strata -o "$WORK/results5.json" >"$WORK/out5" 2>&1
+rescore 5 1
 expect_eq "leak-eval --rescore of a fork exits 0" "$?" 0
 expect_eq "a finding in each process: 2 right, 2 leaks found, 1 finding per leak" \
    "$(summary_of "$WORK/results5.json" right leaks_found findings_per_leak)" "2 2 1.0"
@@ -154,20 +158,17 @@ cat >"$WORK/truth6/relay.truth" <<'JSON'
 JSON
 growths "$WORK/runs6/relay.i.1.json" keep_reply
 growths "$WORK/runs6/relay.i.2.json" keep_reply keep_session
-"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth6" --work "$WORK/runs6" \
-   -K 2 --modes strata -o "$WORK/results6.json" >"$WORK/out6" 2>&1
+rescore 6 2
 expect_eq "leak-eval --rescore of two leaks exits 0" "$?" 0
 expect_eq "recall 3 of 4 leaks (both recordings found), 1 finding a leak" \
    "$(summary_of "$WORK/results6.json" leaks_recalled leaks found findings_per_leak)" "3 4 2 1.0"
 sed -i 's/"each": .*]]/"each": [["keep_reply"], ["keep_relay"]]/' "$WORK/truth6/relay.truth"
-"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth6" --work "$WORK/runs6" \
-   -K 2 --modes strata -o "$WORK/results6.json" >"$WORK/out6" 2>&1
+rescore 6 2
 expect_eq "an \"each\" naming a function the leak has not: exit 99" "$?" 99
 expect_eq "it says so" "$(grep -c 'groups of its functions' "$WORK/out6")" 1
 
 # A missing report is a broken setup, not a score.
 rm "$WORK/runs/tree.i.2.json"
-"$PYTHON" "$top_srcdir/scripts/leak-eval" --rescore --truth "$WORK/truth" --work "$WORK/runs" \
-   -K 2 --modes strata -o "$WORK/results2.json" >"$WORK/out2" 2>&1
+rescore "" 2 2
 expect_eq "a missing report: exit 99" "$?" 99
 finish
