@@ -194,8 +194,11 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     return false;
   };
   std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;
+  std::vector<bool> growing(n);
   for (std::size_t a = 0; a < n; ++a) {
-    if (!builders[a].empty()) by_builder[builders[a]].push_back(a);
+    if (builders[a].empty()) continue;
+    by_builder[builders[a]].push_back(a);
+    growing[a] = grows(nodes[leaking[a]]);
   }
   for (const auto& [builder, members] : by_builder) {
     auto unfreed = std::find_if(members.begin(), members.end(),
@@ -208,9 +211,9 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     for (std::size_t i = 0; i < members.size(); ++i) {
       for (std::size_t j = i + 1; j < members.size(); ++j) {
         std::size_t a = members[i], b = members[j];
-        const Node &x = nodes[leaking[a]], &y = nodes[leaking[b]];
-        if ((!freers[a] || !freers[b]) && (grows(x) || grows(y)) &&
-            total_variation(x.kept_blocks, y.kept_blocks) > kSame) {
+        if ((!freers[a] || !freers[b]) && (growing[a] || growing[b]) &&
+            total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) >
+                kSame) {
           joins.join(a, b);
         }
       }
@@ -223,6 +226,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // which differs by at most (H - 1) x kSame between two within kSame.
   struct Births {
     std::vector<std::uint64_t> blocks;
+    std::uint64_t total = 0;  // of blocks
+    std::size_t first = 0;    // the first epoch that keeps some
     double mean = 0;
     std::size_t unfreed = SIZE_MAX;   // a member without a freer (all of them are joined)
     std::vector<std::size_t> freed;   // the members with one
@@ -247,8 +252,10 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     if (total == 0) continue;  // no births to compare (total_variation says 1)
     std::uint64_t shape = 0;   // which epochs have blocks, and their shares to 1/1024
     double mean = 0;
+    std::size_t first = blocks.size();
     for (std::size_t e = 0; e < blocks.size(); ++e) {
       if (blocks[e] == 0) continue;
+      first = std::min(first, e);
       auto share = static_cast<std::uint64_t>((unsigned __int128){blocks[e]} * 1024 / total);
       shape = (shape ^ (e + 1) ^ (share << 8)) * 0x9E3779B97F4A7C15ULL;
       mean += static_cast<double>(e) * static_cast<double>(blocks[e]) / static_cast<double>(total);
@@ -258,7 +265,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                            [&](std::size_t c) { return proportional(classes[c].blocks, blocks); });
     std::size_t c = it != same.end() ? *it : classes.size();
     if (c == classes.size()) {
-      classes.push_back({blocks, mean, SIZE_MAX, {}, {}, {}, false});
+      classes.push_back({blocks, total, first, mean, SIZE_MAX, {}, {}, {}, false});
       same.push_back(c);
     }
     Births& k = classes[c];
@@ -319,18 +326,10 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // request loop share its code, but each is born when its own rare event
   // happens.
   auto born_together = [](const Births& x, const Births& y) {
-    auto total = [](const std::vector<std::uint64_t>& blocks) {
-      return std::accumulate(blocks.begin(), blocks.end(), std::uint64_t{0});
-    };
     // from the first epoch in which both keep blocks: two leaks that start
     // late, at about the same time, are not born together for that
-    auto first = [](const std::vector<std::uint64_t>& blocks) {
-      return static_cast<std::size_t>(
-          std::find_if(blocks.begin(), blocks.end(), [](std::uint64_t b) { return b > 0; }) -
-          blocks.begin());
-    };
-    std::size_t both = std::max(first(x.blocks), first(y.blocks));
-    return std::min(total(x.blocks), total(y.blocks)) >= kMinBlocks &&
+    std::size_t both = std::max(x.first, y.first);
+    return std::min(x.total, y.total) >= kMinBlocks &&
            correlation(std::span<const std::uint64_t>(x.blocks).subspan(both),
                        std::span<const std::uint64_t>(y.blocks).subspan(both)) >= kTogether;
   };
@@ -349,9 +348,11 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
          ++j) {
       const Births& y = classes[order[j]];
       if (total_variation(x.blocks, y.blocks) > kSame) continue;
-      if (x.library || y.library || (common_code(x, y) && born_together(x, y))) {
+      bool library = x.library || y.library;
+      if (!library && !common_code(x, y)) continue;
+      if (library || born_together(x, y)) {
         join_classes(x, y);
-      } else if (common_code(x, y)) {
+      } else {
         freed_together(x, y);
         freed_together(y, x);
       }
