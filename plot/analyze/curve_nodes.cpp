@@ -90,17 +90,20 @@ void fill_from_series(Node& n, const std::vector<ContextPoint>& series,
 std::vector<Node> nodes_of_curves(const Model& model, const FindingHeadlines& headlines,
                                   const SeriesBuilder& builder, const CurveClock& clock,
                                   std::uint32_t h) {
-  // The sites of one headline function, its structure (without lifetimes a
-  // structure's lines cannot be told apart in time: its floor is theirs).
-  std::map<std::string_view, std::vector<SiteId>> by_function;
+  // The sites of one headline function called from one function, its
+  // structure (headline_caller; without lifetimes a structure's lines
+  // cannot be told apart in time: its floor is theirs).
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<SiteId>> by_structure;
   for (std::size_t s = 0; s < model.sites.size(); ++s) {
-    std::vector<FrameId> key = headline_path(headlines, model.sites[s].frames);
+    const std::vector<FrameId>& frames = model.sites[s].frames;
+    std::vector<FrameId> key = headline_path(headlines, frames);
     std::string_view function = key.empty() ? std::string_view() : model.frame(key.back()).function;
-    by_function[function].push_back(SiteId{static_cast<std::uint32_t>(s)});
+    by_structure[{function, headline_caller(model, frames, key.size())}].push_back(
+        SiteId{static_cast<std::uint32_t>(s)});
   }
   std::vector<Node> nodes;
   std::vector<ContextPoint> series;
-  for (auto& [function, sites] : by_function) {
+  for (auto& [structure, sites] : by_structure) {
     Node n = empty_node(h);
     n.from_curves = true;
     builder.build(sites, series);
@@ -118,6 +121,7 @@ std::vector<Node> nodes_of_curves(const Model& model, const FindingHeadlines& he
     }
     n.main_kept = most;
     n.key = headline_path(headlines, model.site(n.main_site).frames);
+    n.caller = structure.second;
     nodes.push_back(std::move(n));
   }
   return nodes;

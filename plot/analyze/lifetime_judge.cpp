@@ -118,22 +118,19 @@ std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) 
 // its floor stays level, or at the level it held before.  The first part is
 // judged with the span only: the floor at the span's start holds the bytes
 // the structure has in flight (a player's queue of frames), which what the
-// first part keeps raises it past only once it is exceeded.  So is the last
-// part of a program with cycles: the bytes in flight in the cycle under way
-// at the horizon count as kept though no floor has risen with them yet (the
-// last video's frames); but up to that cycle it is judged when the
-// structure's oldest entries die there (`deaths`, of cells born before the
-// stretch and dying in it, kReplaced of what it leaves behind there at
-// least): a ring or a cache at its capacity after most of the run, which
-// the heap by age shows eating its oldest layers.  Without cycles the last
-// part is judged on its own: a cache that fills for most of the run and
-// then only replaces its entries levels off there.  The least share
-// matched, at most 1.
+// first part keeps raises it past only once it is exceeded.  The last part
+// of a program with cycles is judged up to the cycle under way at the
+// horizon: the bytes in flight in that cycle count as kept though no floor
+// has risen with them yet (the last video's frames), while what the cycles
+// before it keep must have raised the floor as they ended (a cache at its
+// capacity whose newest entries were made there did not: its band is
+// level).  Without cycles the last part is judged on its own: a cache that
+// fills for most of the run and then only replaces its entries levels off
+// there.  The least share matched, at most 1.
 double floor_matched(const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
                      const std::vector<std::uint64_t>& left,
                      std::uint32_t h, const std::vector<std::uint32_t>& bounds,
-                     std::span<const std::uint32_t> cycles,
-                     const std::map<std::pair<std::uint32_t, std::uint32_t>, Amount>& deaths) {
+                     std::span<const std::uint32_t> cycles) {
   bool cycling = !cycles.empty();
   std::vector<double> floor = floor_of(alive, h);
   double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
@@ -153,22 +150,15 @@ double floor_matched(const std::vector<double>& alive, const std::vector<std::ui
     worst = std::min(worst, matched(bounds[q], bounds[q + 1]));
   }
   // A program with cycles: its last part up to the cycle in flight at h,
-  // when the structure's oldest entries die there (born before that
-  // stretch began and dying in it, kReplaced of what it leaves behind
-  // there at least): a ring or a cache at its capacity, full after most of
-  // the run.
+  // when it leaves something behind there (else all it keeps there is the
+  // working set at h, in flight too).
   if (cycling && bounds.size() > 2) {
     auto in_flight = std::lower_bound(cycles.begin(), cycles.end(), h);
     std::uint32_t from = bounds[bounds.size() - 2];
     std::uint32_t to = in_flight == cycles.begin() ? from : *std::prev(in_flight);
-    double left_there = 0, old = 0;
-    for (std::uint32_t e = from; e < to; ++e) left_there += static_cast<double>(left[e]);
-    for (const auto& [cell, amount] : deaths) {
-      if (cell.second >= from && cell.second < to && cell.second - cell.first >= to - from) {
-        old += static_cast<double>(amount.bytes);
-      }
-    }
-    if (left_there > 0 && old >= kReplaced * left_there) worst = std::min(worst, matched(from, to));
+    std::uint64_t left_there = 0;
+    for (std::uint32_t e = from; e < to; ++e) left_there += left[e];
+    if (left_there > 0) worst = std::min(worst, matched(from, to));
   }
   return worst;
 }
@@ -499,7 +489,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   };
   set_span(s);
   if (!judgeable(n, s, h, work, cycles, alive, n.why)) return false;
-  n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, cycles, n.deaths);
+  n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, cycles);
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
@@ -516,7 +506,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, alive, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
-    if (floor_matched(alive, all, n.kept, h, bounds, cycles, n.deaths) < kRise ||
+    if (floor_matched(alive, all, n.kept, h, bounds, cycles) < kRise ||
         short_half(n, from, h, work, cycles, at) != Short::neither ||
         empty_part(n, bounds, work, at, to)) {
       continue;
@@ -624,21 +614,23 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
   return leak;
 }
 
-// The nodes of one headline function are one structure (a cache's two
-// lines, the one that fills it and the one that replaces its entries), and
-// judged as one: their cells added up.  The leaking nodes, in order.
+// The nodes of one headline function called from one function
+// (headline_caller) are one structure (a cache's two lines, the one that
+// fills it and the one that replaces its entries), and judged as one: their
+// cells added up.  The leaking nodes, in order.
 std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>& nodes,
                                           std::uint32_t h, const std::vector<double>& work,
                                           std::span<const std::uint32_t> cycles) {
-  std::map<std::string_view, std::vector<std::size_t>> structures;
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<std::size_t>> structures;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     std::string_view function = nodes[i].key.empty() ? std::string_view()
                                                      : model.frame(nodes[i].key.back()).function;
     nodes[i].function = function;
-    structures[function].push_back(i);
+    structures[{function, nodes[i].caller}].push_back(i);
   }
   std::vector<bool> leaks(nodes.size(), false);
-  for (auto& [function, members] : structures) {
+  for (auto& [structure, members] : structures) {
+    std::string_view function = structure.first;
     if (function.empty() || members.size() == 1) {
       for (std::size_t i : members) leaks[i] = judge(nodes[i], h, work, cycles);
       continue;

@@ -12,8 +12,9 @@
 //      the release at exit.  Its blocks are the node's *survivors*.
 //   2. Nodes and structures.  The sites are cut at their headline (the
 //      frame where the code can be fixed, FindingHeadlines): the sites with
-//      the same frames out to the headline are one node, and the nodes of
-//      one headline function one structure, judged as one.  A container
+//      the same frames out to the headline, called from the same function,
+//      are one node, and the nodes of one headline function called from one
+//      function one structure, judged as one.  A container
 //      that grows by copying itself carries its old bytes' births on.
 //   3. One judgement, two lines of evidence, over the span from the first
 //      survivor to H (kMinSpan epochs of work at least, kMinBlocks

@@ -57,6 +57,12 @@ std::vector<FrameId> headline_path(const FindingHeadlines& headlines,
   return {frames.begin(), frames.begin() + std::min(head + 1, frames.size())};
 }
 
+std::string_view headline_caller(const Model& model, std::span<const FrameId> frames,
+                                 std::size_t key_size) {
+  return key_size < frames.size() ? std::string_view(model.frame(frames[key_size]).function)
+                                  : std::string_view();
+}
+
 namespace {
 
 // A container that grows by copying itself (a std::vector that doubles:
@@ -144,7 +150,7 @@ void follow_copies(Node& n, std::uint32_t h) {
 }  // namespace
 
 std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines, std::uint32_t h) {
-  std::map<std::vector<FrameId>, std::size_t> index_of;
+  std::map<std::pair<std::vector<FrameId>, std::string_view>, std::size_t> index_of;
   std::vector<Node> nodes;
   for (std::size_t s = 0; s < model.sites.size(); ++s) {
     const Site& site = model.sites[s];
@@ -152,10 +158,12 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
                             [&](const LifetimeCell& c) { return c.birth < h; });
     if (!born) continue;
     std::vector<FrameId> key = headline_path(headlines, site.frames);
-    auto [at, added] = index_of.try_emplace(key, nodes.size());
+    std::string_view caller = headline_caller(model, site.frames, key.size());
+    auto [at, added] = index_of.try_emplace({key, caller}, nodes.size());
     if (added) {
       Node n = empty_node(h);
       n.key = std::move(key);
+      n.caller = caller;
       nodes.push_back(std::move(n));
     }
     Node& n = nodes[at->second];

@@ -98,9 +98,11 @@ struct Amount {
   std::uint64_t blocks = 0;
 };
 
-// A node: the sites of one headline path, their cells summed over [0, H).
+// A node: the sites of one headline path called from one function, their
+// cells summed over [0, H).
 struct Node {
   std::vector<FrameId> key;  // the frames out to the headline
+  std::string_view caller;   // the function that calls the headline (headline_caller)
   std::vector<SiteId> sites;
   SiteId main_site{};
   std::uint64_t main_kept = 0;
@@ -143,6 +145,15 @@ Node empty_node(std::uint32_t h);
 // them when it has none): the key of its node.
 std::vector<FrameId> headline_path(const FindingHeadlines& headlines,
                                    std::span<const FrameId> frames);
+
+// The function that calls a stack's headline: the frame beyond its
+// headline path of `key_size` frames; empty when there is none.  With the
+// headline's function, the structure its memory belongs to: a helper of
+// the program's own that allocates for two callers (its own strdup, for a
+// ring of lines and for a query's pattern) builds two structures, one for
+// each, which a person sees as two bands.
+std::string_view headline_caller(const Model& model, std::span<const FrameId> frames,
+                                 std::size_t key_size);
 
 // The nodes of the profile's sites born before `h`, their copies followed;
 // each node's kept bytes by epoch add up to its kept_total.

@@ -241,6 +241,28 @@ TEST(LifetimeLeaks, TheHeadlineIsTheCallerOfAWrapper) {
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{"fault_report"});
 }
 
+TEST(LifetimeLeaks, AHelperForTwoCallersBuildsTwoStructures) {
+  // line_dup, the program's own strdup, called from two functions (under
+  // kWrapperFanIn: it heads both stacks): make_line's lines in a ring that
+  // frees each 3 epochs after its birth (kept: the newest, the most bytes),
+  // and compile_query's patterns, one an epoch never freed.  Two bands, two
+  // structures: the leak is the patterns', and the ring is no part of it.
+  Model model = model_of({"main", "line_dup", "make_line", "compile_query", "scratch"});
+  Site& ring = add_site(model, {1, 2, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+    for (std::uint32_t k = 0; k < 10; ++k) cell(ring, e, e + 3 < kEpochs ? e + 3 : kAlive, 200);
+  }
+  Site& patterns = add_site(model, {1, 3, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+    cell(patterns, e, kAlive, 100);
+    for (std::uint32_t k = 0; k < 3; ++k) cell(patterns, e, e, 100);
+  }
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"line_dup"});
+  EXPECT_EQ(found.findings.front().sites, std::vector<SiteId>{SiteId{1}});
+}
+
 TEST(LifetimeLeaks, TheSameBytesEachCycleOfUnevenLengthIsALeak) {
   // frame_keep makes 1,000 bytes an epoch and keeps 300 at the end of each
   // cycle, short or long: its share kept varies from part to part with the
