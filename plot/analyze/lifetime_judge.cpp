@@ -391,8 +391,23 @@ bool beyond_records(const std::vector<std::uint64_t>& kept, std::uint32_t s, std
   return std::min(records_at_least(rises, stretches), records_at_least(epochs, h - s)) < kChance;
 }
 
-// A node of the lifetimes: whether its floor (of `alive`, what it holds
-// across each boundary) rose over [s, h) in no more stretches than a band
+// What node n holds across each boundary of [0, h] that lasts: `alive` (of
+// alive_across) less its cells alive across one boundary only (born in the
+// epoch before it and dying in the one after): what is in flight at a
+// boundary (a request's temporaries, a compile's context), whose amount
+// swings from boundary to boundary and sets the floor at its lowest by
+// chance.  A pool's or a buffer's bytes last.
+std::vector<double> lasting_across(const Node& n, std::vector<double> alive, std::uint32_t h) {
+  for (const auto& [cell, amount] : n.deaths) {
+    if (cell.second == cell.first + 1 && cell.second <= h) {
+      alive[cell.second] -= static_cast<double>(amount.bytes);
+    }
+  }
+  return alive;
+}
+
+// A node of the lifetimes: whether its floor (of `lasting`, what it holds
+// across each boundary that lasts, of lasting_across) rose over [s, h) in no more stretches than a band
 // that only comes and goes would, but kChance of the time, and rose in the
 // later half of the work (from `mid`) by less than kLevel of that half's
 // share of its rise: a buffer grown to the largest input so far, a pool at
@@ -400,10 +415,10 @@ bool beyond_records(const std::vector<std::uint64_t>& kept, std::uint32_t s, std
 // each time: it is judged.  The floor is read a boundary before h, since
 // the floor at h holds the entries in flight at h (no floor rises with them
 // yet).  `why.level_epoch` is set to mid.
-bool high_water(const std::vector<double>& alive, std::uint32_t s, std::uint32_t h,
+bool high_water(const std::vector<double>& lasting, std::uint32_t s, std::uint32_t h,
                 const std::vector<double>& work, std::span<const std::uint32_t> cycles,
                 PassedOver& why) {
-  std::vector<double> floor = floor_of(alive, h);
+  std::vector<double> floor = floor_of(lasting, h);
   std::vector<std::uint64_t> rose(h, 0);
   for (std::uint32_t e = 0; e < h; ++e) rose[e] = floor[e + 1] > floor[e] ? 1 : 0;
   if (beyond_records(rose, s, h, cycles)) return false;
@@ -432,11 +447,11 @@ std::uint32_t least_span(const Node& n, std::size_t epochs) {
 
 // Whether the node keeps enough blocks over [s, h), a span of enough work,
 // to be judged (kMinBlocks, kMinSpan), and its floor (read off a curve, or
-// of `alive`, its bytes across each boundary, from the lifetimes) rises
-// more often than noise's or a high-water mark's (beyond_records,
-// high_water); else `why` says which.
+// of `lasting`, its bytes across each boundary that last, lasting_across,
+// from the lifetimes) rises more often than noise's or a high-water mark's
+// (beyond_records, high_water); else `why` says which.
 bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
-               std::span<const std::uint32_t> cycles, const std::vector<double>& alive,
+               std::span<const std::uint32_t> cycles, const std::vector<double>& lasting,
                PassedOver& why) {
   std::uint64_t units = 0;
   for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
@@ -449,7 +464,7 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
     why.reason = PassedOver::Reason::few_blocks;
     return false;
   }
-  if (!n.from_curves && high_water(alive, s, h, work, cycles, why)) {
+  if (!n.from_curves && high_water(lasting, s, h, work, cycles, why)) {
     why.reason = PassedOver::Reason::high_water;
     return false;
   }
@@ -488,7 +503,8 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     n.why.first_kept = from;
   };
   set_span(s);
-  if (!judgeable(n, s, h, work, cycles, alive, n.why)) return false;
+  std::vector<double> lasting = lasting_across(n, alive, h);
+  if (!judgeable(n, s, h, work, cycles, lasting, n.why)) return false;
   n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, cycles);
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
@@ -503,7 +519,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   if (rises && verdict == Short::neither && !gap) return true;
   for (std::uint32_t from = s + 1; from < h; ++from) {
     PassedOver why;
-    if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, alive, why)) continue;
+    if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, lasting, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
     if (floor_matched(alive, all, n.kept, h, bounds, cycles) < kRise ||
