@@ -705,8 +705,10 @@ std::vector<double> ceiling_of(const Node& n, std::uint32_t h) {
 // the other rises: a bounded structure whose entries move from the line
 // that filled it to another function that replaces them.  So when some other
 // structure m falls for good (the most it holds from then on) part by part
-// of n's span as n keeps bytes: the smaller of the two adds up to kReplaced
-// of n's kept bytes at least.  A structure that replaces its own entries (a
+// of n's span as n keeps bytes: the smaller of the two, part by part, adds
+// up to kReplaced of the larger at least, of n's kept bytes and of m's fall
+// over the span (a large band that falls by far more than n keeps, as a
+// cache's high recedes, is no turnover of n's bytes).  A structure that replaces its own entries (a
 // busy cache) or a working set that comes and goes does not fall for good;
 // their deaths are no evidence.  (n's own deaths are the floor's
 // evidence already.)  `ceilings`: each dying node's ceiling (ceiling_of).
@@ -724,14 +726,16 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
   for (std::size_t i = 0; i < dying.size(); ++i) {
     if (dying[i]->function == n.function) continue;
     const std::vector<double>& ceiling = ceilings[i];
-    double matched = 0;
+    double matched = 0, fell = 0;
     for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
       double fall = ceiling[std::min(bounds[q], h)] - ceiling[std::min(bounds[q + 1], h)];
       matched += std::clamp(fall, 0.0, kept[q]);
+      fell += std::max(fall, 0.0);
     }
     // The records test (epochs x epochs) only for a ceiling that falls by
     // enough: most fall by too little.
-    if (matched >= kReplaced * want && falls_beyond_records(ceiling, bounds.front(), h, cycles)) {
+    if (matched >= kReplaced * std::max(want, fell) &&
+        falls_beyond_records(ceiling, bounds.front(), h, cycles)) {
       return true;
     }
   }

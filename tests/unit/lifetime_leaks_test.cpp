@@ -716,6 +716,21 @@ TEST(LifetimeLeaks, ABufferGrownToItsLargestUseIsAHighWaterMark) {
   EXPECT_EQ(found.passed_over.front().kept_blocks, 1u);  // its blocks, not its survivors
 }
 
+TEST(LifetimeLeaks, ABandThatFallsByFarMoreIsNoTurnover) {
+  // 1 audit_add keeps 100 bytes an epoch from epoch 10 (3 KB by the
+  // horizon); 2 load_cache made 39 entries of 1,000 bytes at the start and
+  // gives one back each epoch, for good: its ceiling falls by 28 KB over the
+  // audit's span, far more than the audit keeps, so it replaces none of it.
+  Model model = model_of({"main", "audit_add", "load_cache", "scratch"});
+  Site& audit = add_site(model, {1, 0});
+  for (std::uint32_t e = 10; e < kEpochs; ++e) cell(audit, e, kAlive, 100);
+  Site& cache = add_site(model, {2, 0});
+  for (std::uint32_t k = 0; k + 1 < kEpochs; ++k) cell(cache, 0, k + 1, 1000);
+  temporaries(model, 3);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{"audit_add"});
+}
+
 TEST(LifetimeLeaks, ALogBufferAppendedToAllRunIsALeak) {
   // 1 log_append: one block grown by realloc by 90 to 110 bytes an epoch,
   // all run: its floor rises in every epoch.
