@@ -407,8 +407,9 @@ std::vector<double> lasting_across(const Node& n, std::vector<double> alive, std
 }
 
 // A node of the lifetimes: whether its floor (of `lasting`, what it holds
-// across each boundary that lasts, of lasting_across) rose over [s, h) in no more stretches than a band
-// that only comes and goes would, but kChance of the time, and rose in the
+// across each boundary that lasts, of lasting_across) rose over [s, h) in
+// no more stretches than a band that only comes and goes would, but
+// kChance of the time, and rose in the
 // later half of the work (from `mid`) by less than kLevel of that half's
 // share of its rise: a buffer grown to the largest input so far, a pool at
 // its high-water mark.  A container that doubles rises as seldom, by more
@@ -708,8 +709,9 @@ std::vector<double> ceiling_of(const Node& n, std::uint32_t h) {
 // of n's span as n keeps bytes: the smaller of the two, part by part, adds
 // up to kReplaced of the larger at least, of n's kept bytes and of m's fall
 // over the span (a large band that falls by far more than n keeps, as a
-// cache's high recedes, is no turnover of n's bytes).  A structure that replaces its own entries (a
-// busy cache) or a working set that comes and goes does not fall for good;
+// cache's high recedes, is no turnover of n's bytes).  A structure that
+// replaces its own entries (a busy cache) or a working set that comes and
+// goes does not fall for good;
 // their deaths are no evidence.  (n's own deaths are the floor's
 // evidence already.)  `ceilings`: each dying node's ceiling (ceiling_of).
 bool turnover(const Node& n, const std::vector<const Node*>& dying,
