@@ -68,13 +68,17 @@ std::uint32_t working_epochs(std::uint32_t s, std::uint32_t h, const std::vector
 // in which it does not, before h.  A program that plays a video, pauses,
 // plays the next makes a burst of each.  Read off the table, they are the
 // same in every time unit (the epochs of a profile in ms are instructions);
-// the heap's rhythm, read off the snapshots, is not.
+// the heap's rhythm, read off the snapshots, is not.  Fewer than kParts
+// cycles (the run's first and the bursts after a pause) are no rhythm: a
+// pause before a final pass would make halves of one cycle each, the run's
+// requests against its last pass.  None then.
 std::vector<std::uint32_t> work_bursts(const std::vector<double>& work, std::uint32_t h) {
   double least = working_least(work);
   std::vector<std::uint32_t> starts;
   for (std::uint32_t e = 1; e < h && e < work.size(); ++e) {
     if (working(work[e], least) && !working(work[e - 1], least)) starts.push_back(e);
   }
+  if (starts.size() + 1 < kParts) starts.clear();
   return starts;
 }
 

@@ -13,7 +13,8 @@
 namespace strata::detail {
 
 // Without markers: the program's bursts of work as its cycles (the epochs
-// that start a run of work after an epoch without), before h.
+// that start a run of work after an epoch without), before h; none when
+// they make fewer than kParts cycles.
 std::vector<std::uint32_t> work_bursts(const std::vector<double>& work, std::uint32_t h);
 
 // The nodes of one headline function judged as one structure; the leaking

@@ -207,6 +207,24 @@ TEST(LifetimeLeaks, ALeakFromALateStartIsJudgedOverAnEighthOfTheRun) {
   }
 }
 
+// A server that answers requests for most of the run, pauses, then makes a
+// final pass (a report): one burst of work after a pause.  request_audit
+// keeps one record a request epoch.  Two bursts are no rhythm: cut at the
+// final pass's start, the halves would weigh the requests against the pass
+// and call the audit levelled off.
+TEST(LifetimeLeaks, APauseBeforeAFinalPassIsNoCycle) {
+  Model model = model_of({"main", "request_audit", "scratch", "final_pass"});
+  Site& audit = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < 35; ++e) cell(audit, e, kAlive, 200);
+  Site& temp = add_site(model, {2, 0});
+  for (std::uint32_t e = 0; e < 35; ++e) cell(temp, e, e, 4096);
+  // epoch 35: no work; then the final pass
+  Site& pass = add_site(model, {3, 0});
+  for (std::uint32_t e = 36; e < kEpochs; ++e) cell(pass, e, e, 4096);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{"request_audit"});
+}
+
 TEST(LifetimeLeaks, TwoLinesOfOneFunctionAreOneFinding) {
   // record_new's two allocation lines (two frames of one function) leak
   // alike: one finding of two parts.
@@ -526,6 +544,33 @@ TEST(LifetimeLeaks, TheStructureOneFunctionBuildsIsOneFinding) {
   LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
   ASSERT_EQ(found.findings.size(), 1u);
   EXPECT_EQ(found.findings.front().parts.size(), 2u);
+}
+
+TEST(LifetimeLeaks, AContainerFreedAtExitAndWhatItsBuilderNeverFreesAreTwo) {
+  // name_add builds both, as above, but teardown frees the table at exit
+  // (free stack 1) and nothing frees the entries: the code that frees a
+  // container at exit frees what it holds, so the entries are held by
+  // nothing of it.  Two findings.
+  Model model = model_of({"main", "index_grow", "entry_new", "name_add", "scratch", "teardown"});
+  model.lifetimes.free_stacks = true;
+  model.lifetimes.free_stacks_frames.push_back({FrameId{5}, FrameId{0}});
+  Site& table = add_site(model, {1, 3, 0});
+  std::uint64_t size = 64;
+  for (std::uint32_t e : kDoublings) {
+    if (e == 0) {
+      cell(table, e, kEpochs - 1, 64);
+    } else {
+      growth(table, e, size);
+      table.cells.back().death = kEpochs - 1;
+      size *= 2;
+    }
+    table.cells.back().freed_by = 1;
+  }
+  Site& entries = add_site(model, {2, 3, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(entries, e, kAlive, 100);
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"index_grow", "entry_new"}));
 }
 
 TEST(LifetimeLeaks, ARareLeakBesideAnotherOfItsBuilderIsTwoFindings) {
