@@ -150,11 +150,14 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                   const std::vector<std::optional<std::vector<std::string_view>>>& own_frames,
                   Joins& joins) {
   std::size_t n = leaking.size();
-  // The same headline function.
-  std::unordered_map<std::string_view, std::size_t> by_function;
+  // The same headline function called from the same function: one
+  // structure, as judge_structures judges it (a helper of the program's own
+  // allocating for two callers builds two).
+  std::map<std::pair<std::string_view, std::string_view>, std::size_t> by_function;
   for (std::size_t a = 0; a < n; ++a) {
     if (functions[a].empty()) continue;
-    auto [at, fresh] = by_function.emplace(functions[a], a);
+    std::pair<std::string_view, std::string_view> key(functions[a], nodes[leaking[a]].caller);
+    auto [at, fresh] = by_function.emplace(key, a);
     if (!fresh) joins.join(a, at->second);
   }
   // Freed together (one freer, or one's freer called on the other's stack)

@@ -281,6 +281,26 @@ TEST(LifetimeLeaks, AHelperForTwoCallersBuildsTwoStructures) {
   EXPECT_EQ(found.findings.front().sites, std::vector<SiteId>{SiteId{1}});
 }
 
+TEST(LifetimeLeaks, AHelperForTwoCallersThatBothLeakIsTwoFindings) {
+  // tag_alloc, the program's own allocator, called from two functions
+  // (under kWrapperFanIn: it heads both stacks): make_parcel's parcels, one
+  // an epoch never freed, and build_reply's replies, never freed in 1
+  // epoch of 4 (two leaks at their own rates, not born together).  Two
+  // structures, and one headline function does not make them one finding.
+  Model model = model_of({"main", "tag_alloc", "make_parcel", "build_reply", "scratch"});
+  Site& parcels = add_site(model, {1, 2, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(parcels, e, kAlive, 300);
+  Site& replies = add_site(model, {1, 3, 0});
+  for (std::uint32_t e = 1; e < kEpochs; e += 4) {
+    for (std::uint32_t k = 0; k < 1 + e % 3; ++k) cell(replies, e, kAlive, 500);
+  }
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(found.findings.size(), 2u);
+  EXPECT_EQ(found.findings[0].sites.size(), 1u);
+  EXPECT_EQ(found.findings[1].sites.size(), 1u);
+}
+
 TEST(LifetimeLeaks, TheSameBytesEachCycleOfUnevenLengthIsALeak) {
   // frame_keep makes 1,000 bytes an epoch and keeps 300 at the end of each
   // cycle, short or long: its share kept varies from part to part with the
