@@ -538,9 +538,16 @@ TEST(LifetimeLeaks, TwoStructuresOneDestructorFreesWithOtherBirthsAreTwo) {
 
 // index_grow's table, doubled by realloc at kDoublings, and entry_new's entries, one
 // an epoch, all kept: their births differ (geometric steps against every
-// epoch).  Built by `index_builder` and `entry_builder` (frames).
-Model index_and_entries(std::uint32_t index_builder, std::uint32_t entry_builder) {
-  Model model = model_of({"main", "index_grow", "entry_new", "name_add", "config_add", "scratch"});
+// epoch).  Built by `index_builder` and `entry_builder` (frames).  With
+// `table_freed`, teardown (free stack 1) frees the table at exit.
+Model index_and_entries(std::uint32_t index_builder, std::uint32_t entry_builder,
+                        bool table_freed = false) {
+  Model model = model_of(
+      {"main", "index_grow", "entry_new", "name_add", "config_add", "scratch", "teardown"});
+  if (table_freed) {
+    model.lifetimes.free_stacks = true;
+    model.lifetimes.free_stacks_frames.push_back({FrameId{6}, FrameId{0}});
+  }
   Site& table = add_site(model, {1, index_builder, 0});
   std::uint64_t size = 64;
   for (std::uint32_t e : kDoublings) {
@@ -549,6 +556,10 @@ Model index_and_entries(std::uint32_t index_builder, std::uint32_t entry_builder
     } else {
       growth(table, e, size);  // realloc: doubled in place
       size *= 2;
+    }
+    if (table_freed) {
+      table.cells.back().death = kEpochs - 1;
+      table.cells.back().freed_by = 1;
     }
   }
   Site& entries = add_site(model, {2, entry_builder, 0});
@@ -568,27 +579,10 @@ TEST(LifetimeLeaks, TheStructureOneFunctionBuildsIsOneFinding) {
 
 TEST(LifetimeLeaks, AContainerFreedAtExitAndWhatItsBuilderNeverFreesAreTwo) {
   // name_add builds both, as above, but teardown frees the table at exit
-  // (free stack 1) and nothing frees the entries: the code that frees a
-  // container at exit frees what it holds, so the entries are held by
-  // nothing of it.  Two findings.
-  Model model = model_of({"main", "index_grow", "entry_new", "name_add", "scratch", "teardown"});
-  model.lifetimes.free_stacks = true;
-  model.lifetimes.free_stacks_frames.push_back({FrameId{5}, FrameId{0}});
-  Site& table = add_site(model, {1, 3, 0});
-  std::uint64_t size = 64;
-  for (std::uint32_t e : kDoublings) {
-    if (e == 0) {
-      cell(table, e, kEpochs - 1, 64);
-    } else {
-      growth(table, e, size);
-      table.cells.back().death = kEpochs - 1;
-      size *= 2;
-    }
-    table.cells.back().freed_by = 1;
-  }
-  Site& entries = add_site(model, {2, 3, 0});
-  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(entries, e, kAlive, 100);
-  temporaries(model, 4);
+  // and nothing frees the entries: the code that frees a container at exit
+  // frees what it holds, so the entries are held by nothing of it.  Two
+  // findings.
+  Model model = index_and_entries(3, 3, true);
   LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
   EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"index_grow", "entry_new"}));
 }
