@@ -137,9 +137,10 @@ constexpr std::size_t kPairwise = 1024;
 // kPairwise, compared pair by pair); the same joins as comparing every
 // pair (a,b), whose rule is: the same headline function; or freed together
 // at exit and born alike (total variation at most kSame; freed together
-// alone for a node with no kept block of its own); or, unless both are
-// freed at exit, the same builder (one a container that grows, born
-// unlike) or the same births.  A join with
+// alone for a node with no kept block of its own); or, when neither is
+// freed at exit, the same builder (one a container that grows only in
+// epochs that kept blocks of the other, born unlike); or, unless both are
+// freed at exit, the same births.  A join with
 // one node of a class that every member would join is a join with them all
 // (union-find), which is what lets a class stand for its members.
 void join_leaking(const Model& model, const std::vector<Node>& nodes,
@@ -182,8 +183,11 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   }
   // The same builder, when neither is freed at exit, one is a container
   // that grows (by copies, or by realloc: kept bytes in an epoch that kept
-  // no block of its own) and their births differ (total variation over
-  // kSame): a container and the data it holds.  One freed at exit and the
+  // no block of its own) only in epochs that kept blocks of the other, and
+  // their births differ (total variation over kSame): a container and the
+  // data it holds, which grows as the data is added (a buffer of the same
+  // builder that grows when something else happens, a zip archive kept
+  // alive by another leak, holds none of it).  One freed at exit and the
   // other not are two: the code that frees a container at exit frees what
   // it holds (an order gateway's history, freed at exit, and the reject
   // messages its order handler never frees).  Two leaks
@@ -198,6 +202,14 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       if (x.kept[e] > 0 && x.kept_blocks[e] == 0) return true;
     }
     return false;
+  };
+  auto holds = [&](std::size_t container, std::size_t data) {
+    const Node& x = nodes[leaking[container]];
+    const std::vector<std::uint64_t>& added = nodes[leaking[data]].kept_blocks;
+    for (std::size_t e = 0; e < x.kept.size() && e < added.size(); ++e) {
+      if (x.kept[e] > 0 && added[e] == 0) return false;
+    }
+    return true;
   };
   std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;
   std::vector<bool> growing(n);
@@ -217,7 +229,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     for (std::size_t i = 0; i < members.size(); ++i) {
       for (std::size_t j = i + 1; j < members.size(); ++j) {
         std::size_t a = members[i], b = members[j];
-        if (!freers[a] && !freers[b] && (growing[a] || growing[b]) &&
+        if (!freers[a] && !freers[b] &&
+            ((growing[a] && holds(a, b)) || (growing[b] && holds(b, a))) &&
             total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) >
                 kSame) {
           joins.join(a, b);
