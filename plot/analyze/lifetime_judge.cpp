@@ -99,6 +99,14 @@ double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
   return std::min(sum, 1.0);
 }
 
+// When the part [from, to) of the span `bounds` holds no survivor, the
+// chance that a steady rate of the span's survivors leaves it none: (1 -
+// f)^K, f its share of the span's work and K the span's survivors (as the
+// halves count them, below).
+std::optional<double> chance_of_none(const Node& n, std::uint32_t from, std::uint32_t to,
+                                     const std::vector<std::uint32_t>& bounds,
+                                     const std::vector<double>& work);
+
 // The floor of `alive` over [0, h]: at each boundary, the least held from
 // there to h.
 std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) {
@@ -130,8 +138,13 @@ std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) 
 // capacity whose newest entries were made there did not: its band is
 // level).  Without cycles the last part is judged on its own: a cache that
 // fills for most of the run and then only replaces its entries levels off
-// there.  The least share matched, at most 1.
-double floor_matched(const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
+// there.  A part after the first that leaves nothing behind where a steady
+// rate of the node's survivors would leave none kChance of the time or more
+// (9 rare errors in a run leave a quarter none 1 time in 10) is no evidence
+// either way: the floor is judged on the others.  The least share matched,
+// at most 1.
+double floor_matched(const Node& n, const std::vector<double>& work,
+                     const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
                      const std::vector<std::uint64_t>& left,
                      std::uint32_t h, const std::vector<std::uint32_t>& bounds,
                      std::span<const std::uint32_t> cycles) {
@@ -146,7 +159,11 @@ double floor_matched(const std::vector<double>& alive, const std::vector<std::ui
       all += static_cast<double>(kept[e]);
     }
     if (all <= 0) return 1.0;
-    if (part <= 0) return 0.0;
+    if (part <= 0) {
+      bool whole = from == bounds.front() && to == h;
+      std::optional<double> none = chance_of_none(n, from, to, bounds, work);
+      return !whole && none && *none >= kChance ? 1.0 : 0.0;
+    }
     return std::clamp(floor[to] - floor[from], 0.0, part) / part;
   };
   double worst = matched(bounds.front(), h);
@@ -247,6 +264,17 @@ Half half_of(const Node& n, std::uint32_t from, std::uint32_t to, const std::vec
   return half;
 }
 
+std::optional<double> chance_of_none(const Node& n, std::uint32_t from, std::uint32_t to,
+                                     const std::vector<std::uint32_t>& bounds,
+                                     const std::vector<double>& work) {
+  std::uint32_t s = bounds.front(), h = bounds.back();
+  std::uint64_t cap = burst_cap(n, s, h);
+  Half all = half_of(n, s, h, work, cap);
+  Half part = half_of(n, from, to, work, cap);
+  if (all.work <= 0 || part.survivors > 0) return std::nullopt;
+  return std::pow(1 - part.work / all.work, static_cast<double>(all.survivors));
+}
+
 // Whether `half` holds fewer survivors than a steady rate would leave it
 // (kLevel of its share of `all`), so few that chance would leave them less
 // than kChance of the time; or none.
@@ -325,15 +353,9 @@ Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vec
 // them.  The part is set in [at, to).
 bool empty_part(const Node& n, const std::vector<std::uint32_t>& bounds,
                 const std::vector<double>& work, std::uint32_t& at, std::uint32_t& to) {
-  std::uint32_t s = bounds.front(), h = bounds.back();
-  std::uint64_t cap = burst_cap(n, s, h);
-  Half all = half_of(n, s, h, work, cap);
-  if (all.work <= 0) return false;
   for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
-    Half part = half_of(n, bounds[q], bounds[q + 1], work, cap);
-    double f = part.work / all.work;
-    if (part.survivors == 0 && f > 0 &&
-        std::pow(1 - f, static_cast<double>(all.survivors)) < kChance) {
+    std::optional<double> none = chance_of_none(n, bounds[q], bounds[q + 1], bounds, work);
+    if (none && *none < kChance) {
       at = bounds[q];
       to = bounds[q + 1];
       return true;
@@ -510,7 +532,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   set_span(s);
   std::vector<double> lasting = lasting_across(n, alive, h);
   if (!judgeable(n, s, h, work, cycles, lasting, n.why)) return false;
-  n.why.matched = floor_matched(alive, all, n.kept, h, n.bounds, cycles);
+  n.why.matched = floor_matched(n, work, alive, all, n.kept, h, n.bounds, cycles);
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
@@ -527,7 +549,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, lasting, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
-    if (floor_matched(alive, all, n.kept, h, bounds, cycles) < kRise ||
+    if (floor_matched(n, work, alive, all, n.kept, h, bounds, cycles) < kRise ||
         short_half(n, from, h, work, cycles, at) != Short::neither ||
         empty_part(n, bounds, work, at, to)) {
       continue;
