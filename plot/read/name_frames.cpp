@@ -96,7 +96,8 @@ bool has_lines(const Model& model, const Group& group) {
 
 // Whether `chain`, read now, is what Valgrind saw at the group's address:
 // as many frames (or one frame, when Valgrind read no inline information),
-// the same files (by name) and lines, the same names of inlined functions;
+// the same lines and, where they are the same files (by name), checked by
+// them; the same names of inlined functions;
 // and where Valgrind read no line, the function that holds the code named
 // as its symbol was (bare_name).
 Check compare(const Model& model, const Group& group, const std::vector<SourceFrame>& chain) {
@@ -106,10 +107,11 @@ Check compare(const Model& model, const Group& group, const std::vector<SourceFr
   for (std::size_t i = 0; i < group.size(); ++i) {
     const Frame& frame = model.frame(group[i]);
     if (!frame.file.empty()) {
-      if (basename(frame.file) != basename(chain[i].file) || frame.line != chain[i].line) {
-        return Check::differs;
-      }
-      checked = true;
+      if (frame.line != chain[i].line) return Check::differs;
+      // Valgrind can give an inlined chain's innermost frame the file of
+      // the frame that calls it, at the right line: a file that differs at
+      // the same line is no evidence either way.
+      if (basename(frame.file) == basename(chain[i].file)) checked = true;
     }
     if (frame.inlined && !unnamed(frame)) {
       if (frame.function != chain[i].function) return Check::differs;

@@ -19,7 +19,10 @@
 // then: at every address named, and at up to kEvidence more addresses of
 // the same object when those named have nothing to check, the chain must
 // have as many frames as Valgrind wrote (or one, when Valgrind read no
-// inline information), with the same files (by name) and lines, the same
+// inline information), with the same lines (and files, by name, but for a
+// file that differs at the same line: Valgrind can give an inlined chain's
+// innermost frame its caller's file, as in an LTO build's std::vector of
+// nlohmann::json, and that is no evidence either way), the same
 // names where Valgrind gave them to inlined frames, and, where Valgrind
 // read no line, the function that holds the code must be named as its
 // symbol was (the last name of each, without scope, arguments or clone

@@ -179,6 +179,23 @@ TEST_F(Symbolize, AnObjectThatDiffersFromTheProfileIsNotUsed) {
   EXPECT_EQ(other.frames[0].function, "");
 }
 
+TEST_F(Symbolize, AnInnermostFileThatDiffersAtTheSameLineIsNoEvidence) {
+  // Valgrind can give an inlined chain's innermost frame the file of the
+  // frame that calls it, at the right line (an LTO build's std::vector of
+  // nlohmann::json: stl_uninitialized.h:119 for stl_construct.h:119).  The
+  // lines vouch for the object; the frames are named.
+  Model model =
+      model_of({frame(api_, true, "UnknownInlinedFun", "other.h", line_of("malloc(n);")),
+                frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
+                frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
+               frame(main_, false, "main", "inlined.c", 1));
+  NamingCounts counts = name_frames(model, symbolizer_);
+  EXPECT_EQ(counts.refused, 0u);
+  EXPECT_EQ(counts.named, 2u);
+  EXPECT_EQ(model.frames[0].function, "inner");
+  EXPECT_EQ(model.frames[1].function, "outer");
+}
+
 TEST_F(Symbolize, AFrameValgrindReadNoDwarfForBecomesItsChain) {
   // main, named by its symbol, vouches for the object.
   Model model = model_of({frame(api_, false, "")}, frame(main_, false, "main"));
