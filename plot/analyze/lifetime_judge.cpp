@@ -345,20 +345,19 @@ Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vec
   return Short::neither;
 }
 
-// Whether a part (of `bounds`) holds no survivor where a steady rate would
-// leave it none less than kChance of the time: what the structure leaves
-// behind was not born all through its span (a start-up table, and the
-// working set at h that its median left over).  The halves' test sees a
-// burst at each end as balanced; a person sees the band level between
-// them.  The part is set in [at, to).
+// (lifetime_judge.hpp)
 bool empty_part(const Node& n, const std::vector<std::uint32_t>& bounds,
                 const std::vector<double>& work, std::uint32_t& at, std::uint32_t& to) {
   for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
-    std::optional<double> none = chance_of_none(n, bounds[q], bounds[q + 1], bounds, work);
-    if (none && *none < kChance) {
-      at = bounds[q];
-      to = bounds[q + 1];
-      return true;
+    // the parts from q on that hold none, one more each time
+    for (std::size_t r = q + 1; r < bounds.size(); ++r) {
+      std::optional<double> none = chance_of_none(n, bounds[q], bounds[r], bounds, work);
+      if (!none) break;
+      if (*none < kChance) {
+        at = bounds[q];
+        to = bounds[r];
+        return true;
+      }
     }
   }
   return false;

@@ -35,6 +35,17 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
               const std::vector<std::vector<double>>& ceilings, std::uint32_t h,
               std::span<const std::uint32_t> cycles);
 
+// Whether a stretch of parts (of `bounds`, one or more in a row) holds no
+// survivor where a steady rate would leave it none less than kChance of the
+// time: what the structure leaves behind was not born all through its span
+// (a start-up table, and the working set at h that its median left over; a
+// ring's first entries and the high of its working set at h).  The halves'
+// test sees a burst at each end as balanced; a person sees the band level
+// between them.  Two quarters without a survivor are evidence where one is
+// not: (1/2)^K against (3/4)^K.  The stretch is set in [at, to).
+bool empty_part(const Node& n, const std::vector<std::uint32_t>& bounds,
+                const std::vector<double>& work, std::uint32_t& at, std::uint32_t& to);
+
 // The structures that keep bytes and are no finding, with why, the most kept first.
 std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
                                              const std::vector<std::size_t>& leaking);

@@ -6,8 +6,9 @@
 // together told apart by the code that frees them, and containers grown by
 // a factor (realloc, a vector's copies) against a table that is full;
 // orphans among sessions closed properly, and a start-up table beside the
-// working set held at the end.
+// working set held at the end; a stretch of the span that leaves none.
 #include "analyze/lifetime_leaks.hpp"
+#include "analyze/lifetime_judge.hpp"
 
 #include <gtest/gtest.h>
 
@@ -783,6 +784,37 @@ TEST(LifetimeLeaks, AStartUpTableBesideALateWorkingSetIsNoLeak) {
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
   ASSERT_FALSE(found.passed_over.empty());
   EXPECT_EQ(found.passed_over.front().why.reason, PassedOver::Reason::gap);
+}
+
+TEST(LifetimeLeaks, BurstsAtBothEndsOfALevelBandLeaveAGap) {
+  // What a ring leaves behind: its first entries (30 blocks in epoch 0, one
+  // more in epochs 1, 2, 3 and 5) and the high of its working set at h (8
+  // and 2 blocks in epochs 34 and 35), epochs of equal work.  Capped at
+  // twice the median epoch's, its survivors count 10: a quarter without
+  // one is no evidence ((3/4)^10 = 6%), the two middle quarters together
+  // are ((1/2)^10 = 0.1%).
+  using detail::empty_node, detail::empty_part, detail::Node;
+  const std::uint32_t h = 38;
+  Node ring = empty_node(h);
+  const std::pair<std::uint32_t, std::uint64_t> left[] = {{0, 30}, {1, 1}, {2, 1}, {3, 1},
+                                                         {5, 1},  {34, 8}, {35, 2}};
+  for (auto [e, blocks] : left) {
+    ring.kept_blocks[e] = blocks;
+    ring.kept[e] = blocks * 300;
+  }
+  std::vector<double> work(h, 1.0);
+  const std::vector<std::uint32_t> bounds = {0, 10, 19, 28, h};
+  std::uint32_t at = 0, to = 0;
+  ASSERT_TRUE(empty_part(ring, bounds, work, at, to));
+  EXPECT_EQ(at, 10u);
+  EXPECT_EQ(to, 28u);
+  // The same survivors one in every third epoch or so: no stretch is empty.
+  Node steady = empty_node(h);
+  for (std::uint32_t e = 1; e < h; e += 4) {
+    steady.kept_blocks[e] = 1;
+    steady.kept[e] = 300;
+  }
+  EXPECT_FALSE(empty_part(steady, bounds, work, at, to));
 }
 
 TEST(LifetimeLeaks, ABufferGrownToItsLargestUseIsAHighWaterMark) {
