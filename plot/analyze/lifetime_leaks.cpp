@@ -139,8 +139,8 @@ constexpr std::size_t kPairwise = 1024;
 // at exit and born alike (total variation at most kSame; freed together
 // alone for a node with no kept block of its own); or, when neither is
 // freed at exit, the same builder (one a container that grows only in
-// epochs that kept blocks of the other, born unlike); or, unless both are
-// freed at exit, the same births.  A join with
+// epochs that kept blocks of the other, born unlike); or the same births,
+// when neither is freed at exit or both are, freed together.  A join with
 // one node of a class that every member would join is a join with them all
 // (union-find), which is what lets a class stand for its members.
 void join_leaking(const Model& model, const std::vector<Node>& nodes,
@@ -238,7 +238,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       }
     }
   }
-  // The same births, unless both are freed at exit and not freed together.
+  // The same births, when neither is freed at exit, or both are and freed together.
   // Nodes whose kept blocks come from the epochs in exactly the same
   // proportions are one class (each is as far from any other node as the
   // next); classes are compared in the order of their mean birth epoch,
@@ -306,7 +306,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     }
   }
   // Within a class (the same births) and between two classes within kSame:
-  // every pair but those of two freed members not freed together.
+  // the pairs of members never freed, and of members freed together.
   auto freed_together = [&](const Births& x, const Births& y) {
     for (const auto& [function, a] : x.by_freer) {
       auto at = y.by_freer.find(function);
@@ -319,14 +319,10 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       }
     }
   };
+  // One freed at exit and the other never freed are two, as in (d): the
+  // code that frees a structure at exit frees what it holds.
   auto join_classes = [&](const Births& x, const Births& y) {
     if (x.unfreed != SIZE_MAX && y.unfreed != SIZE_MAX) joins.join(x.unfreed, y.unfreed);
-    if (y.unfreed != SIZE_MAX) {
-      for (std::size_t a : x.freed) joins.join(a, y.unfreed);
-    }
-    if (x.unfreed != SIZE_MAX) {
-      for (std::size_t b : y.freed) joins.join(b, x.unfreed);
-    }
     freed_together(x, y);
     if (&x != &y) freed_together(y, x);
   };

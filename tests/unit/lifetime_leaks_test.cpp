@@ -601,6 +601,26 @@ TEST(LifetimeLeaks, AContainerThatGrowsWhenItsBuilderKeepsNothingElseHoldsNoneOf
   EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"index_grow", "entry_new"}));
 }
 
+TEST(LifetimeLeaks, BornAlikeOneFreedAtExitAndOneNeverFreedAreTwo) {
+  // serve (frame 3) calls history_add, kept every epoch and freed at exit
+  // by teardown, and iterator_new, kept every epoch and never freed: born
+  // in the same proportions, but the code that frees the history at exit
+  // holds no iterator.  Two findings.
+  Model model = model_of({"main", "history_add", "iterator_new", "serve", "scratch", "teardown"});
+  model.lifetimes.free_stacks = true;
+  model.lifetimes.free_stacks_frames.push_back({FrameId{5}, FrameId{0}});
+  Site& history = add_site(model, {1, 3, 0});
+  for (std::uint32_t e = 0; e < kEpochs - 2; ++e) {
+    cell(history, e, kEpochs - 1, 400);
+    history.cells.back().freed_by = 1;
+  }
+  Site& iterators = add_site(model, {2, 3, 0});
+  for (std::uint32_t e = 0; e < kEpochs - 2; ++e) cell(iterators, e, kAlive, 48);
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"history_add", "iterator_new"}));
+}
+
 TEST(LifetimeLeaks, ARareLeakBesideAnotherOfItsBuilderIsTwoFindings) {
   // serve (frame 3) calls error_reply, kept 4 blocks an epoch, and
   // quarantine, kept in 10 epochs of 40 (a rare path): their births differ
