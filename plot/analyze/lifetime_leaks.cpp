@@ -183,11 +183,15 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   }
   // The same builder, when neither is freed at exit, one is a container
   // that grows (by copies, or by realloc: kept bytes in an epoch that kept
-  // no block of its own) only in epochs that kept blocks of the other, and
-  // their births differ (total variation over kSame): a container and the
-  // data it holds, which grows as the data is added (a buffer of the same
+  // no block of its own) only in epochs that kept blocks of the other,
+  // most of which were born since its own first kept bytes, and their
+  // births differ (total variation over kSame): a container and the data
+  // it holds, which grows as the data is added (a buffer of the same
   // builder that grows when something else happens, a zip archive kept
-  // alive by another leak, holds none of it).  One freed at exit and the
+  // alive by another leak, holds none of it) and was there for most of it
+  // (a table's first buffer may come from another site, a rehash's holds
+  // what was added since; an audit buffer that starts late beside copies
+  // of alerts kept from the start holds none of them).  One freed at exit and the
   // other not are two: the code that frees a container at exit frees what
   // it holds (an order gateway's history, freed at exit, and the reject
   // messages its order handler never frees).  Two leaks
@@ -206,10 +210,14 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   auto holds = [&](std::size_t container, std::size_t data) {
     const Node& x = nodes[leaking[container]];
     const std::vector<std::uint64_t>& added = nodes[leaking[data]].kept_blocks;
+    bool started = false;  // the container keeps bytes born by this epoch
+    std::uint64_t before = 0, after = 0;  // the data's kept blocks born before, and since
     for (std::size_t e = 0; e < x.kept.size() && e < added.size(); ++e) {
+      started = started || x.kept[e] > 0;
       if (x.kept[e] > 0 && added[e] == 0) return false;
+      (started ? after : before) += added[e];
     }
-    return true;
+    return before <= after;
   };
   std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;
   std::vector<bool> growing(n);

@@ -601,6 +601,29 @@ TEST(LifetimeLeaks, AContainerThatGrowsWhenItsBuilderKeepsNothingElseHoldsNoneOf
   EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"index_grow", "entry_new"}));
 }
 
+TEST(LifetimeLeaks, AContainerBornAfterTheDataItsBuilderKeepsHoldsNoneOfIt) {
+  // dispatch calls audit_event, which keeps audit lines from epoch 24 on (a
+  // leak that starts late) in a buffer born with the first of them and
+  // grown by realloc twice after (its two lines, frames 1 and 2), and
+  // alert_copy, whose copies are kept in every epoch from the first: the
+  // buffer grows only in epochs that kept copies (a frequent leak keeps
+  // some in every epoch), but a container holds what is added while it
+  // lives, and 24 of the 40 epochs' copies were kept before the buffer was
+  // born.  Two findings.
+  Model model = model_of({"main", "audit_event", "audit_event", "alert_copy", "dispatch", "scratch"});
+  Site& buffer = add_site(model, {1, 4, 0});
+  cell(buffer, 24, kAlive, 16);
+  growth(buffer, 29, 16);
+  growth(buffer, 34, 32);
+  Site& lines = add_site(model, {2, 4, 0});
+  for (std::uint32_t e = 24; e < kEpochs; ++e) cell(lines, e, kAlive, 90);
+  Site& copies = add_site(model, {3, 4, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(copies, e, kAlive, 120);
+  temporaries(model, 5);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"alert_copy", "audit_event"}));
+}
+
 TEST(LifetimeLeaks, BornAlikeOneFreedAtExitAndOneNeverFreedAreTwo) {
   // serve (frame 3) calls history_add, kept every epoch and freed at exit
   // by teardown, and iterator_new, kept every epoch and never freed: born
