@@ -48,6 +48,7 @@ Node empty_node(std::uint32_t h) {
   n.kept.assign(h, 0);
   n.born_blocks.assign(h, 0);
   n.kept_blocks.assign(h, 0);
+  n.exit_kept.assign(h, 0);
   return n;
 }
 
@@ -179,7 +180,10 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
         n.kept[c.birth] += c.bytes;
         n.kept_blocks[c.birth] += c.blocks;
         kept += c.bytes;
-        if (!c.alive()) n.exit_freed += c.bytes;
+        if (!c.alive()) {
+          n.exit_freed += c.bytes;
+          n.exit_kept[c.birth] += c.bytes;
+        }
         if (!c.alive() && c.freed_by != 0) n.exit_free[c.freed_by] += c.bytes;
       } else if (c.death > c.birth) {
         Amount& a = n.deaths[{c.birth, c.death}];
