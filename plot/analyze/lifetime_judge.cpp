@@ -636,8 +636,10 @@ std::vector<double> rise_rates(const std::vector<std::uint64_t>& kept, const std
 
 // The judgement of n on what it leaves behind: its kept bytes less its
 // working set at h (left_behind, from the working set at the span's last
-// part), and its kept blocks in proportion; n keeps its kept bytes and
-// blocks after, and the words their shares (the ratios, set here).
+// part), and its kept blocks in proportion; or, when that is no leak and it
+// frees some of them in the release at exit, on those it never frees.  n
+// keeps its kept bytes and blocks after, and the words their shares (the
+// ratios, set here).
 bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
            std::span<const std::uint32_t> cycles) {
   auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
@@ -646,22 +648,53 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
   std::vector<double> chances;
   const std::vector<double>& work = n.from_curves ? chances = rise_chances(n, s, h, given) : given;
   std::vector<double> alive = alive_across(n, h);
-  std::vector<std::uint64_t> left = left_behind(n, alive, work_bounds(s, h, work)[kParts - 1], h);
-  std::vector<std::uint64_t> left_blocks(n.kept_blocks.begin(), n.kept_blocks.begin() + h);
-  for (std::uint32_t e = 0; e < h; ++e) {
-    if (left[e] < n.kept[e]) {
-      left_blocks[e] = static_cast<std::uint64_t>(
-          std::ceil(static_cast<double>(n.kept_blocks[e]) * static_cast<double>(left[e]) /
-                    static_cast<double>(n.kept[e])));
+  // Judged on `left` (bytes by birth epoch, of its kept bytes), its kept
+  // blocks in proportion.
+  auto judge_on = [&](std::vector<std::uint64_t> left) {
+    std::vector<std::uint64_t> left_blocks(n.kept_blocks.begin(), n.kept_blocks.begin() + h);
+    for (std::uint32_t e = 0; e < h; ++e) {
+      if (left[e] < n.kept[e]) {
+        left_blocks[e] = static_cast<std::uint64_t>(
+            std::ceil(static_cast<double>(n.kept_blocks[e]) * static_cast<double>(left[e]) /
+                      static_cast<double>(n.kept[e])));
+      }
+    }
+    left.resize(n.kept.size(), 0);
+    left_blocks.resize(n.kept_blocks.size(), 0);
+    std::swap(n.kept, left);
+    std::swap(n.kept_blocks, left_blocks);
+    bool leak = judge_left(n, alive, left, h, work, cycles);
+    std::swap(n.kept, left);
+    std::swap(n.kept_blocks, left_blocks);
+    return leak;
+  };
+  bool leak = judge_on(left_behind(n, alive, work_bounds(s, h, work)[kParts - 1], h));
+  // A structure that frees some of what it keeps in the release at exit,
+  // and never frees the rest, is judged again on what it never frees: the
+  // entries of a cache freed at exit stay in it however old (an LRU's hot
+  // entries, born all through the run), so its floor, level, rises with
+  // none of them, and with the orphans it never frees, beside them, all
+  // through the run (1 session in 50 orphaned by a re-key).  When that is
+  // no leak either, the first judgement says why.
+  if (!leak && !n.from_curves && !n.copies && n.exit_freed > 0) {
+    std::vector<std::uint64_t> never(h, 0);
+    bool any = false;
+    for (std::uint32_t e = 0; e < h; ++e) {
+      never[e] = n.kept[e] - n.exit_kept[e];
+      any = any || never[e] > 0;
+    }
+    if (any) {
+      PassedOver why = n.why;
+      std::uint32_t first = n.first;
+      std::vector<std::uint32_t> bounds = n.bounds;
+      leak = judge_on(never);
+      if (!leak) {
+        n.why = why;
+        n.first = first;
+        n.bounds = bounds;
+      }
     }
   }
-  left.resize(n.kept.size(), 0);
-  left_blocks.resize(n.kept_blocks.size(), 0);
-  std::swap(n.kept, left);
-  std::swap(n.kept_blocks, left_blocks);
-  bool leak = judge_left(n, alive, left, h, work, cycles);
-  std::swap(n.kept, left);
-  std::swap(n.kept_blocks, left_blocks);
   if (!n.bounds.empty()) {  // for the words
     n.ratios = n.from_curves ? rise_rates(n.kept, work, n.bounds) : retention(n.born, n.kept, n.bounds);
   }
