@@ -141,14 +141,25 @@ std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) 
 // there.  A part after the first that leaves nothing behind where a steady
 // rate of the node's survivors would leave none kChance of the time or more
 // (9 rare errors in a run leave a quarter none 1 time in 10) is no evidence
-// either way: the floor is judged on the others.  The least share matched,
-// at most 1.
+// either way: the floor is judged on the others.  With `before_last`, it is
+// judged up to the start of the last part, its floor to there: for what a
+// structure never frees, whose blocks raise the floor by themselves, the
+// floor asks only that the rest of the band not fall as they are kept, and
+// a thread that ends before the others releases its part of the band
+// before h (the least held up to h is then that release's, from every
+// boundary before it).  The least share matched, at most 1.
 double floor_matched(const Node& n, const std::vector<double>& work,
                      const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
                      const std::vector<std::uint64_t>& left,
                      std::uint32_t h, const std::vector<std::uint32_t>& bounds,
-                     std::span<const std::uint32_t> cycles) {
+                     std::span<const std::uint32_t> cycles, bool before_last) {
   bool cycling = !cycles.empty();
+  if (before_last && !cycling && bounds.size() > 2) {
+    std::uint32_t last = bounds[bounds.size() - 2];
+    std::vector<double> up_to(alive.begin(), alive.begin() + last + 1);
+    return floor_matched(n, work, up_to, kept, left, last, {bounds.begin(), bounds.end() - 1},
+                         cycles, false);
+  }
   std::vector<double> floor = floor_of(alive, h);
   double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
   for (double& f : floor) f = std::max(f, before);
@@ -522,10 +533,12 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
 // every test (a table filled at start-up that begins to leak at a reload);
 // when none does, what it keeps is its newest entries.  Else `n.why` says
 // what it is.  Here n's kept bytes and blocks are what it leaves behind
-// (judge sets them, left_behind); `all` is all it keeps, by birth epoch.
+// (judge sets them, left_behind), or with `never_freed` what it never frees
+// (its floor then judged up to its last part, floor_matched's before_last);
+// `all` is all it keeps, by birth epoch.
 bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std::uint64_t>& all,
                 std::uint32_t h, const std::vector<double>& work,
-                std::span<const std::uint32_t> cycles) {
+                std::span<const std::uint32_t> cycles, bool never_freed) {
   auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
   if (kept == n.kept.begin() + h) {
     // All it keeps is its working set: born from its first kept byte on.
@@ -543,7 +556,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   set_span(s);
   std::vector<double> lasting = lasting_across(n, alive, h);
   if (!judgeable(n, s, h, work, cycles, lasting, n.why)) return false;
-  n.why.matched = floor_matched(n, work, alive, all, n.kept, h, n.bounds, cycles);
+  n.why.matched = floor_matched(n, work, alive, all, n.kept, h, n.bounds, cycles, never_freed);
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
@@ -560,7 +573,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, lasting, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
-    if (floor_matched(n, work, alive, all, n.kept, h, bounds, cycles) < kRise ||
+    if (floor_matched(n, work, alive, all, n.kept, h, bounds, cycles, never_freed) < kRise ||
         short_half(n, from, h, work, cycles, at) != Short::neither ||
         empty_part(n, bounds, work, at, to)) {
       continue;
@@ -650,7 +663,7 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
   std::vector<double> alive = alive_across(n, h);
   // Judged on `left` (bytes by birth epoch, of its kept bytes), its kept
   // blocks in proportion.
-  auto judge_on = [&](std::vector<std::uint64_t> left) {
+  auto judge_on = [&](std::vector<std::uint64_t> left, bool never_freed) {
     std::vector<std::uint64_t> left_blocks(n.kept_blocks.begin(), n.kept_blocks.begin() + h);
     for (std::uint32_t e = 0; e < h; ++e) {
       if (left[e] < n.kept[e]) {
@@ -663,19 +676,20 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
     left_blocks.resize(n.kept_blocks.size(), 0);
     std::swap(n.kept, left);
     std::swap(n.kept_blocks, left_blocks);
-    bool leak = judge_left(n, alive, left, h, work, cycles);
+    bool leak = judge_left(n, alive, left, h, work, cycles, never_freed);
     std::swap(n.kept, left);
     std::swap(n.kept_blocks, left_blocks);
     return leak;
   };
-  bool leak = judge_on(left_behind(n, alive, work_bounds(s, h, work)[kParts - 1], h));
+  bool leak = judge_on(left_behind(n, alive, work_bounds(s, h, work)[kParts - 1], h), false);
   // A structure that frees some of what it keeps in the release at exit,
   // and never frees the rest, is judged again on what it never frees: the
   // entries of a cache freed at exit stay in it however old (an LRU's hot
   // entries, born all through the run), so its floor, level, rises with
   // none of them, and with the orphans it never frees, beside them, all
-  // through the run (1 session in 50 orphaned by a re-key).  When that is
-  // no leak either, the first judgement says why.
+  // through the run (1 session in 50 orphaned by a re-key), up to the part
+  // in which the threads end one by one.  When that is no leak either, the
+  // first judgement says why.
   if (!leak && !n.from_curves && !n.copies && n.exit_freed > 0) {
     std::vector<std::uint64_t> never(h, 0);
     bool any = false;
@@ -687,7 +701,7 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
       PassedOver why = n.why;
       std::uint32_t first = n.first;
       std::vector<std::uint32_t> bounds = n.bounds;
-      leak = judge_on(never);
+      leak = judge_on(never, true);
       if (!leak) {
         n.why = why;
         n.first = first;
