@@ -661,17 +661,10 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
   std::vector<double> chances;
   const std::vector<double>& work = n.from_curves ? chances = rise_chances(n, s, h, given) : given;
   std::vector<double> alive = alive_across(n, h);
-  // Judged on `left` (bytes by birth epoch, of its kept bytes), its kept
-  // blocks in proportion.
-  auto judge_on = [&](std::vector<std::uint64_t> left, bool never_freed) {
-    std::vector<std::uint64_t> left_blocks(n.kept_blocks.begin(), n.kept_blocks.begin() + h);
-    for (std::uint32_t e = 0; e < h; ++e) {
-      if (left[e] < n.kept[e]) {
-        left_blocks[e] = static_cast<std::uint64_t>(
-            std::ceil(static_cast<double>(n.kept_blocks[e]) * static_cast<double>(left[e]) /
-                      static_cast<double>(n.kept[e])));
-      }
-    }
+  // Judged on `left` and `left_blocks` (bytes and blocks by birth epoch, of
+  // its kept ones).
+  auto judge_on = [&](std::vector<std::uint64_t> left, std::vector<std::uint64_t> left_blocks,
+                      bool never_freed) {
     left.resize(n.kept.size(), 0);
     left_blocks.resize(n.kept_blocks.size(), 0);
     std::swap(n.kept, left);
@@ -681,32 +674,38 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
     std::swap(n.kept_blocks, left_blocks);
     return leak;
   };
-  bool leak = judge_on(left_behind(n, alive, work_bounds(s, h, work)[kParts - 1], h), false);
+  // What it leaves behind, its kept blocks in proportion.
+  std::vector<std::uint64_t> left = left_behind(n, alive, work_bounds(s, h, work)[kParts - 1], h);
+  std::vector<std::uint64_t> left_blocks(n.kept_blocks.begin(), n.kept_blocks.begin() + h);
+  for (std::uint32_t e = 0; e < h; ++e) {
+    if (left[e] < n.kept[e]) {
+      left_blocks[e] = static_cast<std::uint64_t>(
+          std::ceil(static_cast<double>(n.kept_blocks[e]) * static_cast<double>(left[e]) /
+                    static_cast<double>(n.kept[e])));
+    }
+  }
+  bool leak = judge_on(std::move(left), std::move(left_blocks), false);
   // A structure that frees some of what it keeps in the release at exit,
   // and never frees the rest, is judged again on what it never frees: the
   // entries of a cache freed at exit stay in it however old (an LRU's hot
   // entries, born all through the run), so its floor, level, rises with
   // none of them, and with the orphans it never frees, beside them, all
   // through the run (1 session in 50 orphaned by a re-key), up to the part
-  // in which the threads end one by one.  When that is no leak either, the
-  // first judgement says why.
-  if (!leak && !n.from_curves && !n.copies && n.exit_freed > 0) {
-    std::vector<std::uint64_t> never(h, 0);
-    bool any = false;
-    for (std::uint32_t e = 0; e < h; ++e) {
-      never[e] = n.kept[e] - n.exit_kept[e];
-      any = any || never[e] > 0;
-    }
-    if (any) {
-      PassedOver why = n.why;
-      std::uint32_t first = n.first;
-      std::vector<std::uint32_t> bounds = n.bounds;
-      leak = judge_on(never, true);
-      if (!leak) {
-        n.why = why;
-        n.first = first;
-        n.bounds = bounds;
-      }
+  // in which the threads end one by one.  Its cells say what it never
+  // frees, and when: a copy moves its kept bytes, not theirs.  When that is
+  // no leak either, the first judgement says why.
+  bool never = std::any_of(n.never_kept.begin(), n.never_kept.begin() + h,
+                           [](std::uint64_t k) { return k > 0; });
+  if (!leak && !n.from_curves && n.exit_freed > 0 && never) {
+    PassedOver why = n.why;
+    std::uint32_t first = n.first;
+    std::vector<std::uint32_t> bounds = n.bounds;
+    leak = judge_on({n.never_kept.begin(), n.never_kept.begin() + h},
+                    {n.never_blocks.begin(), n.never_blocks.begin() + h}, true);
+    if (!leak) {
+      n.why = why;
+      n.first = first;
+      n.bounds = bounds;
     }
   }
   if (!n.bounds.empty()) {  // for the words
@@ -753,7 +752,11 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
       all.copies |= n.copies;
       all.exit_freed += n.exit_freed;
       all.alive_end += n.alive_end;
-      for (std::uint32_t e = 0; e < h; ++e) all.exit_kept[e] += n.exit_kept[e];
+      for (std::uint32_t e = 0; e < h; ++e) {
+        all.exit_kept[e] += n.exit_kept[e];
+        all.never_kept[e] += n.never_kept[e];
+        all.never_blocks[e] += n.never_blocks[e];
+      }
     }
     bool leak = judge(all, h, work, cycles);
     for (std::size_t i : members) {

@@ -49,6 +49,8 @@ Node empty_node(std::uint32_t h) {
   n.born_blocks.assign(h, 0);
   n.kept_blocks.assign(h, 0);
   n.exit_kept.assign(h, 0);
+  n.never_kept.assign(h, 0);
+  n.never_blocks.assign(h, 0);
   return n;
 }
 
@@ -183,6 +185,9 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
         if (!c.alive()) {
           n.exit_freed += c.bytes;
           n.exit_kept[c.birth] += c.bytes;
+        } else {
+          n.never_kept[c.birth] += c.bytes;
+          n.never_blocks[c.birth] += c.blocks;
         }
         if (!c.alive() && c.freed_by != 0) n.exit_free[c.freed_by] += c.bytes;
       } else if (c.death > c.birth) {

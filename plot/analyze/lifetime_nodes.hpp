@@ -111,6 +111,7 @@ struct Node {
   std::map<std::uint32_t, std::uint64_t> exit_free;  // free stack -> kept bytes it frees
   std::uint64_t exit_freed = 0;  // kept bytes freed at or after H, by any stack or none known
   std::vector<std::uint64_t> exit_kept;  // those bytes by birth epoch, [0, H)
+  std::vector<std::uint64_t> never_kept, never_blocks;  // kept and never freed, by birth epoch [0, H)
   std::uint64_t alive_end = 0;
   std::uint64_t kept_total = 0;
   // Judged:
