@@ -751,7 +751,6 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
       }
       all.copies |= n.copies;
       all.exit_freed += n.exit_freed;
-      all.alive_end += n.alive_end;
       for (std::uint32_t e = 0; e < h; ++e) {
         all.exit_kept[e] += n.exit_kept[e];
         all.never_kept[e] += n.never_kept[e];

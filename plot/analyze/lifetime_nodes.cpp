@@ -185,11 +185,11 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
         if (!c.alive()) {
           n.exit_freed += c.bytes;
           n.exit_kept[c.birth] += c.bytes;
+          if (c.freed_by != 0) n.exit_free[c.freed_by] += c.bytes;
         } else {
           n.never_kept[c.birth] += c.bytes;
           n.never_blocks[c.birth] += c.blocks;
         }
-        if (!c.alive() && c.freed_by != 0) n.exit_free[c.freed_by] += c.bytes;
       } else if (c.death > c.birth) {
         Amount& a = n.deaths[{c.birth, c.death}];
         a.bytes += c.bytes;

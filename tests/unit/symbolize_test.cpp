@@ -97,6 +97,15 @@ class Symbolize : public ::testing::Test {
     return model;
   }
 
+  // A model of the chain at api with its two inlined frames unnamed
+  // (UnknownInlinedFun), the innermost at `file`:`line`, called from main.
+  Model unnamed_chain(const std::string& file, std::uint32_t line) const {
+    return model_of({frame(api_, true, "UnknownInlinedFun", file, line),
+                     frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
+                     frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
+                    frame(main_, false, "main", "inlined.c", 1));
+  }
+
   static std::vector<std::string> functions(const Model& model, const std::vector<FrameId>& ids) {
     std::vector<std::string> out;
     for (FrameId id : ids) {
@@ -140,11 +149,7 @@ TEST_F(Symbolize, WhatCannotBeReadGivesNothing) {
 }
 
 TEST_F(Symbolize, UnknownInlinedFunIsNamed) {
-  Model model =
-      model_of({frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("malloc(n);")),
-                frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
-                frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
-               frame(main_, false, "main", "inlined.c", 1));
+  Model model = unnamed_chain("inlined.c", line_of("malloc(n);"));
   NamingCounts counts = name_frames(model, symbolizer_);
   EXPECT_EQ(counts.named, 2u);
   EXPECT_EQ(counts.objects, 1u);
@@ -164,10 +169,7 @@ TEST_F(Symbolize, AFrameWithoutASymbolIsNamed) {
 
 TEST_F(Symbolize, AnObjectThatDiffersFromTheProfileIsNotUsed) {
   // One line that is not what the DWARF says, and nothing is named.
-  Model model = model_of({frame(api_, true, "UnknownInlinedFun", "inlined.c", 999),
-                          frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
-                          frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
-                         frame(main_, false, "main", "inlined.c", 1));
+  Model model = unnamed_chain("inlined.c", 999);
   NamingCounts counts = name_frames(model, symbolizer_);
   EXPECT_EQ(counts.named, 0u);
   EXPECT_EQ(counts.refused, 1u);
@@ -184,11 +186,7 @@ TEST_F(Symbolize, AnInnermostFileThatDiffersAtTheSameLineIsNoEvidence) {
   // frame that calls it, at the right line (an LTO build's std::vector of
   // nlohmann::json: stl_uninitialized.h:119 for stl_construct.h:119).  The
   // lines vouch for the object; the frames are named.
-  Model model =
-      model_of({frame(api_, true, "UnknownInlinedFun", "other.h", line_of("malloc(n);")),
-                frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
-                frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
-               frame(main_, false, "main", "inlined.c", 1));
+  Model model = unnamed_chain("other.h", line_of("malloc(n);"));
   NamingCounts counts = name_frames(model, symbolizer_);
   EXPECT_EQ(counts.refused, 0u);
   EXPECT_EQ(counts.named, 2u);
