@@ -32,6 +32,31 @@ std::vector<std::size_t> fan_in(const Model& model, const Stacks& stacks) {
   return out;
 }
 
+// Whether each site's blocks are of more than one size, as its samples and
+// its lifetime cells show them (bytes against blocks); false when no sample
+// counts blocks (a massif.out file).
+std::vector<bool> sizes_vary(const Model& model) {
+  std::vector<std::uint64_t> size(model.sites.size(), 0);  // 0: none seen yet
+  std::vector<bool> vary(model.sites.size(), false);
+  auto see = [&](std::size_t site, std::uint64_t bytes, std::uint64_t blocks) {
+    if (blocks == 0 || vary[site]) return;
+    if (bytes % blocks != 0 || (size[site] != 0 && size[site] != bytes / blocks)) {
+      vary[site] = true;
+    } else {
+      size[site] = bytes / blocks;
+    }
+  };
+  for (const Snapshot& snapshot : model.snapshots) {
+    for (const SiteSample& sample : snapshot.sites) {
+      if (index(sample.site) < vary.size()) see(index(sample.site), sample.bytes, sample.blocks);
+    }
+  }
+  for (std::size_t site = 0; site < model.sites.size(); ++site) {
+    for (const LifetimeCell& cell : model.sites[site].cells) see(site, cell.bytes, cell.blocks);
+  }
+  return vary;
+}
+
 }  // namespace
 
 FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : model_(model) {
@@ -46,6 +71,23 @@ FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : mod
   for (const Site& site : model.sites) site_stacks.push_back(site.frames);
   fan_in_ = fan_in(model, site_stacks);
   free_fan_in_ = fan_in(model, model.lifetimes.free_stacks_frames);
+  // A function named as an allocator is the program's general allocator
+  // when it hands out blocks of more than one size (over the sites whose
+  // stacks hold it) or allocates for two functions or more; one that
+  // builds blocks of one size for one caller is a constructor (frame_alloc),
+  // the code of one structure.
+  std::vector<bool> vary = sizes_vary(model);
+  std::set<std::string_view> varied;
+  for (std::size_t site = 0; site < model.sites.size(); ++site) {
+    if (!vary[site]) continue;
+    for (FrameId id : model.sites[site].frames) varied.insert(model.frame(id).function);
+  }
+  named_allocator_.reserve(model.frames.size());
+  for (std::size_t id = 0; id < model.frames.size(); ++id) {
+    const std::string& function = model.frames[id].function;
+    named_allocator_.push_back(allocator_named(function) &&
+                               (varied.contains(function) || fan_in_[id] >= 2));
+  }
 }
 
 bool FindingHeadlines::library(std::span<const FrameId> frames, std::size_t i) const {
@@ -104,9 +146,15 @@ std::size_t FindingHeadlines::past_wrappers(std::span<const FrameId> frames, std
            model_.frame(frames[j + 1]).function != "main";
   };
   for (;;) {
-    std::size_t top = i;  // the chain of functions with one caller each, from i
-    while (fan_in_[index(frames[top])] == 1 && passes_on(top)) ++top;
-    if (fan_in_[index(frames[top])] < kWrapperFanIn || !passes_on(top)) return i;
+    // The chain of functions with one caller each, from i, up to one named
+    // as an allocator.
+    std::size_t top = i;
+    while (fan_in_[index(frames[top])] == 1 && !named_allocator_[index(frames[top])] &&
+           passes_on(top)) {
+      ++top;
+    }
+    bool wrapper = fan_in_[index(frames[top])] >= kWrapperFanIn || named_allocator_[index(frames[top])];
+    if (!wrapper || !passes_on(top)) return i;
     i = top + 1;
   }
 }

@@ -24,7 +24,10 @@ inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 
 //     functions over all the profile's stacks, such as xalloc(size, tag), or
 //     a chain of functions each called from one, the last of them from
 //     kWrapperFanIn or more: xmalloc called by tracked_alloc called by
-//     zone_alloc) hands the headline to its caller, unless that is main.
+//     zone_alloc), or a general allocator at the end of such a chain (named
+//     so, allocator_named: pool_alloc, BlockPool::alloc; and handing out
+//     blocks of more than one size, or allocating for two functions or
+//     more), hands the headline to its caller, unless that is main.
 //   - An allocation hook of the program's own (a frame that calls the
 //     allocator, through its known wrappers only, called by a library: the
 //     allocator the program installed in libexif, brotli, protobuf-c or
@@ -73,6 +76,7 @@ class FindingHeadlines {
   const Model& model_;
   std::vector<bool> library_;             // FrameId -> in a library by itself
   std::vector<bool> own_source_;          // FrameId -> in the program's own source (OwnCode)
+  std::vector<bool> named_allocator_;     // FrameId -> named as an allocator (allocator_named)
   std::vector<std::size_t> fan_in_;       // FrameId -> the distinct callers of its function
   std::vector<std::size_t> free_fan_in_;  // FrameId -> the same over the free stacks
 };

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "analyze/contexts.hpp"
 #include "model/frame_names.hpp"
@@ -168,6 +171,38 @@ bool library_function(std::string_view symbol) {
   if (starts_with_any(qualified_name(function), kLibraryNamespaces)) return true;
   if (function.starts_with("operator new") || function.starts_with("operator delete")) return true;
   return std::find(kAllocators.begin(), kAllocators.end(), function) != kAllocators.end();
+}
+
+bool allocator_named(std::string_view symbol) {
+  std::string_view name = qualified_name(function_of_clone(symbol));
+  // The last two components of the name at template depth 0: the class (if
+  // any) and the function.
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (c == '<') ++depth;
+    if (c == '>' && depth > 0) --depth;
+    if (depth == 0 && name.substr(i).starts_with("::")) {
+      parts.push_back(name.substr(start, i - start));
+      start = i + 2;
+      ++i;
+    }
+  }
+  parts.push_back(name.substr(start));
+  auto says_alloc = [](std::string_view part) {
+    part = part.substr(0, part.find('<'));
+    for (std::size_t i = 0; i + 5 <= part.size(); ++i) {
+      std::string word(part.substr(i, 5));
+      std::transform(word.begin(), word.end(), word.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (word == "alloc") return true;
+    }
+    return false;
+  };
+  std::size_t from = parts.size() > 2 ? parts.size() - 2 : 0;
+  return std::any_of(parts.begin() + static_cast<std::ptrdiff_t>(from), parts.end(), says_alloc);
 }
 
 bool allocator_wrapper(std::string_view symbol) {

@@ -53,6 +53,12 @@ bool library_function(std::string_view function);
 // standard library's allocators.
 bool allocator_wrapper(std::string_view function);
 
+// Whether a function's name says it allocates: its name or its class's has
+// "alloc" in it, in any case (xalloc, pool_alloc, tmalloc, BlockPool::alloc,
+// RouteAllocator::allocate).  The program's own allocator, so named, hands
+// the headline to its caller (headlines.hpp).
+bool allocator_named(std::string_view function);
+
 class OwnCode {
  public:
   // `libraries`: the --library patterns.

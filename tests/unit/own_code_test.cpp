@@ -160,12 +160,59 @@ TEST(FindingHeadlines, AnAllocationHookIsHeadedByTheCodeThatCalledTheLibrary) {
   OwnCode own(model, {});
   FindingHeadlines headlines(model, own);
   EXPECT_EQ(headlines.headline(model.sites[0].frames), 2u);
-  // Called by the program itself, it heads its stack.
-  Model direct = model_of({at("main", "scan.c", "/tmp/scan"), at("ex_alloc", "scan.c", "/tmp/scan"),
+  // Called by the program itself, a hook not named as an allocator heads its stack.
+  Model direct = model_of({at("main", "scan.c", "/tmp/scan"), at("ex_get_mem", "scan.c", "/tmp/scan"),
                            at("parse_exif", "scan.c", "/tmp/scan")},
                           {{1, 2, 0}});
   OwnCode own_direct(direct, {});
   EXPECT_EQ(FindingHeadlines(direct, own_direct).headline(direct.sites[0].frames), 0u);
+}
+
+// The program's own allocator, called from one place or two: its name says
+// what it is, and when it hands out blocks of more than one size or
+// allocates for two functions, its caller, where what it hands out is lost,
+// heads the stack.  A function that allocates what it builds (make_chunk)
+// heads its own; so does one named as an allocator that builds blocks of
+// one size for one caller (frame_alloc: a constructor); and an allocator
+// called by main.
+TEST(FindingHeadlines, AGeneralAllocatorNamedSoHandsTheHeadlineToItsCaller) {
+  Model model = model_of({at("main", "d.c", "/tmp/d"),                                     // 0
+                          at("spool_alloc", "d.c", "/tmp/d"),                              // 1
+                          at("pack_chunk", "d.c", "/tmp/d"),                               // 2
+                          at("RouteAllocator::allocate(unsigned long)", "d.c", "/tmp/d"),  // 3
+                          at("RoutePlanner::plan()", "d.c", "/tmp/d"),                     // 4
+                          at("make_chunk", "d.c", "/tmp/d"),                               // 5
+                          at("grow_arena", "d.c", "/tmp/d"),                               // 6
+                          at("arena_alloc", "d.c", "/tmp/d"),                              // 7
+                          at("tmalloc", "d.c", "/tmp/d"),                                  // 8
+                          at("frame_alloc", "d.c", "/tmp/d"),                              // 9
+                          at("decode", "d.c", "/tmp/d")},                                  // 10
+                         {{1, 2, 0}, {3, 4, 0}, {5, 2, 0}, {6, 7, 2, 0}, {8, 0}, {9, 10, 0},
+                          {3, 2, 0}});
+  // Blocks of 16 and 48 bytes at spool_alloc's, arena_alloc's and
+  // tmalloc's sites; of 64 at frame_alloc's.
+  for (std::size_t site : {0u, 3u, 4u}) {
+    model.sites[site].cells = {{.birth = 0, .bytes = 16, .blocks = 1},
+                               {.birth = 1, .bytes = 96, .blocks = 2}};
+  }
+  model.sites[5].cells = {{.birth = 0, .bytes = 64, .blocks = 1},
+                          {.birth = 1, .bytes = 128, .blocks = 2}};
+  OwnCode own(model, {});
+  FindingHeadlines headlines(model, own);
+  EXPECT_EQ(headlines.headline(model.sites[0].frames), 1u);  // pack_chunk
+  // RouteAllocator::allocate allocates for two functions.
+  EXPECT_EQ(headlines.headline(model.sites[1].frames), 1u);  // RoutePlanner::plan
+  EXPECT_EQ(headlines.headline(model.sites[2].frames), 0u);  // make_chunk
+  // grow_arena, called by arena_alloc alone, is part of it.
+  EXPECT_EQ(headlines.headline(model.sites[3].frames), 2u);  // pack_chunk
+  EXPECT_EQ(headlines.headline(model.sites[4].frames), 0u);  // tmalloc, main's
+  EXPECT_EQ(headlines.headline(model.sites[5].frames), 0u);  // frame_alloc
+  // Blocks of one size and one caller: spool_alloc's own.
+  Model one = model_of({at("main", "d.c", "/tmp/d"), at("spool_alloc", "d.c", "/tmp/d"),
+                        at("pack_chunk", "d.c", "/tmp/d")},
+                       {{1, 2, 0}});
+  OwnCode own_one(one, {});
+  EXPECT_EQ(FindingHeadlines(one, own_one).headline(one.sites[0].frames), 0u);
 }
 
 // A worker's stack: make_segment, inlined into std::thread's _M_run (of

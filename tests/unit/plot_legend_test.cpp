@@ -71,6 +71,22 @@ TEST(AllocatorWrapper, KnownWrappers) {
   EXPECT_FALSE(allocator_wrapper("main"));
 }
 
+TEST(AllocatorNamed, TheFunctionsOrItsClasssNameSaysAlloc) {
+  EXPECT_TRUE(allocator_named("xalloc"));
+  EXPECT_TRUE(allocator_named("tmalloc"));
+  EXPECT_TRUE(allocator_named("pool_alloc.constprop.0"));
+  EXPECT_TRUE(allocator_named("BlockPool::alloc(unsigned long)"));
+  EXPECT_TRUE(allocator_named("net::QuotaAllocator::allocate(unsigned long)"));
+  EXPECT_TRUE(allocator_named("Arena<Row>::allocate(unsigned long)"));
+  EXPECT_TRUE(allocator_named("RouteAllocator::grow()"));
+  EXPECT_FALSE(allocator_named("make_chunk"));
+  EXPECT_FALSE(allocator_named("RoutePlanner::plan()"));
+  // Only the class and the function count, not an outer namespace nor the
+  // arguments.
+  EXPECT_FALSE(allocator_named("alloc::Router::route(Allocator&)"));
+  EXPECT_FALSE(allocator_named("Cache<std::allocator<int> >::put(int)"));
+}
+
 // ---- legends -------------------------------------------------------------------------
 
 using Stack = std::vector<LegendFrame>;
