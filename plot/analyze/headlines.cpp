@@ -19,7 +19,8 @@ std::vector<std::size_t> fan_in(const Model& model, const Stacks& stacks) {
     for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
       const Frame& inner = model.frame(frames[i]);
       const Frame& outer = model.frame(frames[i + 1]);
-      if (inner.function.empty()) continue;
+      // A recursive call is no caller of its own (render_template calling itself).
+      if (inner.function.empty() || inner.function == outer.function) continue;
       callers[inner.function].insert(outer.function.empty() ? std::string_view() : outer.function);
     }
   }

@@ -21,7 +21,8 @@ inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 
 // can be fixed.
 //   - The first frame in the program's own code (OwnCode), but a wrapper of
 //     the program's own (a function called from kWrapperFanIn or more
-//     functions over all the profile's stacks, such as xalloc(size, tag), or
+//     functions over all the profile's stacks, a recursive call not
+//     counted, such as xalloc(size, tag), or
 //     a chain of functions each called from one, the last of them from
 //     kWrapperFanIn or more: xmalloc called by tracked_alloc called by
 //     zone_alloc), or a general allocator at the end of such a chain (named

@@ -191,18 +191,29 @@ bool allocator_named(std::string_view symbol) {
     }
   }
   parts.push_back(name.substr(start));
-  auto says_alloc = [](std::string_view part) {
+  // "alloc" anywhere in the function's name or its class's (tmalloc,
+  // RouteAllocator); "pool" or "arena" where a word of its class's name
+  // starts (PartPool, ArenaBlock; not a C function named for the arena it
+  // uses, parse_arena_step, nor Spooler).
+  auto has = [](std::string_view part, std::string_view word, bool word_start_only) {
     part = part.substr(0, part.find('<'));
-    for (std::size_t i = 0; i + 5 <= part.size(); ++i) {
-      std::string word(part.substr(i, 5));
-      std::transform(word.begin(), word.end(), word.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      if (word == "alloc") return true;
+    for (std::size_t i = 0; i + word.size() <= part.size(); ++i) {
+      bool starts = i == 0 || part[i - 1] == '_' || std::isupper(static_cast<unsigned char>(part[i]));
+      if (word_start_only && !starts) continue;
+      if (std::equal(word.begin(), word.end(), part.begin() + static_cast<std::ptrdiff_t>(i),
+                     [](char w, char c) {
+                       return w == static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                     })) {
+        return true;
+      }
     }
     return false;
   };
-  std::size_t from = parts.size() > 2 ? parts.size() - 2 : 0;
-  return std::any_of(parts.begin() + static_cast<std::ptrdiff_t>(from), parts.end(), says_alloc);
+  std::string_view function = parts.back();
+  if (has(function, "alloc", false)) return true;
+  if (parts.size() < 2) return false;
+  std::string_view owner = parts[parts.size() - 2];
+  return has(owner, "alloc", false) || has(owner, "pool", true) || has(owner, "arena", true);
 }
 
 bool allocator_wrapper(std::string_view symbol) {

@@ -55,7 +55,8 @@ bool allocator_wrapper(std::string_view function);
 
 // Whether a function's name says it allocates: its name or its class's has
 // "alloc" in it, in any case (xalloc, pool_alloc, tmalloc, BlockPool::alloc,
-// RouteAllocator::allocate).  The program's own allocator, so named, hands
+// RouteAllocator::allocate), or its class's a word "pool" or "arena"
+// (PartPool::acquire).  The program's own allocator, so named, hands
 // the headline to its caller (headlines.hpp).
 bool allocator_named(std::string_view function);
 

@@ -168,6 +168,18 @@ TEST(FindingHeadlines, AnAllocationHookIsHeadedByTheCodeThatCalledTheLibrary) {
   EXPECT_EQ(FindingHeadlines(direct, own_direct).headline(direct.sites[0].frames), 0u);
 }
 
+// A recursive function is no caller of its own: render, called by itself,
+// handle and query, is called from two functions, no wrapper, so the stack
+// through it is headed by capture, the first own frame.
+TEST(FindingHeadlines, ARecursiveCallIsNoCallerOfItsOwn) {
+  Model model = model_of({at("main", "r.c", "/tmp/r"), at("capture", "r.c", "/tmp/r"),
+                          at("render", "r.c", "/tmp/r"), at("handle", "r.c", "/tmp/r"),
+                          at("query", "r.c", "/tmp/r"), at("note", "r.c", "/tmp/r")},
+                         {{1, 2, 2, 3, 0}, {5, 2, 4, 0}});
+  OwnCode own(model, {});
+  EXPECT_EQ(FindingHeadlines(model, own).headline(model.sites[0].frames), 0u);
+}
+
 // The program's own allocator, called from one place or two: its name says
 // what it is, and when it hands out blocks of more than one size or
 // allocates for two functions, its caller, where what it hands out is lost,

@@ -71,7 +71,7 @@ TEST(AllocatorWrapper, KnownWrappers) {
   EXPECT_FALSE(allocator_wrapper("main"));
 }
 
-TEST(AllocatorNamed, TheFunctionsOrItsClasssNameSaysAlloc) {
+TEST(AllocatorNamed, TheFunctionsOrItsClasssNameSaysItAllocates) {
   EXPECT_TRUE(allocator_named("xalloc"));
   EXPECT_TRUE(allocator_named("tmalloc"));
   EXPECT_TRUE(allocator_named("pool_alloc.constprop.0"));
@@ -79,6 +79,12 @@ TEST(AllocatorNamed, TheFunctionsOrItsClasssNameSaysAlloc) {
   EXPECT_TRUE(allocator_named("net::QuotaAllocator::allocate(unsigned long)"));
   EXPECT_TRUE(allocator_named("Arena<Row>::allocate(unsigned long)"));
   EXPECT_TRUE(allocator_named("RouteAllocator::grow()"));
+  // A method of a pool's or an arena's class.
+  EXPECT_TRUE(allocator_named("PartPool::acquire(unsigned long)"));
+  EXPECT_TRUE(allocator_named("mem::ArenaBlock::take(unsigned long)"));
+  EXPECT_FALSE(allocator_named("Spooler::write(char const*)"));
+  EXPECT_FALSE(allocator_named("parse_arena_step"));
+  EXPECT_FALSE(allocator_named("spool_failed"));
   EXPECT_FALSE(allocator_named("make_chunk"));
   EXPECT_FALSE(allocator_named("RoutePlanner::plan()"));
   // Only the class and the function count, not an outer namespace nor the
