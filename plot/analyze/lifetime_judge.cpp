@@ -147,9 +147,17 @@ std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) 
 // floor asks only that the rest of the band not fall as they are kept, and
 // a thread that ends before the others releases its part of the band
 // before h (the least held up to h is then that release's, from every
-// boundary before it).  The least share matched, at most 1.
+// boundary before it).  The most it held before them is read off `held`:
+// for the span from its first survivor, what lasts across each boundary
+// (lasting_across: a library's work in flight at one boundary, a compile's
+// temporaries, is no level the band held, and a maximum, unlike the floor,
+// takes every such spike); for a later start that the search picks among
+// many, all it held (`alive`): each start is one more chance for a random
+// walk's excursion to pass, and its excursions before that start count.
+// The least share matched, at most 1.
 double floor_matched(const Node& n, const std::vector<double>& work,
-                     const std::vector<double>& alive, const std::vector<std::uint64_t>& kept,
+                     const std::vector<double>& alive, const std::vector<double>& held,
+                     const std::vector<std::uint64_t>& kept,
                      const std::vector<std::uint64_t>& left,
                      std::uint32_t h, const std::vector<std::uint32_t>& bounds,
                      std::span<const std::uint32_t> cycles, bool before_last) {
@@ -157,11 +165,11 @@ double floor_matched(const Node& n, const std::vector<double>& work,
   if (before_last && !cycling && bounds.size() > 2) {
     std::uint32_t last = bounds[bounds.size() - 2];
     std::vector<double> up_to(alive.begin(), alive.begin() + last + 1);
-    return floor_matched(n, work, up_to, kept, left, last, {bounds.begin(), bounds.end() - 1},
+    return floor_matched(n, work, up_to, held, kept, left, last, {bounds.begin(), bounds.end() - 1},
                          cycles, false);
   }
   std::vector<double> floor = floor_of(alive, h);
-  double before = *std::max_element(alive.begin(), alive.begin() + bounds.front() + 1);
+  double before = *std::max_element(held.begin(), held.begin() + bounds.front() + 1);
   for (double& f : floor) f = std::max(f, before);
   auto matched = [&](std::uint32_t from, std::uint32_t to) {
     double part = 0, all = 0;
@@ -556,7 +564,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   set_span(s);
   std::vector<double> lasting = lasting_across(n, alive, h);
   if (!judgeable(n, s, h, work, cycles, lasting, n.why)) return false;
-  n.why.matched = floor_matched(n, work, alive, all, n.kept, h, n.bounds, cycles, never_freed);
+  n.why.matched = floor_matched(n, work, alive, lasting, all, n.kept, h, n.bounds, cycles, never_freed);
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
@@ -573,7 +581,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, lasting, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
-    if (floor_matched(n, work, alive, all, n.kept, h, bounds, cycles, never_freed) < kRise ||
+    if (floor_matched(n, work, alive, alive, all, n.kept, h, bounds, cycles, never_freed) < kRise ||
         short_half(n, from, h, work, cycles, at) != Short::neither ||
         empty_part(n, bounds, work, at, to)) {
       continue;

@@ -157,6 +157,29 @@ TEST(LifetimeLeaks, ACacheAndATurnoverAreNoLeak) {
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
 }
 
+// A library's work in flight at the span's start is no level the band
+// held.  compile (1) calls the library (2), whose work for each bundle, 60,000
+// bytes, is alive across one boundary (born in the epoch before it, freed in
+// the one after), but for every third boundary, between bundles; the bundle
+// in flight at the horizon is freed at exit.  On an error, every other epoch
+// from epoch 4, compile leaks a 300-byte context.  Its floor rises with the
+// contexts at the boundaries between bundles; the most it held before them
+// is the bundle in flight at epoch 4's start, none of which lasts: a finding.
+TEST(LifetimeLeaks, ALibrarysWorkInFlightAtTheSpansStartIsNoLevelHeld) {
+  Model model = model_of({"main", "compile", "sass_parse", "scratch"});
+  model.frames[2].object = "/usr/lib/x86_64-linux-gnu/libsass.so.1";
+  Site& leak = add_site(model, {1, 0});
+  for (std::uint32_t e = 4; e < kEpochs; e += 2) cell(leak, e, kAlive, 300);
+  Site& work = add_site(model, {2, 1, 0});
+  for (std::uint32_t e = 1; e < kEpochs - kExitEpochs; ++e) {
+    if (e % 3 != 0) cell(work, e - 1, e, 60000);
+  }
+  cell(work, kEpochs - kExitEpochs - 1, kEpochs - 1, 60000);
+  temporaries(model, 3);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{"compile"});
+}
+
 TEST(LifetimeLeaks, ASmallLeakBesideACacheThatComesAndGoesIsALeak) {
   // 1 error_reply keeps a 300-byte reply every 4 epochs (10 of them), never
   // freed; 2 cache_insert's entries live one epoch each, 5,000 to 6,000
