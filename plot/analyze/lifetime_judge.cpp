@@ -148,7 +148,7 @@ std::vector<double> floor_of(const std::vector<double>& alive, std::uint32_t h) 
 // a thread that ends before the others releases its part of the band
 // before h (the least held up to h is then that release's, from every
 // boundary before it).  The most it held before them is read off `held`:
-// for the span from its first survivor, what lasts across each boundary
+// for the span from its first survivor, from the lifetimes, what lasts across each boundary
 // (lasting_across: a library's work in flight at one boundary, a compile's
 // temporaries, is no level the band held, and a maximum, unlike the floor,
 // takes every such spike); for a later start that the search picks among
@@ -564,7 +564,8 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   set_span(s);
   std::vector<double> lasting = lasting_across(n, alive, h);
   if (!judgeable(n, s, h, work, cycles, lasting, n.why)) return false;
-  n.why.matched = floor_matched(n, work, alive, lasting, all, n.kept, h, n.bounds, cycles, never_freed);
+  n.why.matched = floor_matched(n, work, alive, n.from_curves ? alive : lasting, all, n.kept, h,
+                                n.bounds, cycles, never_freed);
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
