@@ -99,13 +99,23 @@ double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
   return std::min(sum, 1.0);
 }
 
-// When the part [from, to) of the span `bounds` holds no survivor, the
-// chance that a steady rate of the span's survivors leaves it none: (1 -
-// f)^K, f its share of the span's work and K the span's survivors (as the
-// halves count them, below).
+// The survivors of a span [s, h) and its work, as the halves count them
+// (below): each epoch's at most `cap` (burst_cap).  Counted once for every
+// part of the span that chance_of_none is asked about.
+struct SpanCount {
+  std::uint64_t cap = 1;
+  std::uint64_t survivors = 0;
+  double work = 0;
+};
+SpanCount span_count(const Node& n, const std::vector<std::uint32_t>& bounds,
+                     const std::vector<double>& work);
+
+// When the part [from, to) of the span (`span`, of span_count) holds no
+// survivor, the chance that a steady rate of the span's survivors leaves it
+// none: (1 - f)^K, f its share of the span's work and K the span's
+// survivors.
 std::optional<double> chance_of_none(const Node& n, std::uint32_t from, std::uint32_t to,
-                                     const std::vector<std::uint32_t>& bounds,
-                                     const std::vector<double>& work);
+                                     const SpanCount& span, const std::vector<double>& work);
 
 // The floor of `alive` over [0, h]: at each boundary, the least held from
 // there to h.
@@ -171,6 +181,7 @@ double floor_matched(const Node& n, const std::vector<double>& work,
   std::vector<double> floor = floor_of(alive, h);
   double before = *std::max_element(held.begin(), held.begin() + bounds.front() + 1);
   for (double& f : floor) f = std::max(f, before);
+  SpanCount span = span_count(n, bounds, work);
   auto matched = [&](std::uint32_t from, std::uint32_t to) {
     double part = 0, all = 0;
     for (std::uint32_t e = from; e < to; ++e) {
@@ -180,7 +191,7 @@ double floor_matched(const Node& n, const std::vector<double>& work,
     if (all <= 0) return 1.0;
     if (part <= 0) {
       bool whole = from == bounds.front() && to == h;
-      std::optional<double> none = chance_of_none(n, from, to, bounds, work);
+      std::optional<double> none = chance_of_none(n, from, to, span, work);
       return !whole && none && *none >= kChance ? 1.0 : 0.0;
     }
     return std::clamp(floor[to] - floor[from], 0.0, part) / part;
@@ -295,15 +306,19 @@ Half half_of(const Node& n, std::uint32_t from, std::uint32_t to, const std::vec
   return half;
 }
 
-std::optional<double> chance_of_none(const Node& n, std::uint32_t from, std::uint32_t to,
-                                     const std::vector<std::uint32_t>& bounds,
-                                     const std::vector<double>& work) {
+SpanCount span_count(const Node& n, const std::vector<std::uint32_t>& bounds,
+                     const std::vector<double>& work) {
   std::uint32_t s = bounds.front(), h = bounds.back();
   std::uint64_t cap = burst_cap(n, s, h);
   Half all = half_of(n, s, h, work, cap);
-  Half part = half_of(n, from, to, work, cap);
-  if (all.work <= 0 || part.survivors > 0) return std::nullopt;
-  return std::pow(1 - part.work / all.work, static_cast<double>(all.survivors));
+  return {.cap = cap, .survivors = all.survivors, .work = all.work};
+}
+
+std::optional<double> chance_of_none(const Node& n, std::uint32_t from, std::uint32_t to,
+                                     const SpanCount& span, const std::vector<double>& work) {
+  Half part = half_of(n, from, to, work, span.cap);
+  if (span.work <= 0 || part.survivors > 0) return std::nullopt;
+  return std::pow(1 - part.work / span.work, static_cast<double>(span.survivors));
 }
 
 // Whether `half` holds fewer survivors than a steady rate would leave it
@@ -379,10 +394,11 @@ Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vec
 // (lifetime_judge.hpp)
 bool empty_part(const Node& n, const std::vector<std::uint32_t>& bounds,
                 const std::vector<double>& work, std::uint32_t& at, std::uint32_t& to) {
+  SpanCount span = span_count(n, bounds, work);
   for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
     // the parts from q on that hold none, one more each time
     for (std::size_t r = q + 1; r < bounds.size(); ++r) {
-      std::optional<double> none = chance_of_none(n, bounds[q], bounds[r], bounds, work);
+      std::optional<double> none = chance_of_none(n, bounds[q], bounds[r], span, work);
       if (!none) break;
       if (*none < kChance) {
         at = bounds[q];
