@@ -72,7 +72,8 @@ FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : mod
   for (const Site& site : model.sites) site_stacks.push_back(site.frames);
   fan_in_ = fan_in(model, site_stacks);
   free_fan_in_ = fan_in(model, model.lifetimes.free_stacks_frames);
-  // A function named as an allocator is the program's general allocator
+  // A method of a class named for an allocator, a pool or an arena is the
+  // program's allocator (allocator_class).  A function named as one is
   // when it hands out blocks of more than one size (over the sites whose
   // stacks hold it) or allocates for two functions or more; one that
   // builds blocks of one size for one caller is a constructor (frame_alloc),
@@ -86,8 +87,9 @@ FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : mod
   named_allocator_.reserve(model.frames.size());
   for (std::size_t id = 0; id < model.frames.size(); ++id) {
     const std::string& function = model.frames[id].function;
-    named_allocator_.push_back(allocator_named(function) &&
-                               (varied.contains(function) || fan_in_[id] >= 2));
+    named_allocator_.push_back(allocator_class(function) ||
+                               (allocator_named(function) &&
+                                (varied.contains(function) || fan_in_[id] >= 2)));
   }
 }
 

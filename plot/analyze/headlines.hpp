@@ -25,10 +25,12 @@ inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 
 //     counted, such as xalloc(size, tag), or
 //     a chain of functions each called from one, the last of them from
 //     kWrapperFanIn or more: xmalloc called by tracked_alloc called by
-//     zone_alloc), or a general allocator at the end of such a chain (named
-//     so, allocator_named: pool_alloc, BlockPool::alloc; and handing out
-//     blocks of more than one size, or allocating for two functions or
-//     more), hands the headline to its caller, unless that is main.
+//     zone_alloc), or a general allocator at the end of such a chain (a
+//     method of a class named for an allocator, a pool or an arena,
+//     allocator_class: PartPool::acquire; or a function named so,
+//     allocator_named, such as pool_alloc, handing out blocks of more than
+//     one size, or allocating for two functions or more), hands the
+//     headline to its caller, unless that is main.
 //   - An allocation hook of the program's own (a frame that calls the
 //     allocator, through its known wrappers only, called by a library: the
 //     allocator the program installed in libexif, brotli, protobuf-c or

@@ -173,10 +173,12 @@ bool library_function(std::string_view symbol) {
   return std::find(kAllocators.begin(), kAllocators.end(), function) != kAllocators.end();
 }
 
-bool allocator_named(std::string_view symbol) {
+namespace {
+
+// The last two components of a function's name (at template depth 0): its
+// class's, if any, and its own.
+std::vector<std::string_view> class_and_function(std::string_view symbol) {
   std::string_view name = qualified_name(function_of_clone(symbol));
-  // The last two components of the name at template depth 0: the class (if
-  // any) and the function.
   std::vector<std::string_view> parts;
   int depth = 0;
   std::size_t start = 0;
@@ -191,29 +193,40 @@ bool allocator_named(std::string_view symbol) {
     }
   }
   parts.push_back(name.substr(start));
-  // "alloc" anywhere in the function's name or its class's (tmalloc,
-  // RouteAllocator); "pool" or "arena" where a word of its class's name
-  // starts (PartPool, ArenaBlock; not a C function named for the arena it
-  // uses, parse_arena_step, nor Spooler).
-  auto has = [](std::string_view part, std::string_view word, bool word_start_only) {
-    part = part.substr(0, part.find('<'));
-    for (std::size_t i = 0; i + word.size() <= part.size(); ++i) {
-      bool starts = i == 0 || part[i - 1] == '_' || std::isupper(static_cast<unsigned char>(part[i]));
-      if (word_start_only && !starts) continue;
-      if (std::equal(word.begin(), word.end(), part.begin() + static_cast<std::ptrdiff_t>(i),
-                     [](char w, char c) {
-                       return w == static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-                     })) {
-        return true;
-      }
+  if (parts.size() > 2) parts.erase(parts.begin(), parts.end() - 2);
+  return parts;
+}
+
+// Whether `part` (a name without its template arguments) has `word` in it,
+// in any case; with `word_start`, only where a word starts (after an
+// underscore, at a capital, or at its start).
+bool has_word(std::string_view part, std::string_view word, bool word_start) {
+  part = part.substr(0, part.find('<'));
+  for (std::size_t i = 0; i + word.size() <= part.size(); ++i) {
+    bool starts = i == 0 || part[i - 1] == '_' || std::isupper(static_cast<unsigned char>(part[i]));
+    if (word_start && !starts) continue;
+    if (std::equal(word.begin(), word.end(), part.begin() + static_cast<std::ptrdiff_t>(i),
+                   [](char w, char c) {
+                     return w == static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                   })) {
+      return true;
     }
-    return false;
-  };
-  std::string_view function = parts.back();
-  if (has(function, "alloc", false)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool allocator_class(std::string_view symbol) {
+  std::vector<std::string_view> parts = class_and_function(symbol);
   if (parts.size() < 2) return false;
-  std::string_view owner = parts[parts.size() - 2];
-  return has(owner, "alloc", false) || has(owner, "pool", true) || has(owner, "arena", true);
+  std::string_view owner = parts.front();
+  return has_word(owner, "alloc", false) || has_word(owner, "pool", true) ||
+         has_word(owner, "arena", true);
+}
+
+bool allocator_named(std::string_view symbol) {
+  return has_word(class_and_function(symbol).back(), "alloc", false) || allocator_class(symbol);
 }
 
 bool allocator_wrapper(std::string_view symbol) {

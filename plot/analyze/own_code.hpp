@@ -60,6 +60,12 @@ bool allocator_wrapper(std::string_view function);
 // the headline to its caller (headlines.hpp).
 bool allocator_named(std::string_view function);
 
+// Whether a function is a method of a class named for an allocator, a pool
+// or an arena (the class part of allocator_named: PartPool::acquire,
+// RouteAllocator::allocate): the class hands out memory, whatever the
+// method's name.
+bool allocator_class(std::string_view function);
+
 class OwnCode {
  public:
   // `libraries`: the --library patterns.

@@ -219,12 +219,16 @@ TEST(FindingHeadlines, AGeneralAllocatorNamedSoHandsTheHeadlineToItsCaller) {
   EXPECT_EQ(headlines.headline(model.sites[3].frames), 2u);  // pack_chunk
   EXPECT_EQ(headlines.headline(model.sites[4].frames), 0u);  // tmalloc, main's
   EXPECT_EQ(headlines.headline(model.sites[5].frames), 0u);  // frame_alloc
-  // Blocks of one size and one caller: spool_alloc's own.
+  // Blocks of one size and one caller: spool_alloc's own; but a method of
+  // a pool's class hands out memory whatever its blocks and callers.
   Model one = model_of({at("main", "d.c", "/tmp/d"), at("spool_alloc", "d.c", "/tmp/d"),
-                        at("pack_chunk", "d.c", "/tmp/d")},
-                       {{1, 2, 0}});
+                        at("pack_chunk", "d.c", "/tmp/d"),
+                        at("EntryPool::acquire()", "d.cpp", "/tmp/d"),
+                        at("BlobCache::put(unsigned int)", "d.cpp", "/tmp/d")},
+                       {{1, 2, 0}, {3, 4, 0}});
   OwnCode own_one(one, {});
   EXPECT_EQ(FindingHeadlines(one, own_one).headline(one.sites[0].frames), 0u);
+  EXPECT_EQ(FindingHeadlines(one, own_one).headline(one.sites[1].frames), 1u);
 }
 
 // A worker's stack: make_segment, inlined into std::thread's _M_run (of

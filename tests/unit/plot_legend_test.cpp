@@ -86,6 +86,11 @@ TEST(AllocatorNamed, TheFunctionsOrItsClasssNameSaysItAllocates) {
   EXPECT_FALSE(allocator_named("parse_arena_step"));
   EXPECT_FALSE(allocator_named("spool_failed"));
   EXPECT_FALSE(allocator_named("make_chunk"));
+  // Of them, a class's name says it.
+  EXPECT_TRUE(allocator_class("PartPool::acquire(unsigned long)"));
+  EXPECT_TRUE(allocator_class("RouteAllocator::allocate(unsigned long)"));
+  EXPECT_FALSE(allocator_class("BlockCache::alloc(unsigned long)"));
+  EXPECT_FALSE(allocator_class("pool_alloc"));
   EXPECT_FALSE(allocator_named("RoutePlanner::plan()"));
   // Only the class and the function count, not an outer namespace nor the
   // arguments.
