@@ -78,18 +78,27 @@ FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : mod
   // stacks hold it) or allocates for two functions or more; one that
   // builds blocks of one size for one caller is a constructor (frame_alloc),
   // the code of one structure.
+  // The blocks' sizes are read only for the functions they decide.
+  std::set<std::string_view> undecided;  // named so, one caller, not of such a class
+  named_allocator_.reserve(model.frames.size());
+  for (std::size_t id = 0; id < model.frames.size(); ++id) {
+    const std::string& function = model.frames[id].function;
+    bool by_class = allocator_class(function);
+    bool by_name = !by_class && allocator_named(function);
+    named_allocator_.push_back(by_class || (by_name && fan_in_[id] >= 2));
+    if (by_name && !named_allocator_.back()) undecided.insert(function);
+  }
+  if (undecided.empty()) return;
   std::vector<bool> vary = sizes_vary(model);
   std::set<std::string_view> varied;
   for (std::size_t site = 0; site < model.sites.size(); ++site) {
     if (!vary[site]) continue;
-    for (FrameId id : model.sites[site].frames) varied.insert(model.frame(id).function);
+    for (FrameId id : model.sites[site].frames) {
+      if (undecided.contains(model.frame(id).function)) varied.insert(model.frame(id).function);
+    }
   }
-  named_allocator_.reserve(model.frames.size());
   for (std::size_t id = 0; id < model.frames.size(); ++id) {
-    const std::string& function = model.frames[id].function;
-    named_allocator_.push_back(allocator_class(function) ||
-                               (allocator_named(function) &&
-                                (varied.contains(function) || fan_in_[id] >= 2)));
+    if (varied.contains(model.frames[id].function)) named_allocator_[id] = true;
   }
 }
 
