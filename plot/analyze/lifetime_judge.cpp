@@ -526,11 +526,19 @@ std::uint32_t least_span(const Node& n, std::size_t epochs) {
 bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
                std::span<const std::uint32_t> cycles, const std::vector<double>& lasting,
                PassedOver& why) {
-  std::uint64_t units = 0;
-  for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
-  if (units < kMinBlocks) {
+  // Counted as the chance tests count them (events: an epoch's at most
+  // kBurst times the median epoch's), since kMinBlocks is the least number
+  // with which those tests can veto at all: 9 blocks of which 7 were born
+  // together are 4 draws, as likely by chance in any pattern.
+  std::uint64_t units = 0, draws = 0, cap = burst_cap(n, s, h);
+  for (std::uint32_t e = s; e < h; ++e) {
+    units += survivors(n, e);
+    draws += events(n, e, cap);
+  }
+  if (draws < kMinBlocks) {
     why.reason = PassedOver::Reason::few_blocks;
     why.left_blocks = units;
+    why.draws = draws;
     return false;
   }
   if (n.from_curves && !beyond_records(n.kept, s, h, cycles)) {

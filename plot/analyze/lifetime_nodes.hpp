@@ -59,6 +59,7 @@ struct PassedOver {
   std::uint32_t gap_end = 0;      // gap: the end of the part it leaves nothing born in
   double matched = 0;             // the share of its kept bytes its floor's rise matches
   std::uint64_t left_blocks = 0;  // few_blocks: the blocks it leaves behind its working set
+  std::uint64_t draws = 0;        // few_blocks: those blocks as the chance tests count them (events)
   std::uint32_t least_span = 0;   // short_span: the epochs of work it needed at least
 };
 

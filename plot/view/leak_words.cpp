@@ -83,6 +83,16 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
         return "its floor rose too seldom, its working set set aside, to tell a trend from "
                "chance or from a band that only comes and goes";
       }
+      if (why.draws < why.left_blocks) {  // born together: fewer events than blocks
+        std::string behind = why.left_blocks < p.kept_blocks
+                                 ? ", " + std::to_string(why.left_blocks) + " behind its working set"
+                                 : "";
+        return "kept " + std::to_string(p.kept_blocks) + " blocks" + behind +
+               ", born together: " + std::to_string(why.draws) +
+               " events as the chance tests count them (an epoch at most twice the median "
+               "epoch), fewer than " +
+               std::to_string(kMinBlocks) + ": too few to tell a trend from chance";
+      }
       if (why.left_blocks < p.kept_blocks) {  // the rest is its working set at the end
         return "kept " + std::to_string(p.kept_blocks) + " blocks, " +
                std::to_string(why.left_blocks) + " behind its working set, fewer than " +
