@@ -85,7 +85,8 @@ FindingHeadlines::FindingHeadlines(const Model& model, const OwnCode& own) : mod
     const std::string& function = model.frames[id].function;
     bool by_class = allocator_class(function);
     bool by_name = !by_class && allocator_named(function);
-    named_allocator_.push_back(by_class || (by_name && fan_in_[id] >= 2));
+    bool builds = !by_class && !by_name && constructor(function);
+    named_allocator_.push_back(by_class || ((by_name || builds) && fan_in_[id] >= 2));
     if (by_name && !named_allocator_.back()) undecided.insert(function);
   }
   if (undecided.empty()) return;

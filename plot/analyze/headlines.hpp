@@ -28,8 +28,9 @@ inline constexpr std::size_t kWrapperFanIn = 3;  // a function allocating for 3 
 //     zone_alloc), or a general allocator at the end of such a chain (a
 //     method of a class named for an allocator, a pool or an arena,
 //     allocator_class: PartPool::acquire; or a function named so,
-//     allocator_named, such as pool_alloc, handing out blocks of more than
-//     one size, or allocating for two functions or more), hands the
+//     allocator_named, such as pool_alloc or a C pool's pool_get, handing
+//     out blocks of more than one size, or allocating for two functions or
+//     more; or a constructor called from two functions or more), hands the
 //     headline to its caller, unless that is main.
 //   - An allocation hook of the program's own (a frame that calls the
 //     allocator, through its known wrappers only, called by a library: the

@@ -225,8 +225,67 @@ bool allocator_class(std::string_view symbol) {
          has_word(owner, "arena", true);
 }
 
+namespace {
+
+// The words of a C function's name, cut at its underscores, a trailing
+// number left out (gen_pool_get_2: gen, pool, get).
+std::vector<std::string_view> name_words(std::string_view name) {
+  std::vector<std::string_view> words;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= name.size(); ++i) {
+    if (i == name.size() || name[i] == '_') {
+      if (i > start) words.push_back(name.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  while (!words.empty() &&
+         std::all_of(words.back().begin(), words.back().end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+    words.pop_back();
+  }
+  return words;
+}
+
+// A C function named as an object's method, OBJECT_VERB, that takes an
+// object from a pool or an arena: a word before the last starting with
+// "pool" or "arena", the last a verb of taking (pool_get, buf_pool_acquire,
+// arena_take; not parse_arena_step, the code that uses one, nor pool_new,
+// which makes the pool).
+bool takes_from_pool(std::string_view name) {
+  static constexpr std::array<std::string_view, 6> kTake = {"get",    "acquire", "take",
+                                                            "obtain", "borrow",  "grab"};
+  // Whether `word` starts with `prefix` (lower case), in any case.
+  auto starts = [](std::string_view word, std::string_view prefix) {
+    return word.size() >= prefix.size() &&
+           std::equal(prefix.begin(), prefix.end(), word.begin(), [](char p, char c) {
+             return p == static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+           });
+  };
+  std::vector<std::string_view> words = name_words(name);
+  if (words.size() < 2) return false;
+  std::string_view verb = words.back();
+  bool takes = std::any_of(kTake.begin(), kTake.end(), [&](std::string_view t) {
+    return verb.size() == t.size() && starts(verb, t);
+  });
+  return takes && std::any_of(words.begin(), words.end() - 1, [&](std::string_view w) {
+           return starts(w, "pool") || starts(w, "arena");
+         });
+}
+
+}  // namespace
+
+bool constructor(std::string_view symbol) {
+  std::vector<std::string_view> parts = class_and_function(symbol);
+  if (parts.size() < 2) return false;
+  std::string_view owner = parts.front().substr(0, parts.front().find('<'));
+  std::string_view function = parts.back().substr(0, parts.back().find('<'));
+  return !owner.empty() && owner == function;
+}
+
 bool allocator_named(std::string_view symbol) {
-  return has_word(class_and_function(symbol).back(), "alloc", false) || allocator_class(symbol);
+  std::vector<std::string_view> parts = class_and_function(symbol);
+  return has_word(parts.back(), "alloc", false) || allocator_class(symbol) ||
+         (parts.size() == 1 && takes_from_pool(parts.back()));
 }
 
 bool allocator_wrapper(std::string_view symbol) {

@@ -56,9 +56,17 @@ bool allocator_wrapper(std::string_view function);
 // Whether a function's name says it allocates: its name or its class's has
 // "alloc" in it, in any case (xalloc, pool_alloc, tmalloc, BlockPool::alloc,
 // RouteAllocator::allocate), or its class's a word "pool" or "arena"
-// (PartPool::acquire).  The program's own allocator, so named, hands
-// the headline to its caller (headlines.hpp).
+// (PartPool::acquire), or a C function's name says it takes from a pool or
+// an arena (pool_get, buf_pool_acquire: a word before the last starting
+// with "pool" or "arena", the last get, acquire, take, obtain, borrow or
+// grab).  The program's own allocator, so named, hands the headline to its
+// caller (headlines.hpp).
 bool allocator_named(std::string_view function);
+
+// Whether a function is a constructor of its class (Route::Route,
+// Table<Row>::Table): the builder of its class's objects, for whoever
+// makes one.
+bool constructor(std::string_view function);
 
 // Whether a function is a method of a class named for an allocator, a pool
 // or an arena (the class part of allocator_named: PartPool::acquire,

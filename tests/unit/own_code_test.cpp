@@ -231,6 +231,36 @@ TEST(FindingHeadlines, AGeneralAllocatorNamedSoHandsTheHeadlineToItsCaller) {
   EXPECT_EQ(FindingHeadlines(one, own_one).headline(one.sites[1].frames), 1u);
 }
 
+// A C pool's get (pool_get, for two callers) and a constructor built for
+// two callers (Route::Route, for makeOverride and addRoute) hand the
+// headline to the caller, where what they made is lost; each for one
+// caller, blocks of one size, heads its own stack (as frame_alloc does).
+TEST(FindingHeadlines, APoolsGetAndAConstructorForTwoCallersHandTheHeadlineOn) {
+  Model model = model_of({at("main", "d.cpp", "/tmp/d"),                                   // 0
+                          at("pool_get", "d.cpp", "/tmp/d"),                               // 1
+                          at("compress_chunk", "d.cpp", "/tmp/d"),                         // 2
+                          at("read_chunk", "d.cpp", "/tmp/d"),                             // 3
+                          at("Route::Route(std::string const&)", "d.cpp", "/tmp/d"),       // 4
+                          at("Router::makeOverride(Request const&)", "d.cpp", "/tmp/d"),   // 5
+                          at("Router::addRoute(std::string const&)", "d.cpp", "/tmp/d")},  // 6
+                         {{1, 2, 0}, {1, 3, 0}, {4, 5, 0}, {4, 6, 0}});
+  OwnCode own(model, {});
+  FindingHeadlines headlines(model, own);
+  EXPECT_EQ(headlines.headline(model.sites[0].frames), 1u);  // compress_chunk
+  EXPECT_EQ(headlines.headline(model.sites[2].frames), 1u);  // Router::makeOverride
+  Model one = model_of({at("main", "d.cpp", "/tmp/d"), at("pool_get", "d.cpp", "/tmp/d"),
+                        at("compress_chunk", "d.cpp", "/tmp/d"),
+                        at("Route::Route(std::string const&)", "d.cpp", "/tmp/d"),
+                        at("Router::makeOverride(Request const&)", "d.cpp", "/tmp/d")},
+                       {{1, 2, 0}, {3, 4, 0}});
+  OwnCode own_one(one, {});
+  EXPECT_EQ(FindingHeadlines(one, own_one).headline(one.sites[0].frames), 0u);
+  EXPECT_EQ(FindingHeadlines(one, own_one).headline(one.sites[1].frames), 0u);
+  EXPECT_TRUE(constructor("Table<Row>::Table(unsigned long)"));
+  EXPECT_FALSE(constructor("Table<Row>::~Table()"));
+  EXPECT_FALSE(constructor("route_new"));
+}
+
 // A worker's stack: make_segment, inlined into std::thread's _M_run (of
 // std_thread.h, so counted as the library's), under snappy and libstdc++,
 // above start_thread; the program's frames in `program`, start_thread's in

@@ -86,6 +86,16 @@ TEST(AllocatorNamed, TheFunctionsOrItsClasssNameSaysItAllocates) {
   EXPECT_FALSE(allocator_named("parse_arena_step"));
   EXPECT_FALSE(allocator_named("spool_failed"));
   EXPECT_FALSE(allocator_named("make_chunk"));
+  // A C function named as a pool's or an arena's method that takes from it.
+  EXPECT_TRUE(allocator_named("pool_get"));
+  EXPECT_TRUE(allocator_named("buf_pool_acquire.isra.0"));
+  EXPECT_TRUE(allocator_named("packet_pool_get_2"));
+  EXPECT_TRUE(allocator_named("arena_take"));
+  EXPECT_FALSE(allocator_named("pool_new"));
+  EXPECT_FALSE(allocator_named("pool_put"));
+  EXPECT_FALSE(allocator_named("spool_get"));
+  EXPECT_FALSE(allocator_named("get_pool"));
+  EXPECT_FALSE(allocator_named("Session::pool_get()"));
   // Of them, a class's name says it.
   EXPECT_TRUE(allocator_class("PartPool::acquire(unsigned long)"));
   EXPECT_TRUE(allocator_class("RouteAllocator::allocate(unsigned long)"));
