@@ -12,17 +12,17 @@
 
 namespace strata {
 
-namespace {
-
-using Verdicts = std::map<SiteId, Leak>;
-
-// The patterns of OwnCode's libraries: --library's, and --alloc-fn's
-// functions, which are allocators to the headlines too.
+// (heap_analysis.hpp)
 std::vector<std::string> own_code_libraries(const ContextOptions& options) {
   std::vector<std::string> libraries = options.libraries;
   libraries.insert(libraries.end(), options.alloc_fns.begin(), options.alloc_fns.end());
   return libraries;
-}  // a suspect context's least site -> its verdict
+}
+
+namespace {
+
+using Verdicts = std::map<SiteId, Leak>;  // a suspect context's least site -> its verdict
+
 
 // ---- findings ----------------------------------------------------------------------
 
@@ -262,7 +262,9 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   Verdicts verdicts;
   // One headline policy for every finding and suspect (headlines.hpp);
   // --alloc-fn's functions are allocators to it too.
-  FindingHeadlines headlines(model, OwnCode(model, own_code_libraries(options)));
+  auto policy = std::make_shared<const FindingHeadlines>(
+      model, OwnCode(model, own_code_libraries(options)));
+  const FindingHeadlines& headlines = *policy;
   // With lifetimes, the findings are judged from them, each a context of its own.
   std::vector<Finding> findings;
   std::optional<std::size_t> peak = peak_snapshot(model);
@@ -313,6 +315,7 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
   }
   analysis.leaks.suspects = suspects(analysis.contexts.contexts, verdicts);
   if (parts.tree) analysis.tree = std::move(tree);
+  analysis.headlines = std::move(policy);
   return analysis;
 }
 

@@ -16,6 +16,7 @@
 
 #include "analyze/context_tree.hpp"
 #include "analyze/contexts.hpp"
+#include "analyze/headlines.hpp"
 #include "analyze/leaks.hpp"
 #include "model/model.hpp"
 
@@ -28,7 +29,14 @@ struct HeapAnalysis {
   // The measured calling-context tree (for `strata report --tree`): built by
   // default, and with --depth when asked for; else null.
   std::shared_ptr<const ContextTree> tree;
+  // The one headline policy the findings were named with (--alloc-fn's
+  // functions allocators to it too), for the report's words (who frees).
+  std::shared_ptr<const FindingHeadlines> headlines;
 };
+
+// The patterns of OwnCode's libraries: --library's, and --alloc-fn's
+// functions, which are allocators to the headlines too.
+std::vector<std::string> own_code_libraries(const ContextOptions& options);
 
 // What the analysis does beyond the contexts.
 struct AnalysisParts {

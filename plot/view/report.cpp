@@ -269,7 +269,10 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
     add_born(model, contexts[i], born_at, alive_at, report.contexts.back());
     if (selection) report.contexts.back().selected_bytes = cells_bytes(model, contexts[i]);
   }
-  FindingHeadlines headlines(model, OwnCode(model, options.libraries));
+  // The analysis's policy; one of the same options for an analysis made without it.
+  std::optional<FindingHeadlines> policy;
+  if (!analysis.headlines) policy.emplace(model, OwnCode(model, own_code_libraries(options)));
+  const FindingHeadlines& headlines = analysis.headlines ? *analysis.headlines : *policy;
   report.leaks_from_lifetimes = analysis.leaks.from_lifetimes;
   for (const Leak& leak : analysis.leaks.suspects) {
     report.leaks.push_back(report_finding(model, &analysis.contexts, leak, analysis.leaks));
