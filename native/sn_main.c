@@ -589,23 +589,41 @@ static Word locked_Block(const void* p, Block* b)
 
 /* The block 'p' is freed: recorded as dead, and forgotten, before the C
    library may give its address again. */
+/* The thread's last frees in a row that needed a free stack, up to 4. */
+static __thread UInt old_frees __attribute__((tls_model("initial-exec")));
+
 static void forget(void* p)
 {
    RawStack st;
    Block    b;
-   Word     i = locked_Block(p, &b);
+   Bool     unwound = False, needs;
+   Word     i;
+   /* A thread whose last two frees or more needed their stacks (blocks
+      born before the epoch under way) unwinds this one's first, before
+      the lock, while the block's slot and chunk come in, and takes the
+      lock once; else after the look-up, if it needs it (a temporary's
+      free does not), taking the lock again. */
+   if (old_frees >= 2) {
+      unwind_RawStack(&st, clo_free_depth);
+      unwound = True;
+   }
+   i = locked_Block(p, &b);
    if (i < 0)
       return;
    clock_before_op();
-   if (death_needs_FreeStack(b.tag)) {
+   needs = death_needs_FreeStack(b.tag);
+   old_frees = needs ? (old_frees < 4 ? old_frees + 1 : 4) : 0;
+   if (needs && !unwound) {
       unlock_core();
       unwind_RawStack(&st, clo_free_depth);
       i = locked_Block(p, &b);
       if (i < 0)
          return;
       clock_before_op();
-      op_stack = &st;
+      unwound = True;
    }
+   if (needs)
+      op_stack = &st;
    record_death(1, b.site, p, b.tag, b.szB, b.extra);
    count_free_call();
    remove_Block(i);
