@@ -520,9 +520,42 @@ static void after_unlock(void)
    }
 }
 
+/* Whether the C library's allocator is GNU libc's, whose chunk header
+   (the word before a block: its chunk's size, the low bits flags) gives a
+   block's usable size as its malloc_usable_size does, without that
+   function's look at the next chunk's header (a miss of the cache at
+   every malloc in a large heap).  Set when the recorder starts. */
+static Bool glibc_chunks = False;
+
+static Bool from_libc(void* fn, Dl_info* info)
+{
+   const HChar* slash;
+   if (fn == NULL || dladdr(fn, info) == 0 || info->dli_fname == NULL)
+      return False;
+   slash = strrchr(info->dli_fname, '/');
+   return strncmp(slash != NULL ? slash + 1 : info->dli_fname, "libc.so", 7) == 0;
+}
+
+static void check_glibc_chunks(void)
+{
+   Dl_info a, b;
+   glibc_chunks = from_libc((void*)real.malloc, &a) && from_libc((void*)real.malloc_usable_size, &b)
+                  && a.dli_fbase == b.dli_fbase;
+}
+
+/* The usable size of the live block 'p' of GNU libc's: its chunk's size
+   less the header it shares (8 bytes), or, for a chunk of its own mapping
+   (IS_MMAPPED, bit 1), less its whole header (16). */
+static inline SizeT glibc_usable(const void* p)
+{
+   SizeT head = ((const SizeT*)p)[-1];
+   return (head & ~(SizeT)7) - ((head & 2) != 0 ? 2 : 1) * sizeof(SizeT);
+}
+
 static UInt extra_of(void* p, SizeT req)
 {
-   SizeT usable = is_boot(p) ? req : real.malloc_usable_size(p);
+   SizeT usable = is_boot(p) ? req
+                  : glibc_chunks ? glibc_usable(p) : real.malloc_usable_size(p);
    return (UInt)(clo_heap_admin + usable - req);
 }
 
@@ -1429,6 +1462,7 @@ static void start_recorder(void)
    open_Ledger(clo_record_fd);
    open_Output();
    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+   check_glibc_chunks();
    state = Recording;
    record_boot_blocks();
    catch_ending_signals();
