@@ -3,9 +3,37 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <numeric>
+#include <string_view>
 
 namespace strata {
+
+std::optional<std::size_t> recorded_depth(const Model& model) {
+  auto option = std::find_if(model.header.options.rbegin(), model.header.options.rend(),
+                             [](const Option& o) { return o.name == "depth"; });
+  if (option == model.header.options.rend()) return std::nullopt;
+  std::size_t depth = 0;
+  auto [end, error] = std::from_chars(option->value.data(),
+                                      option->value.data() + option->value.size(), depth);
+  if (error != std::errc() || end != option->value.data() + option->value.size() || depth == 0) {
+    return std::nullopt;
+  }
+  return depth;
+}
+
+bool cut_at_depth(const Model& model, const std::vector<FrameId>& frames) {
+  std::optional<std::size_t> depth = recorded_depth(model);
+  if (!depth || frames.empty()) return false;
+  std::size_t called = 0;  // the frames that are calls (an address each), not inlined ones
+  for (FrameId id : frames) called += model.frame(id).inlined ? 0 : 1;
+  if (called < *depth) return false;
+  static constexpr std::array<std::string_view, 9> kStarts = {
+      "main",  "_start", "__libc_start_main", "__libc_start_call_main", "start_thread",
+      "clone", "clone3", "(below main)",      "thread_start"};
+  std::string_view outermost = model.frame(frames.back()).function;
+  return std::find(kStarts.begin(), kStarts.end(), outermost) == kStarts.end();
+}
 
 std::optional<std::size_t> peak_snapshot(const Model& model) {
   const std::vector<Snapshot>& snapshots = model.snapshots;

@@ -229,6 +229,16 @@ struct Model {
 // The frames of `ids`, spelled out.
 std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids);
 
+// The stack depth the profile was recorded with (its last "depth" option,
+// --depth), if it says.
+std::optional<std::size_t> recorded_depth(const Model& model);
+
+// Whether a stack (`frames`, from the allocation out) was cut at the
+// recorded depth: as many frames as it, inlined ones not counted, and the
+// outermost no start of the process or of a thread (main, start_thread,
+// clone, _start...), so the callers beyond were not recorded.
+bool cut_at_depth(const Model& model, const std::vector<FrameId>& frames);
+
 // The peak: the last snapshot of kind peak, else the first with the largest
 // total; nullopt when there is no snapshot.  In a profile cut short, a peak
 // still rising was never written: there the largest total wins if larger.

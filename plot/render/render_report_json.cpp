@@ -179,6 +179,7 @@ Json leak_json(const ReportLeak& l) {
           {"peak_bytes", l.peak_bytes},
           {"end_bytes", l.end_bytes},
           {"freed_before_exit", l.freed_before_exit},
+          {"cut_at_depth", l.cut_at_depth > 0 ? Json(l.cut_at_depth) : Json()},
           {"confidence", l.confidence},
           {"troughs", troughs_json(l.troughs)},
           {"freed_by", freed_by_json(l.freed_by)},

@@ -375,6 +375,12 @@ void finding(const ReportLeak& l, std::size_t rank, std::ostream& out) {
     out << "   freed before exit: a check of what is not freed at exit misses it\n";
   }
   if (!l.freed_words.empty()) out << wrapped(l.freed_words, "   ");
+  if (l.cut_at_depth > 0) {
+    out << wrapped("its stack is cut at --depth=" + std::to_string(l.cut_at_depth) +
+                       ": the callers beyond were not recorded (record with a larger --depth to "
+                       "see where it is called from)",
+                   "   ");
+  }
   finding_parts(l, out);
   stack(l.frames, out);
 }

@@ -97,6 +97,7 @@ ReportLeak common_leak(std::vector<Frame> frames, const Leak& leak) {
           .peak_bytes = leak.peak_bytes,
           .end_bytes = leak.end_bytes,
           .freed_before_exit = leak.freed_before_exit,
+          .cut_at_depth = 0,
           .confidence = leak.confidence,
           .troughs = {},
           .freed_by = std::nullopt,
@@ -113,6 +114,10 @@ ReportLeak report_finding(const Model& model, const Contexts* contexts, const Le
       common_leak(frames_of(model, contexts ? contexts->contexts[leak.context].frames
                                             : model.site(f.parts.front().main_site).frames),
                   leak);
+  if (const std::vector<FrameId>& main = model.site(f.parts.front().main_site).frames;
+      cut_at_depth(model, main)) {
+    out.cut_at_depth = recorded_depth(model).value_or(0);
+  }
   std::optional<Frame> holder;
   if (f.holder_frame) holder = model.frame(*f.holder_frame);
   out.why = finding_why(model, leak, leaks);

@@ -80,6 +80,9 @@ struct ReportLeak {
   std::uint64_t peak_bytes = 0;
   std::uint64_t end_bytes = 0;
   bool freed_before_exit = false;
+  // A finding's: the recorded --depth when its main part's stack was cut
+  // there (cut_at_depth: its callers beyond not recorded); else 0.
+  std::size_t cut_at_depth = 0;
   double confidence = 0;
   std::vector<Trough> troughs;
   // Who freed it, most bytes first; null without lifetimes or free stacks.

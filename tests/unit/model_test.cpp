@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The model's queries: the peak, the state at a snapshot, the series.
+// The model's queries: the peak, the state at a snapshot, the series, a
+// stack cut at the recorded depth.
 #include "site_series.hpp"
 #include "strata_profile.hpp"
 
@@ -40,6 +41,29 @@ TEST(Model, InAProfileCutShortAHigherHeapOvertakesThePeak) {
   EXPECT_EQ(peak_snapshot(model), 0u);
   model.snapshots.push_back(totals(4, 60, 0));  // the heap still rising when killed
   EXPECT_EQ(peak_snapshot(model), 3u);
+}
+
+// A stack of as many frames as --depth, inlined ones not counted, whose
+// outermost is no start of the process or of a thread, was cut there.
+TEST(Model, AStackCutAtTheRecordedDepth) {
+  Model model;
+  auto frame = [&](const char* function, bool inlined = false) {
+    model.frames.push_back({.address = 0x1000 + model.frames.size(), .inlined = inlined,
+                            .function = function, .file = "", .line = 0, .object = "/tmp/p",
+                            .offset = std::nullopt});
+    return FrameId{static_cast<std::uint32_t>(model.frames.size() - 1)};
+  };
+  FrameId load = frame("load"), parse = frame("parse", true), read = frame("read"),
+          restore = frame("restore"), main = frame("main");
+  std::vector<FrameId> cut = {load, parse, read, restore}, whole = {load, parse, read, main};
+  EXPECT_FALSE(cut_at_depth(model, cut));  // no --depth recorded
+  model.header.options = {{"depth", "3"}};
+  EXPECT_EQ(recorded_depth(model), 3u);
+  EXPECT_TRUE(cut_at_depth(model, cut));     // 3 calls, parse inlined into load
+  EXPECT_FALSE(cut_at_depth(model, whole));  // it ends at main
+  EXPECT_FALSE(cut_at_depth(model, {load, parse, read}));  // 2 calls
+  model.header.options = {{"depth", "x"}};
+  EXPECT_EQ(recorded_depth(model), std::nullopt);
 }
 
 TEST(Model, SeriesBeforeTheFirstPoint) {
