@@ -620,11 +620,11 @@ static Word locked_Block(const void* p, Block* b)
    return i;
 }
 
-/* The block 'p' is freed: recorded as dead, and forgotten, before the C
-   library may give its address again. */
 /* The thread's last frees in a row that needed a free stack, up to 4. */
 static __thread UInt old_frees __attribute__((tls_model("initial-exec")));
 
+/* The block 'p' is freed: recorded as dead, and forgotten, before the C
+   library may give its address again. */
 static void forget(void* p)
 {
    RawStack st;
@@ -653,7 +653,6 @@ static void forget(void* p)
       if (i < 0)
          return;
       clock_before_op();
-      unwound = True;
    }
    if (needs)
       op_stack = &st;

@@ -23,7 +23,6 @@ namespace {
 
 using Verdicts = std::map<SiteId, Leak>;  // a suspect context's least site -> its verdict
 
-
 // ---- findings ----------------------------------------------------------------------
 
 // A finding's context: all its sites, named by its main part's main site.

@@ -530,11 +530,9 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
   // kBurst times the median epoch's), since kMinBlocks is the least number
   // with which those tests can veto at all: 9 blocks of which 7 were born
   // together are 4 draws, as likely by chance in any pattern.
-  std::uint64_t units = 0, draws = 0, cap = burst_cap(n, s, h);
-  for (std::uint32_t e = s; e < h; ++e) {
-    units += survivors(n, e);
-    draws += events(n, e, cap);
-  }
+  std::uint64_t units = 0;
+  for (std::uint32_t e = s; e < h; ++e) units += survivors(n, e);
+  std::uint64_t draws = half_of(n, s, h, work, burst_cap(n, s, h)).survivors;
   if (draws < kMinBlocks) {
     why.reason = PassedOver::Reason::few_blocks;
     why.left_blocks = units;

@@ -197,6 +197,14 @@ std::vector<std::string_view> class_and_function(std::string_view symbol) {
   return parts;
 }
 
+// Whether `text` starts with `word` (lower case), in any case.
+bool starts_with_word(std::string_view text, std::string_view word) {
+  return text.size() >= word.size() &&
+         std::equal(word.begin(), word.end(), text.begin(), [](char w, char c) {
+           return w == static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+         });
+}
+
 // Whether `part` (a name without its template arguments) has `word` in it,
 // in any case; with `word_start`, only where a word starts (after an
 // underscore, at a capital, or at its start).
@@ -205,12 +213,7 @@ bool has_word(std::string_view part, std::string_view word, bool word_start) {
   for (std::size_t i = 0; i + word.size() <= part.size(); ++i) {
     bool starts = i == 0 || part[i - 1] == '_' || std::isupper(static_cast<unsigned char>(part[i]));
     if (word_start && !starts) continue;
-    if (std::equal(word.begin(), word.end(), part.begin() + static_cast<std::ptrdiff_t>(i),
-                   [](char w, char c) {
-                     return w == static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-                   })) {
-      return true;
-    }
+    if (starts_with_word(part.substr(i), word)) return true;
   }
   return false;
 }
@@ -254,21 +257,14 @@ std::vector<std::string_view> name_words(std::string_view name) {
 bool takes_from_pool(std::string_view name) {
   static constexpr std::array<std::string_view, 6> kTake = {"get",    "acquire", "take",
                                                             "obtain", "borrow",  "grab"};
-  // Whether `word` starts with `prefix` (lower case), in any case.
-  auto starts = [](std::string_view word, std::string_view prefix) {
-    return word.size() >= prefix.size() &&
-           std::equal(prefix.begin(), prefix.end(), word.begin(), [](char p, char c) {
-             return p == static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-           });
-  };
   std::vector<std::string_view> words = name_words(name);
   if (words.size() < 2) return false;
   std::string_view verb = words.back();
   bool takes = std::any_of(kTake.begin(), kTake.end(), [&](std::string_view t) {
-    return verb.size() == t.size() && starts(verb, t);
+    return verb.size() == t.size() && starts_with_word(verb, t);
   });
-  return takes && std::any_of(words.begin(), words.end() - 1, [&](std::string_view w) {
-           return starts(w, "pool") || starts(w, "arena");
+  return takes && std::any_of(words.begin(), words.end() - 1, [](std::string_view w) {
+           return starts_with_word(w, "pool") || starts_with_word(w, "arena");
          });
 }
 

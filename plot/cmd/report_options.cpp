@@ -61,9 +61,8 @@ double percent_value(const po::variables_map& values, const char* name) {
 // --threshold), if any.
 std::optional<double> recorded_threshold(const Model& model) {
   if (model.format != Format::strata) return std::nullopt;
-  auto recorded = std::find_if(model.header.options.rbegin(), model.header.options.rend(),
-                               [](const Option& option) { return option.name == "threshold"; });
-  if (recorded == model.header.options.rend()) return std::nullopt;
+  const Option* recorded = recorded_option(model, "threshold");
+  if (recorded == nullptr) return std::nullopt;
   std::optional<double> percent = percentage(recorded->value);
   if (!percent) {
     throw Error(

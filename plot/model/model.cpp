@@ -9,10 +9,15 @@
 
 namespace strata {
 
-std::optional<std::size_t> recorded_depth(const Model& model) {
+const Option* recorded_option(const Model& model, std::string_view name) {
   auto option = std::find_if(model.header.options.rbegin(), model.header.options.rend(),
-                             [](const Option& o) { return o.name == "depth"; });
-  if (option == model.header.options.rend()) return std::nullopt;
+                             [&](const Option& o) { return o.name == name; });
+  return option == model.header.options.rend() ? nullptr : &*option;
+}
+
+std::optional<std::size_t> recorded_depth(const Model& model) {
+  const Option* option = recorded_option(model, "depth");
+  if (option == nullptr) return std::nullopt;
   std::size_t depth = 0;
   auto [end, error] = std::from_chars(option->value.data(),
                                       option->value.data() + option->value.size(), depth);
@@ -22,17 +27,18 @@ std::optional<std::size_t> recorded_depth(const Model& model) {
   return depth;
 }
 
-bool cut_at_depth(const Model& model, const std::vector<FrameId>& frames) {
+std::optional<std::size_t> cut_at_depth(const Model& model, const std::vector<FrameId>& frames) {
   std::optional<std::size_t> depth = recorded_depth(model);
-  if (!depth || frames.empty()) return false;
+  if (!depth || frames.empty()) return std::nullopt;
   std::size_t called = 0;  // the frames that are calls (an address each), not inlined ones
   for (FrameId id : frames) called += model.frame(id).inlined ? 0 : 1;
-  if (called < *depth) return false;
+  if (called < *depth) return std::nullopt;
   static constexpr std::array<std::string_view, 9> kStarts = {
       "main",  "_start", "__libc_start_main", "__libc_start_call_main", "start_thread",
       "clone", "clone3", "(below main)",      "thread_start"};
   std::string_view outermost = model.frame(frames.back()).function;
-  return std::find(kStarts.begin(), kStarts.end(), outermost) == kStarts.end();
+  if (std::find(kStarts.begin(), kStarts.end(), outermost) != kStarts.end()) return std::nullopt;
+  return depth;
 }
 
 std::optional<std::size_t> peak_snapshot(const Model& model) {

@@ -21,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata {
@@ -229,15 +230,19 @@ struct Model {
 // The frames of `ids`, spelled out.
 std::vector<Frame> frames_of(const Model& model, const std::vector<FrameId>& ids);
 
+// The last option of the profile's header named `name` (an option given
+// twice counts as it was last given); null when it has none.
+const Option* recorded_option(const Model& model, std::string_view name);
+
 // The stack depth the profile was recorded with (its last "depth" option,
 // --depth), if it says.
 std::optional<std::size_t> recorded_depth(const Model& model);
 
-// Whether a stack (`frames`, from the allocation out) was cut at the
-// recorded depth: as many frames as it, inlined ones not counted, and the
+// The recorded depth when a stack (`frames`, from the allocation out) was
+// cut there: as many frames as it, inlined ones not counted, and the
 // outermost no start of the process or of a thread (main, start_thread,
-// clone, _start...), so the callers beyond were not recorded.
-bool cut_at_depth(const Model& model, const std::vector<FrameId>& frames);
+// clone, _start...), so the callers beyond were not recorded; else nullopt.
+std::optional<std::size_t> cut_at_depth(const Model& model, const std::vector<FrameId>& frames);
 
 // The peak: the last snapshot of kind peak, else the first with the largest
 // total; nullopt when there is no snapshot.  In a profile cut short, a peak

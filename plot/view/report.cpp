@@ -114,10 +114,7 @@ ReportLeak report_finding(const Model& model, const Contexts* contexts, const Le
       common_leak(frames_of(model, contexts ? contexts->contexts[leak.context].frames
                                             : model.site(f.parts.front().main_site).frames),
                   leak);
-  if (const std::vector<FrameId>& main = model.site(f.parts.front().main_site).frames;
-      cut_at_depth(model, main)) {
-    out.cut_at_depth = recorded_depth(model).value_or(0);
-  }
+  out.cut_at_depth = cut_at_depth(model, model.site(f.parts.front().main_site).frames).value_or(0);
   std::optional<Frame> holder;
   if (f.holder_frame) holder = model.frame(*f.holder_frame);
   out.why = finding_why(model, leak, leaks);

@@ -56,12 +56,12 @@ TEST(Model, AStackCutAtTheRecordedDepth) {
   FrameId load = frame("load"), parse = frame("parse", true), read = frame("read"),
           restore = frame("restore"), main = frame("main");
   std::vector<FrameId> cut = {load, parse, read, restore}, whole = {load, parse, read, main};
-  EXPECT_FALSE(cut_at_depth(model, cut));  // no --depth recorded
+  EXPECT_EQ(cut_at_depth(model, cut), std::nullopt);  // no --depth recorded
   model.header.options = {{"depth", "3"}};
   EXPECT_EQ(recorded_depth(model), 3u);
-  EXPECT_TRUE(cut_at_depth(model, cut));     // 3 calls, parse inlined into load
-  EXPECT_FALSE(cut_at_depth(model, whole));  // it ends at main
-  EXPECT_FALSE(cut_at_depth(model, {load, parse, read}));  // 2 calls
+  EXPECT_EQ(cut_at_depth(model, cut), 3u);              // 3 calls, parse inlined into load
+  EXPECT_EQ(cut_at_depth(model, whole), std::nullopt);  // it ends at main
+  EXPECT_EQ(cut_at_depth(model, {load, parse, read}), std::nullopt);  // 2 calls
   model.header.options = {{"depth", "x"}};
   EXPECT_EQ(recorded_depth(model), std::nullopt);
 }
