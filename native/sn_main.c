@@ -23,13 +23,18 @@
    object and offset; `strata record` names them when the run ends.
 
    Every call goes: unwind the stack (libunwind, sn_stack.c) without any
-   lock of ours; then, under the one lock around the core, find the site,
-   record the birth or death, and update the block table (the live blocks:
-   address -> site, size, tag).  A free unwinds only when the core will
+   lock of ours; then append the operation, its stack by id, to the ring
+   of events that the recorder thread applies to the core and the block
+   table (the live blocks: address -> site, size, tag), in order, under
+   the core's lock ("The recorder thread", below).  Before that thread
+   runs (until the library's constructor), the calling thread does it
+   itself, under the lock: find the site, record the birth or death,
+   update the block table; a free then unwinds only when the core will
    want its stack (its bytes were born in an earlier epoch): it looks,
    releases the lock, unwinds and takes it again.  A realloc holds the lock
-   across the C library's realloc, so that no other thread gets the old
-   address before the table forgets it.  A thread's calls made from inside
+   (the ring's, or the core's) across the C library's realloc, so that no
+   other thread gets the old address before the table forgets it.  A
+   thread's calls made from inside
    the recorder (libunwind's, the C library's own) go straight to
    the C library: a per-thread guard.  The recorder's own memory is its
    arena's (sn_arena.c), never the program's allocator's.
@@ -65,12 +70,14 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -487,10 +494,20 @@ static void remove_Block(Word i)
    the lock); NULL when it has none. */
 static const RawStack* op_stack = NULL;
 
+/* Or the interned stack of the event being applied (the recorder
+   thread's), whose free stack is found once. */
+static StackRec* op_rec = NULL;
+
 FreeStack* unwind_FreeStack(ThreadId tid)
 {
    (void)tid;
    stats_free_unwinds++;
+   if (op_rec != NULL) {
+      if (op_rec->free_stack == NULL)
+         op_rec->free_stack = get_FreeStack(op_rec->ips + op_rec->free_first,
+                                            op_rec->free_end - op_rec->free_first);
+      return op_rec->free_stack;
+   }
    if (op_stack == NULL)
       return NULL;
    return get_FreeStack(op_stack->ips + op_stack->free_first,
@@ -562,6 +579,48 @@ static UInt extra_of(void* p, SizeT req)
    return (UInt)(clo_heap_admin + usable - req);
 }
 
+/* The recorder thread's events (below). */
+typedef enum { EvNew = 1, EvFree, EvRenew, EvPad } EvKind;
+static void push_Event(EvKind kind, void* p, SizeT req, UInt extra,
+                       RawStack* st);
+static volatile Bool threaded = False;   // the recorder thread applies the events
+
+/* The recorder thread takes the events over when the live blocks reach
+   THREAD_AT_BLOCKS (STRATA_NATIVE_RECORDER=thread: from the start;
+   =inline: never): with fewer, the block table's look-ups hit the cache,
+   and the program's threads are faster doing the core's work themselves
+   than passing it on, since a free then unwinds only when the core wants
+   its stack.  Once taken over, for the rest of the run. */
+#define THREAD_AT_BLOCKS  ((UWord)1 << 19)
+static UWord thread_at = ~(UWord)0;     // none before sn_init (recorder_at)
+static Bool  thread_asked = False;      // a thread is starting it
+
+/* The thread that found the live blocks enough starts it, after the lock. */
+static __thread Bool start_thread_here __attribute__((tls_model("initial-exec")));
+
+static void apply_all_events(void);
+static void start_recorder_thread(void);
+
+/* Under the core's lock: the events go to the recorder thread from now
+   on, if it runs and the live blocks are enough. */
+static inline void take_to_thread(void)
+{
+   if (UNLIKELY(blive >= thread_at && !thread_asked)) {
+      thread_asked      = True;
+      start_thread_here = True;
+   }
+}
+
+/* The core's lock, for a thread doing the core's work itself: a thread
+   that found the events still its own as the recorder thread took them
+   over applies those appended since first, so that the order holds. */
+static inline void lock_core_inline(void)
+{
+   lock_core();
+   if (UNLIKELY(threaded))
+      apply_all_events();
+}
+
 /* A recorded block that the C library freed from inside the recorder (a
    setenv of the recorder's giving back the program's environment array),
    whose address comes back: it died then, without a free stack. */
@@ -579,32 +638,55 @@ static void forget_stale(void* p)
 /* A block 'p' of 'req' bytes was just made, at the stack 'st'.  Made
    directly by an --ignore-fn function, the call counts but its block is in
    no table (its free and realloc go straight to the C library). */
-static void record_new(void* p, SizeT req, const RawStack* st)
+/* A block made at the site 's', under the lock. */
+static void apply_new_at(void* p, SizeT req, UInt extra, Site* s)
 {
-   Site* s;
-   UInt  extra = extra_of(p, req);
-   lock_core();
-   if (state == Recording) {
+   clock_before_op();
+   forget_stale(p);
+   add_Block((Addr)p, s, req, record_birth(s, req, extra), extra);
+   count_call(s, req, p);
+   clock_after_op();
+}
+
+static void apply_new(void* p, SizeT req, UInt extra, const RawStack* st)
+{
+   if (state != Recording)
+      return;
+   if (st != NULL && UNLIKELY(st->ignored)) {
       clock_before_op();
       forget_stale(p);
-      if (st != NULL && UNLIKELY(st->ignored)) {
-         count_ignored_call();
-      } else {
-         s = st != NULL ? site_of(st) : no_stack_site;
-         add_Block((Addr)p, s, req, record_birth(s, req, extra), extra);
-         count_call(s, req, p);
-      }
+      count_ignored_call();
       clock_after_op();
+      return;
    }
+   apply_new_at(p, req, extra, st != NULL ? site_of(st) : no_stack_site);
+}
+
+static void record_new(void* p, SizeT req, const RawStack* st)
+{
+   UInt extra = extra_of(p, req);
+   lock_core_inline();
+   apply_new(p, req, extra, st);
+   take_to_thread();
    unlock_core();
    after_unlock();
+   if (UNLIKELY(start_thread_here)) {
+      start_thread_here = False;
+      start_recorder_thread();
+   }
 }
+
 
 static void* recorded(void* p, SizeT req)
 {
    RawStack st;
    if (p == NULL)
       return NULL;
+   if (threaded) {
+      unwind_RawStack(&st, clo_depth);
+      push_Event(EvNew, p, req, extra_of(p, req), &st);
+      return p;
+   }
    prefetch_Block((Addr)p);
    unwind_RawStack(&st, clo_depth);
    record_new(p, req, &st);
@@ -616,7 +698,7 @@ static void* recorded(void* p, SizeT req)
 static Word locked_Block(const void* p, Block* b)
 {
    Word i;
-   lock_core();
+   lock_core_inline();
    i = state == Recording ? find_Block((Addr)p, b) : -1;
    if (i < 0)
       unlock_core();
@@ -634,6 +716,11 @@ static void forget(void* p)
    Block    b;
    Bool     unwound = False, needs;
    Word     i;
+   if (threaded) {
+      unwind_RawStack(&st, clo_free_depth);
+      push_Event(EvFree, p, 0, 0, &st);
+      return;
+   }
    /* A thread whose last two frees or more needed their stacks (blocks
       born before the epoch under way) unwinds this one's first, before
       the lock, while the block's slot and chunk come in, and takes the
@@ -667,40 +754,23 @@ static void forget(void* p)
    unlock_core();
 }
 
-/* realloc of a recorded block, as the tool's renew_block: the block moves
-   to the realloc's site in one step, its lifetimes with it; a realloc
-   made directly by an --ignore-fn function leaves it at its site, with its
-   new size.  A block not recorded stays so. */
-static void* renew(void* old, SizeT n)
+/* The block in slot 'i' ('*b'), 'old', is now 'p' of 'n' bytes ('extra'
+   the allocator's), made by a realloc at 'st': the block moves to the
+   realloc's site in one step, its lifetimes with it; a realloc made
+   directly by an --ignore-fn function leaves it at its site, with its new
+   size.  Under the lock, after clock_before_op. */
+static void apply_renew(Word i, const Block* b, void* old, void* p, SizeT n,
+                        UInt extra, const RawStack* st)
 {
-   RawStack  st;
-   Block     b;
-   Word      i;
-   Site*     site;
-   Site*     old_site;
-   SizeT     old_req, kept;
-   UInt      tag, old_extra, extra;
-   void*     p;
-   unwind_RawStack(&st, clo_depth > clo_free_depth ? clo_depth : clo_free_depth);
-   i = locked_Block(old, &b);
-   if (i < 0)
-      return real.realloc(old, n);
-   clock_before_op();
-   p = real.realloc(old, n);
-   if (p == NULL) {
-      unlock_core();
-      return NULL;
-   }
-   old_req   = b.szB;
-   old_site  = b.site;
-   tag       = b.tag;
-   old_extra = b.extra;
-   extra     = extra_of(p, n);
+   Site* site;
+   Site* old_site  = b->site;
+   SizeT old_req   = b->szB, kept;
+   UInt  tag       = b->tag;
    remove_Block(i);
    if (n < old_req)
       update_peak();
-   take_from_totals(old_req, old_extra);
-   site = st.ignored ? old_site : site_of(&st);   // --ignore-fn: it stays
+   take_from_totals(old_req, b->extra);
+   site = st->ignored ? old_site : site_of(st);   // --ignore-fn: it stays
    if (site != old_site) {
       change_Site(old_site, 0, old_req, -1);
       count_alloc(site, n, extra);
@@ -708,7 +778,7 @@ static void* renew(void* old, SizeT n)
       change_Site(site, n, old_req, 0);
       add_to_totals(n, extra);
    }
-   op_stack = &st;
+   op_stack = st;
    if (lt_on) {
       kept = n < old_req ? n : old_req;
       rekey_Block((UWord)old, (UWord)p, tag);
@@ -721,8 +791,375 @@ static void* renew(void* old, SizeT n)
    add_Block((Addr)p, site, n, tag, extra);
    clock_after_op();
    op_stack = NULL;
+}
+
+/* realloc of a recorded block, as the tool's renew_block (apply_renew).
+   A block not recorded stays so. */
+static void* renew(void* old, SizeT n)
+{
+   RawStack  st;
+   Block     b;
+   Word      i;
+   void*     p;
+   unwind_RawStack(&st, clo_depth > clo_free_depth ? clo_depth : clo_free_depth);
+   i = locked_Block(old, &b);
+   if (i < 0)
+      return real.realloc(old, n);
+   clock_before_op();
+   p = real.realloc(old, n);
+   if (p == NULL) {
+      unlock_core();
+      return NULL;
+   }
+   apply_renew(i, &b, old, p, n, extra_of(p, n), &st);
    unlock_core();
    after_unlock();
+   return p;
+}
+
+/*------------------------------------------------------------*/
+/*--- The recorder thread                                  ---*/
+/*------------------------------------------------------------*/
+
+/* Once the program's constructors run (sn_init), the core's work moves to
+   a thread of the recorder's own: a program's thread unwinds its stack,
+   as before, and appends the operation to a ring (the events), which the
+   recorder thread applies to the block table and the core, in order,
+   under the core's lock, on the other processor.  The order of the ring
+   is the order of the C library's: a malloc's event is appended after the
+   C library returns its block, a free's before the C library gets it
+   back, and a realloc holds the ring's lock across the C library's
+   realloc, so that no thread's event for an address comes before the
+   event that gave it back.  Without the block table at hand a free cannot
+   tell whether its block was born in an earlier epoch, so it unwinds its
+   stack always (--free-depth frames), and the recorder thread keeps it
+   only when the core wants it.  A thread that finds the ring full applies
+   events itself, under the lock.  The events are applied before anything
+   else reads or ends the profile: a marker, an exec, a fork, a dlclose,
+   the end. */
+
+/* An event: an operation and its stack, by id (id_of_RawStack), so that
+   little crosses from one processor to the other. */
+typedef struct {
+   Addr  p, old;
+   SizeT req;
+   UInt  stack;          // id_of_RawStack's, 0: none
+   UInt  extra;
+   UInt  kind;           // EvKind
+   UInt  unused;
+} Event;
+
+#define RING_EVENTS  ((UWord)1 << 15)   // a power of 2
+
+/* Each on a cache line of its own: the recorder thread writes the head
+   and reads the tail, the program's threads take the lock, read the head
+   and write the tail. */
+#define LINE __attribute__((aligned(64)))
+static Event*          ring = NULL;
+static UWord           ring_head LINE = 0;  // events applied (the recorder's)
+static UWord           ring_tail LINE = 0;  // events appended (under ring_lock)
+static UWord           seen_head = 0;       // the head as last read (under ring_lock)
+static Int             ring_lock LINE = 0;   // ring_lock_take, ring_lock_give
+
+/* The ring's lock: a spin lock, held for a few stores (and a realloc),
+   whose release is a plain store, so that the thread goes on while the
+   event's cache line comes over from the recorder thread's processor.
+   A thread that spins long yields. */
+static inline void ring_lock_take(void)
+{
+   UInt spins = 0;
+   while (__atomic_exchange_n(&ring_lock, 1, __ATOMIC_ACQUIRE) != 0) {
+      while (__atomic_load_n(&ring_lock, __ATOMIC_RELAXED) != 0) {
+         if (++spins < 1000)
+            __builtin_ia32_pause();
+         else
+            sched_yield();
+      }
+   }
+}
+
+static inline void ring_lock_give(void)
+{
+   __atomic_store_n(&ring_lock, 0, __ATOMIC_RELEASE);
+}
+
+static void apply_events(UWord max);
+
+/* The ring full, its head at 'head': the recorder thread is given a
+   moment to apply some (a spin); if it makes no progress (it may be
+   waiting for a lock this thread holds: the dynamic linker's, inside a
+   dlopen), this thread applies them itself, under the core's lock. */
+static void wait_for_room(UWord head)
+{
+   UInt spins;
+   for (spins = 0; spins < 20000; spins++) {
+      if (__atomic_load_n(&ring_head, __ATOMIC_ACQUIRE) != head)
+         return;
+      __builtin_ia32_pause();
+   }
+   lock_core();
+   apply_events(~(UWord)0);
+   unlock_core();
+}
+
+/* The slot of the next event, under ring_lock; when the ring is full,
+   wait_for_room. */
+static Event* reserve_Event(void)
+{
+   while (ring_tail - seen_head >= RING_EVENTS) {
+      seen_head = __atomic_load_n(&ring_head, __ATOMIC_ACQUIRE);
+      if (ring_tail - seen_head >= RING_EVENTS)
+         wait_for_room(seen_head);
+   }
+   return &ring[ring_tail & (RING_EVENTS - 1)];
+}
+
+static void commit_Event(void)
+{
+   __atomic_store_n(&ring_tail, ring_tail + 1, __ATOMIC_RELEASE);
+   __builtin_prefetch(&ring[(ring_tail + 1) & (RING_EVENTS - 1)], 1);   // the next one's line
+}
+
+static void push_Event(EvKind kind, void* p, SizeT req, UInt extra,
+                       RawStack* st)
+{
+   UInt   id = id_of_RawStack(st);
+   Event* e;
+   ring_lock_take();
+   e = reserve_Event();
+   e->kind  = kind;
+   e->p     = (Addr)p;
+   e->req   = req;
+   e->extra = extra;
+   e->stack = id;
+   commit_Event();
+   ring_lock_give();
+}
+
+/* The raw stack of an interned one (for its free stack, a realloc), under
+   the lock. */
+static const RawStack* raw_of_id(UInt id)
+{
+   static RawStack st;
+   const StackRec* r = stack_of_id(id);
+   if (r == NULL)
+      return NULL;
+   st.n          = r->n;
+   st.site_first = r->site_first;
+   st.site_end   = r->site_end;
+   st.free_first = r->free_first;
+   st.free_end   = r->free_end;
+   st.ignored    = r->ignored;
+   st.site       = r->site;
+   st.site_slot  = NULL;
+   memcpy(st.ips, r->ips, r->n * sizeof(Addr));
+   return &st;
+}
+
+/* The site of an interned stack, found once. */
+static Site* site_of_id(UInt id)
+{
+   StackRec* r = stack_of_id(id);
+   if (r == NULL)
+      return no_stack_site;
+   if (r->site == NULL)
+      r->site = site_of(raw_of_id(id));
+   return r->site;
+}
+
+static void forget_site_of(StackRec* r)
+{
+   r->site       = NULL;
+   r->free_stack = NULL;
+}
+
+static void apply_free(void* p, UInt stack)
+{
+   Block b;
+   Word  i = find_Block((Addr)p, &b);
+   if (i < 0)
+      return;
+   clock_before_op();
+   op_rec = stack_of_id(stack);
+   record_death(1, b.site, p, b.tag, b.szB, b.extra);
+   count_free_call();
+   remove_Block(i);
+   clock_after_op();
+   op_rec = NULL;
+}
+
+static void apply_Event(const Event* e)
+{
+   if (e->kind == EvNew) {
+      const StackRec* r = stack_of_id(e->stack);
+      if (r != NULL && r->ignored) {
+         clock_before_op();
+         forget_stale((void*)e->p);
+         count_ignored_call();
+         clock_after_op();
+      } else {
+         apply_new_at((void*)e->p, e->req, e->extra, site_of_id(e->stack));
+      }
+   } else if (e->kind == EvFree) {
+      apply_free((void*)e->p, e->stack);
+   } else if (e->kind == EvRenew) {
+      Block b;
+      Word  i = find_Block(e->old, &b);
+      const RawStack* st = raw_of_id(e->stack);
+      if (i >= 0 && st != NULL) {
+         clock_before_op();
+         apply_renew(i, &b, (void*)e->old, (void*)e->p, e->req, e->extra, st);
+      }
+   }
+}
+
+#define PREFETCH_EVENTS 8
+
+/* The table slot of the event 'at' asked for ahead. */
+static inline void prefetch_Event(UWord at)
+{
+   const Event* e = &ring[at & (RING_EVENTS - 1)];
+   prefetch_Block(e->kind == EvRenew ? e->old : e->p);
+}
+
+/* Applies the events appended, at most 'max', under the lock. */
+static void apply_events(UWord max)
+{
+   UWord head = ring_head, ahead;
+   UWord tail = __atomic_load_n(&ring_tail, __ATOMIC_ACQUIRE);
+   // The block table's slots of the next events asked for ahead: each is
+   // a miss of the cache in a large table, which then overlap.
+   for (ahead = head; ahead != tail && ahead - head < PREFETCH_EVENTS; ahead++)
+      prefetch_Event(ahead);
+   for (; head != tail && max > 0; max--, head++) {
+      if ((max & 31) == 0)     // the events before: room for the threads waiting
+         __atomic_store_n(&ring_head, head, __ATOMIC_RELEASE);
+      if (ahead != tail)
+         prefetch_Event(ahead++);
+      if (state == Recording)
+         apply_Event(&ring[head & (RING_EVENTS - 1)]);
+   }
+   __atomic_store_n(&ring_head, head, __ATOMIC_RELEASE);
+}
+
+/* The events appended so far applied, under the lock: before anything
+   else reads or ends the profile. */
+static void apply_all_events(void)
+{
+   if (ring != NULL)
+      apply_events(~(UWord)0);
+}
+
+#define BATCH_EVENTS  4096
+#define NAP_LEAST_US  50
+#define NAP_MOST_US   2000    // the ring fills in 10 ms at 3 million events a second
+
+/* The recorder thread: batches of events under the lock, and between
+   them a nap that grows while few events come (an idle program, or one
+   that allocates seldom, costs it a wake-up every 2 ms at most) and
+   shrinks when many do; none while a whole batch waits. */
+static void* recorder_main(void* unused)
+{
+   UInt nap_us = 0;
+   (void)unused;
+   in_strata++;            // its own calls go to the C library
+   for (;;) {
+      UWord applied;
+      if (!__atomic_load_n(&threaded, __ATOMIC_ACQUIRE)) {   // not yet its work
+         struct timespec nap = { 0, NAP_MOST_US * 1000 };
+         if (state != Recording)
+            return NULL;
+         nanosleep(&nap, NULL);
+         continue;
+      }
+      lock_core();
+      if (state != Recording) {
+         unlock_core();
+         return NULL;
+      }
+      applied = ring_head;
+      apply_events(BATCH_EVENTS);
+      applied = ring_head - applied;
+      unlock_core();
+      after_unlock();
+      if (applied == BATCH_EVENTS)
+         nap_us = 0;
+      else if (applied < BATCH_EVENTS / 8)
+         nap_us = nap_us == 0 ? NAP_LEAST_US : nap_us * 2 > NAP_MOST_US ? NAP_MOST_US : nap_us * 2;
+      else
+         nap_us = nap_us / 2 < NAP_LEAST_US ? NAP_LEAST_US : nap_us / 2;
+      if (nap_us > 0) {
+         struct timespec nap = { 0, (long)nap_us * 1000 };
+         nanosleep(&nap, NULL);
+      }
+   }
+}
+
+/* The recorder thread started (signals blocked in it); the events go to
+   it from now on.  Started from a malloc (take_to_thread): the thread's
+   own memory comes from the C library (the guard), its stack from mmap. */
+static void start_recorder_thread(void)
+{
+   pthread_t      t;
+   pthread_attr_t attr;
+   sigset_t       all, old;
+   if (state != Recording)
+      return;
+   if (ring == NULL)
+      ring = arena_malloc(RING_EVENTS * sizeof(Event));
+   if (ring == NULL)
+      return;
+   sigfillset(&all);
+   pthread_sigmask(SIG_SETMASK, &all, &old);
+   pthread_attr_init(&attr);
+   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+   if (pthread_create(&t, &attr, recorder_main, NULL) == 0) {
+      lock_core();
+      __atomic_store_n(&threaded, True, __ATOMIC_RELEASE);
+      unlock_core();
+   }
+   pthread_attr_destroy(&attr);
+   pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* From the library's constructor on (and in a forked child), the recorder
+   thread may take the events over: at THREAD_AT_BLOCKS live blocks, from
+   the start with STRATA_NATIVE_RECORDER=thread, never with =inline. */
+static void recorder_at(void)
+{
+   const HChar* mode = getenv("STRATA_NATIVE_RECORDER");
+   thread_asked = False;
+   if (mode != NULL && strcmp(mode, "inline") == 0)
+      thread_at = ~(UWord)0;
+   else if (mode != NULL && strcmp(mode, "thread") == 0)
+      thread_at = 0;
+   else
+      thread_at = THREAD_AT_BLOCKS;
+}
+
+/* realloc, with the recorder thread: the C library's realloc under the
+   ring's lock, its event appended before the lock is released. */
+static void* renew_threaded(void* old, SizeT n)
+{
+   RawStack st;
+   Event*   e;
+   UInt     id;
+   void*    p;
+   unwind_RawStack(&st, clo_depth > clo_free_depth ? clo_depth : clo_free_depth);
+   id = id_of_RawStack(&st);
+   ring_lock_take();
+   e = reserve_Event();
+   p = real.realloc(old, n);
+   if (p != NULL) {
+      e->kind  = EvRenew;
+      e->p     = (Addr)p;
+      e->old   = (Addr)old;
+      e->req   = n;
+      e->extra = extra_of(p, n);
+      e->stack = id;
+      commit_Event();
+   }
+   ring_lock_give();
    return p;
 }
 
@@ -777,7 +1214,8 @@ EXPORT void free(void* p)
       return;
    }
    in_strata++;
-   prefetch_Block((Addr)p);
+   if (!threaded)
+      prefetch_Block((Addr)p);
    __builtin_prefetch((const char*)p - sizeof(SizeT));   // the chunk's header, for free
    forget(p);
    if (!is_boot(p))
@@ -808,7 +1246,7 @@ EXPORT void* realloc(void* old, size_t n)
       return NULL;
    }
    in_strata++;
-   p = renew(old, n);
+   p = threaded ? renew_threaded(old, n) : renew(old, n);
    in_strata--;
    return p;
 }
@@ -966,6 +1404,7 @@ EXPORT void strata_native_request(unsigned long request, const char* label)
       return;
    }
    lock_core();
+   apply_all_events();
    if (state == Recording && request == REQ_MARK)
       write_marker(label != NULL ? copy : NULL);
    else if (state == Recording && request == REQ_SNAPSHOT) {
@@ -1175,6 +1614,14 @@ EXPORT int dlclose(void* handle)
 {
    int r;
    ensure_started();
+   if (state == Recording && threaded) {   // its frames named while it is there
+      in_strata++;
+      lock_core();
+      apply_all_events();
+      for_each_StackRec(forget_site_of);   // another object may come there
+      unlock_core();
+      in_strata--;
+   }
    r = real.dlclose(handle);
    if (state == Recording) {
       in_strata++;
@@ -1194,18 +1641,27 @@ EXPORT int dlclose(void* handle)
    %p), the child's is its parent's name followed by .PID. */
 static void atfork_prepare(void)
 {
+   stacks_atfork_prepare();
+   ring_lock_take();
    lock_core();
+   apply_all_events();
 }
 
 static void atfork_parent(void)
 {
    unlock_core();
+   ring_lock_give();
+   stacks_atfork_parent();
 }
 
 static void atfork_child(void)
 {
    HChar child[4096];
    pthread_mutex_init(&core_lock, NULL);
+   ring_lock = 0;
+   stacks_atfork_child();
+   ring_head = ring_tail = seen_head = 0;   // all applied before the fork
+   threaded  = False;           // the recorder thread is the parent's
    if (state != Recording || !is_open_Writer())
       return;
    in_strata++;
@@ -1225,6 +1681,7 @@ static void atfork_child(void)
    if (is_open_Writer())
       take_snapshot(SnapRegular);
    pass_image();
+   recorder_at();
    in_strata--;
 }
 
@@ -1237,6 +1694,7 @@ static Bool before_exec(const HChar* path)
       return False;
    in_strata++;
    lock_core();
+   apply_all_events();
    if (is_open_Writer()) {
       write_profile_end(True);
       flush_Writer();
@@ -1358,6 +1816,7 @@ static void end_profile(void)
       return;
    in_strata++;
    lock_core();
+   apply_all_events();
    if (state == Recording) {
       if (is_open_Writer())
          write_profile_end(False);
@@ -1479,6 +1938,7 @@ __attribute__((constructor)) static void sn_init(void)
    in_strata++;
    hide_library();
    pass_image();
+   recorder_at();
    in_strata--;
 }
 

@@ -38,7 +38,34 @@ typedef struct {
    Bool   ignored;             // made directly by an --ignore-fn function
    Site*  site;                // its site, if the stack cache knew it
    Site** site_slot;           // where the stack cache keeps it, or NULL
+   UInt   depth;               // as unwound (unwind_RawStack's)
+   UInt   id;                  // its interned stack, if the stack cache knew it
+   UInt*  id_slot;             // where the stack cache keeps it, or NULL
 } RawStack;
+
+/* A stack interned for the recorder thread (id_of_RawStack): its frames and
+   bounds, never freed, and its site once the recorder thread found it. */
+typedef struct {
+   UWord  hash;
+   UInt   n, depth;
+   UShort site_first, site_end, free_first, free_end;
+   Bool   ignored;
+   Site*  site;                // under the core's lock
+   struct _FreeStack* free_stack;   // its free stack, found once (the same)
+   Addr   ips[0];
+} StackRec;
+
+/* The id of the stack 'st' (1 on), interned once for all threads (its own
+   lock, taken when the thread's stack cache does not know it yet); 0 if
+   there is no memory for it.  stack_of_id gives it back (any thread). */
+UInt id_of_RawStack(RawStack* st);
+StackRec* stack_of_id(UInt id);
+/* For each stack interned (the recorder thread, under the core's lock). */
+void for_each_StackRec(void (*fn)(StackRec* r));
+/* Around a fork: the interning's lock taken, given back, made anew. */
+void stacks_atfork_prepare(void);
+void stacks_atfork_parent(void);
+void stacks_atfork_child(void);
 
 /* --alloc-fn (ignore False) and --ignore-fn (True): a pattern, kept (the
    options' buffer lives as long as the process); False if there are too

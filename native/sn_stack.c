@@ -925,6 +925,7 @@ typedef struct {
    UInt  site_first, site_end, free_first, free_end;
    Bool  ignored;
    Site* site;                 // NULL until the core found it
+   UInt  id;                   // 0 until interned (id_of_RawStack)
    Addr  ips[SCACHE_IPS];
 } StackEntry;
 
@@ -982,14 +983,18 @@ static StackEntry* cached_stack(RawStack* st, UInt depth, UWord hash)
       st->ignored    = e->ignored;
       st->site       = e->site;
       st->site_slot  = &e->site;
+      st->id         = e->id;
+      st->id_slot    = &e->id;
       return e;
    }
    e->hash  = 0;
    e->n     = st->n;
    e->depth = depth;
    e->site  = NULL;
+   e->id    = 0;
    memcpy(e->ips, st->ips, st->n * sizeof(Addr));
    st->site_slot = &e->site;
+   st->id_slot   = &e->id;
    return NULL;
 }
 
@@ -1104,6 +1109,9 @@ void unwind_RawStack(RawStack* st, UInt depth)
    backtrace_RawStack(st, want);
    st->site = NULL;
    st->site_slot = NULL;
+   st->depth = depth;
+   st->id = 0;
+   st->id_slot = NULL;
    hash = hash_ips(st->ips, st->n, depth);
    if (cached_stack(st, depth, hash) != NULL)
       return;
@@ -1118,6 +1126,8 @@ void unwind_RawStack(RawStack* st, UInt depth)
       backtrace_RawStack(st, MAX_RAW_FRAMES);
       bound_RawStack(st);
       st->site_slot = NULL;
+      st->id_slot = NULL;
+      st->depth = MAX_RAW_FRAMES;
       return;
    }
    if (st->site_slot != NULL) {   // the entry cached_stack began
@@ -1130,6 +1140,120 @@ void unwind_RawStack(RawStack* st, UInt depth)
       e->hash       = hash;
    }
 }
+
+/*------------------------------------------------------------*/
+/*--- Stacks interned, for the recorder thread             ---*/
+/*------------------------------------------------------------*/
+
+/* The stacks the program's threads pass to the recorder thread by id: a
+   table of the records, in chunks that never move (the recorder thread
+   reads them without the lock), and a hash table of their ids (open
+   addressing, at most half full).  A thread's stack cache keeps the id of
+   each stack it knows, so the lock is taken for a stack the thread has not
+   seen lately only. */
+#define ID_CHUNK   4096
+#define ID_CHUNKS  4096          // up to 16M stacks
+static StackRec** id_chunks[ID_CHUNKS];
+static UInt       n_ids = 0;     // ids 1 .. n_ids
+static UInt*      id_hash = NULL;
+static UWord      id_hash_cap = 0;
+static pthread_mutex_t id_lock = PTHREAD_MUTEX_INITIALIZER;
+
+StackRec* stack_of_id(UInt id)
+{
+   UInt i = id - 1;
+   return id == 0 ? NULL : id_chunks[i / ID_CHUNK][i % ID_CHUNK];
+}
+
+static Bool same_stack(const StackRec* r, UWord hash, const RawStack* st)
+{
+   return r->hash == hash && r->n == st->n && r->depth == st->depth
+          && memcmp(r->ips, st->ips, st->n * sizeof(Addr)) == 0;
+}
+
+static void grow_id_hash(void)
+{
+   UWord cap = id_hash_cap == 0 ? 1 << 12 : 2 * id_hash_cap, j;
+   UInt* t = arena_malloc(cap * sizeof(UInt));
+   UInt  id;
+   if (t == NULL)
+      return;
+   memset(t, 0, cap * sizeof(UInt));
+   for (id = 1; id <= n_ids; id++) {
+      for (j = stack_of_id(id)->hash & (cap - 1); t[j] != 0; j = (j + 1) & (cap - 1))
+         ;
+      t[j] = id;
+   }
+   if (id_hash != NULL)
+      arena_free(id_hash);
+   id_hash = t;
+   id_hash_cap = cap;
+}
+
+static UInt intern_stack(const RawStack* st, UWord hash)
+{
+   UWord     j;
+   UInt      id = 0, i;
+   StackRec* r;
+   pthread_mutex_lock(&id_lock);
+   if (2 * (n_ids + 1) > id_hash_cap)
+      grow_id_hash();
+   if (id_hash == NULL)
+      goto out;
+   for (j = hash & (id_hash_cap - 1); id_hash[j] != 0; j = (j + 1) & (id_hash_cap - 1))
+      if (same_stack(stack_of_id(id_hash[j]), hash, st)) {
+         id = id_hash[j];
+         goto out;
+      }
+   i = n_ids;
+   if (i / ID_CHUNK >= ID_CHUNKS)
+      goto out;
+   if (id_chunks[i / ID_CHUNK] == NULL
+       && (id_chunks[i / ID_CHUNK] = arena_malloc(ID_CHUNK * sizeof(StackRec*))) == NULL)
+      goto out;
+   r = arena_malloc(sizeof(StackRec) + st->n * sizeof(Addr));
+   if (r == NULL)
+      goto out;
+   r->hash       = hash;
+   r->n          = st->n;
+   r->depth      = st->depth;
+   r->site_first = (UShort)st->site_first;
+   r->site_end   = (UShort)st->site_end;
+   r->free_first = (UShort)st->free_first;
+   r->free_end   = (UShort)st->free_end;
+   r->ignored    = st->ignored;
+   r->site       = NULL;
+   r->free_stack = NULL;
+   memcpy(r->ips, st->ips, st->n * sizeof(Addr));
+   id_chunks[i / ID_CHUNK][i % ID_CHUNK] = r;
+   __atomic_store_n(&n_ids, i + 1, __ATOMIC_RELEASE);
+   id = i + 1;
+   id_hash[j] = id;
+out:
+   pthread_mutex_unlock(&id_lock);
+   return id;
+}
+
+UInt id_of_RawStack(RawStack* st)
+{
+   if (st->id == 0) {
+      st->id = intern_stack(st, hash_ips(st->ips, st->n, st->depth));
+      if (st->id_slot != NULL)
+         *st->id_slot = st->id;
+   }
+   return st->id;
+}
+
+void for_each_StackRec(void (*fn)(StackRec* r))
+{
+   UInt id, n = __atomic_load_n(&n_ids, __ATOMIC_ACQUIRE);
+   for (id = 1; id <= n; id++)
+      fn(stack_of_id(id));
+}
+
+void stacks_atfork_prepare(void) { pthread_mutex_lock(&id_lock); }
+void stacks_atfork_parent(void)  { pthread_mutex_unlock(&id_lock); }
+void stacks_atfork_child(void)   { pthread_mutex_init(&id_lock, NULL); }
 
 void init_stacks(void)
 {

@@ -4,7 +4,8 @@
 # has the same peak to the byte and the same sites, at the same code, with
 # the same bytes at the peak (tests/py/native_parity.py); its profile says
 # it was recorded natively, names its frames (inlined ones too), and every
-# reader reads it.  (tests/t-native-suite.sh runs the other tests natively:
+# reader reads it; the recorder thread writes the profile the program's own
+# threads write (STRATA_NATIVE_RECORDER=thread and =inline).  (tests/t-native-suite.sh runs the other tests natively:
 # threads, fork, exec, SIGKILL, markers.)
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -17,6 +18,24 @@ for prog in malloc_basic peak memalign cxx_new counts_cxx realloc_heavy realloc_
    expect "$prog: one or more sites at the peak" test "$(wc -l <"$WORK/nat-$prog.peak")" -ge 2
    expect_eq "$prog: the same peak and the same sites, natively and under Valgrind" \
       "$(diff "$WORK/vg-$prog.peak" "$WORK/nat-$prog.peak")" ""
+done
+
+# The recorder thread (STRATA_NATIVE_RECORDER=thread: from the start)
+# applies the events as the program's own threads do (=inline): a
+# single-threaded program's profile is the same (but for its pid and its
+# frames' addresses, which ASLR moves), its lifetimes and free stacks
+# included.
+same_body() {   # the profile without pid, ppid, cmd and frame addresses
+   grep -v '^pid\|^ppid\|^cmd' "$1" | awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "F" { $3 = "" } { print }'
+}
+for prog in trap_cache realloc_heavy counts_cxx leak_requests; do
+   STRATA_NATIVE_RECORDER=thread record_ok "thr-$prog" --native --time-unit=B "$PROGS/$prog" || continue
+   same_body "$profile" >"$WORK/thr-$prog.body"
+   STRATA_NATIVE_RECORDER=inline record_ok "inl-$prog" --native --time-unit=B "$PROGS/$prog" || continue
+   same_body "$profile" >"$WORK/inl-$prog.body"
+   expect "$prog: lifetimes in the profile" grep -q '^L' "$WORK/thr-$prog.body"
+   expect_same "$prog: the same profile from the recorder thread and from the program's" \
+      "$WORK/inl-$prog.body" "$WORK/thr-$prog.body"
 done
 
 # --unwind=fp: on programs built with frame pointers (tests/programs are),
