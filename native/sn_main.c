@@ -849,7 +849,8 @@ typedef struct {
    UInt  unused;
 } Event;
 
-#define RING_EVENTS  ((UWord)1 << 15)   // a power of 2
+#define RING_EVENTS  ((UWord)1 << 18)   // a power of 2; room for the recorder
+                                        // thread's pauses while the table grows
 
 /* Each on a cache line of its own: the recorder thread writes the head
    and reads the tail, the program's threads take the lock, read the head
@@ -1052,7 +1053,7 @@ static void apply_all_events(void)
 
 #define BATCH_EVENTS  4096
 #define NAP_LEAST_US  50
-#define NAP_MOST_US   2000    // the ring fills in 10 ms at 3 million events a second
+#define NAP_MOST_US   2000    // the ring fills in 80 ms at 3 million events a second
 
 /* The recorder thread: batches of events under the lock, and between
    them a nap that grows while few events come (an idle program, or one
