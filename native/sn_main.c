@@ -918,7 +918,7 @@ static Event* reserve_Event(void)
 static void commit_Event(void)
 {
    __atomic_store_n(&ring_tail, ring_tail + 1, __ATOMIC_RELEASE);
-   __builtin_prefetch(&ring[(ring_tail + 1) & (RING_EVENTS - 1)], 1);   // the next one's line
+   __builtin_prefetch(&ring[(ring_tail + 8) & (RING_EVENTS - 1)], 1);   // a few events ahead, to write
 }
 
 static void push_Event(EvKind kind, void* p, SizeT req, UInt extra,
