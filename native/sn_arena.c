@@ -111,6 +111,14 @@ void* arena_malloc(SizeT n)
    return (UChar*)h + HEADER_SZB;
 }
 
+/* Around a fork (sn_main.c's handlers, last and first): the arena's lock
+   is held across it, so that no other thread (the recorder thread reading
+   the modules, a thread freeing its stack cache) leaves it taken in the
+   child. */
+void arena_atfork_prepare(void) { pthread_mutex_lock(&arena_lock); }
+void arena_atfork_parent(void)  { pthread_mutex_unlock(&arena_lock); }
+void arena_atfork_child(void)   { pthread_mutex_init(&arena_lock, NULL); }
+
 void arena_free(void* p)
 {
    Header* h;

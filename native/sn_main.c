@@ -1646,10 +1646,12 @@ static void atfork_prepare(void)
    ring_lock_take();
    lock_core();
    apply_all_events();
+   arena_atfork_prepare();
 }
 
 static void atfork_parent(void)
 {
+   arena_atfork_parent();
    unlock_core();
    ring_lock_give();
    stacks_atfork_parent();
@@ -1660,6 +1662,7 @@ static void atfork_child(void)
    HChar child[4096];
    pthread_mutex_init(&core_lock, NULL);
    ring_lock = 0;
+   arena_atfork_child();
    stacks_atfork_child();
    ring_head = ring_tail = seen_head = 0;   // all applied before the fork
    threaded  = False;           // the recorder thread is the parent's
@@ -1881,12 +1884,15 @@ static void record_boot_blocks(void)
    thread it interrupts was inside the recorder or another thread holds the
    core's lock (then the profile stays as a killed program's: readable up
    to its last complete record), and the signal then takes its default
-   action (SA_RESETHAND: raised again).  A handler the program installs
-   takes this one's place. */
+   action (SA_RESETHAND: raised again).  With the recorder thread, whose
+   work never waits for the program's threads, the handler waits for the
+   lock.  A handler the program installs takes this one's place. */
 static void on_ending_signal(int sig)
 {
    int saved = errno;
-   if (in_strata == 0 && pthread_mutex_trylock(&core_lock) == 0) {
+   if (in_strata == 0 && threaded) {
+      end_profile();   // the recorder thread holds the lock for a batch at most
+   } else if (in_strata == 0 && pthread_mutex_trylock(&core_lock) == 0) {
       pthread_mutex_unlock(&core_lock);
       end_profile();
    }

@@ -26,6 +26,9 @@ void* arena_malloc(SizeT n);
 void* arena_realloc(void* p, SizeT n);
 void  arena_free(void* p);
 ULong arena_mapped_szB(void);
+void  arena_atfork_prepare(void);
+void  arena_atfork_parent(void);
+void  arena_atfork_child(void);
 
 /* A raw stack: return addresses as unwound, innermost first, with the
    bounds of the frames that make a site and a free stack. */
