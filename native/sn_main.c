@@ -26,8 +26,8 @@
    lock of ours; then append the operation, its stack by id, to the ring
    of events that the recorder thread applies to the core and the block
    table (the live blocks: address -> site, size, tag), in order, under
-   the core's lock ("The recorder thread", below).  Before that thread
-   runs (until the library's constructor), the calling thread does it
+   the core's lock ("The recorder thread", below), once the live blocks
+   reach THREAD_AT_BLOCKS.  Until then, the calling thread does it
    itself, under the lock: find the site, record the birth or death,
    update the block table; a free then unwinds only when the core will
    want its stack (its bytes were born in an earlier epoch): it looks,
@@ -580,7 +580,7 @@ static UInt extra_of(void* p, SizeT req)
 }
 
 /* The recorder thread's events (below). */
-typedef enum { EvNew = 1, EvFree, EvRenew, EvPad } EvKind;
+typedef enum { EvNew = 1, EvFree, EvRenew } EvKind;
 static void push_Event(EvKind kind, void* p, SizeT req, UInt extra,
                        RawStack* st);
 static volatile Bool threaded = False;   // the recorder thread applies the events
@@ -601,8 +601,9 @@ static __thread Bool start_thread_here __attribute__((tls_model("initial-exec"))
 static void apply_all_events(void);
 static void start_recorder_thread(void);
 
-/* Under the core's lock: the events go to the recorder thread from now
-   on, if it runs and the live blocks are enough. */
+/* Under the core's lock, after a block is added: when the live blocks
+   are enough, this thread starts the recorder thread once it has released
+   the lock (record_new), and the events go to it from then on. */
 static inline void take_to_thread(void)
 {
    if (UNLIKELY(blive >= thread_at && !thread_asked)) {
