@@ -38,6 +38,26 @@ for prog in trap_cache realloc_heavy counts_cxx leak_requests; do
       "$WORK/inl-$prog.body" "$WORK/thr-$prog.body"
 done
 
+# A program that reaches the recorder thread's threshold (2^19 live blocks)
+# midway: the thread takes the events over then (one more thread in the
+# process), and the profile has the same sites, counts and useful heap at
+# every snapshot as with the program's threads doing the work throughout;
+# only the allocator's extra bytes may differ (the thread's own start takes
+# memory from the C library, which moves the program's blocks).
+no_extra() {   # same_body, the extra heap of each snapshot left out
+   same_body "$1" | awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "T" { $5 = "" } { print }'
+}
+record_ok many-auto --native --time-unit=B "$PROGS/many_blocks" &&
+   no_extra "$profile" >"$WORK/many-auto.body"
+STRATA_NATIVE_RECORDER=inline record_ok many-inline --native --time-unit=B "$PROGS/many_blocks" &&
+   no_extra "$profile" >"$WORK/many-inline.body"
+expect_eq "many_blocks: the recorder thread ran" "$(cat "$WORK/many-auto.stdout")" "threads 2"
+expect_eq "... and not with STRATA_NATIVE_RECORDER=inline" "$(cat "$WORK/many-inline.stdout")" "threads 1"
+expect "many_blocks: 600,000 blocks live at the peak" \
+   test "$(awk -F'\t' '$1 == "T" && $4 > m { m = $4 } END { print m + 0 }' "$WORK/many-inline.body")" -gt 19200000
+expect_same "many_blocks: the same profile when the recorder thread takes over midway" \
+   "$WORK/many-inline.body" "$WORK/many-auto.body"
+
 # --unwind=fp: on programs built with frame pointers (tests/programs are),
 # the same peak and the same sites as with libunwind, in C and in C++
 # (libstdc++'s operator new, outside the program, is unwound by libunwind),
