@@ -678,18 +678,20 @@ static void record_new(void* p, SizeT req, const RawStack* st)
 }
 
 
-static void* recorded(void* p, SizeT req)
+/* Inlined into each wrapper, so that the stack is unwound from the
+   wrapper's frame (UNWIND_HERE). */
+static inline __attribute__((always_inline)) void* recorded(void* p, SizeT req)
 {
    RawStack st;
    if (p == NULL)
       return NULL;
    if (threaded) {
-      unwind_RawStack(&st, clo_depth);
+      UNWIND_HERE(&st, clo_depth);
       push_Event(EvNew, p, req, extra_of(p, req), &st);
       return p;
    }
    prefetch_Block((Addr)p);
-   unwind_RawStack(&st, clo_depth);
+   UNWIND_HERE(&st, clo_depth);
    record_new(p, req, &st);
    return p;
 }
@@ -711,14 +713,14 @@ static __thread UInt old_frees __attribute__((tls_model("initial-exec")));
 
 /* The block 'p' is freed: recorded as dead, and forgotten, before the C
    library may give its address again. */
-static void forget(void* p)
+static inline __attribute__((always_inline)) void forget(void* p)
 {
    RawStack st;
    Block    b;
    Bool     unwound = False, needs;
    Word     i;
    if (threaded) {
-      unwind_RawStack(&st, clo_free_depth);
+      UNWIND_HERE(&st, clo_free_depth);
       push_Event(EvFree, p, 0, 0, &st);
       return;
    }
@@ -728,7 +730,7 @@ static void forget(void* p)
       lock once; else after the look-up, if it needs it (a temporary's
       free does not), taking the lock again. */
    if (old_frees >= 2) {
-      unwind_RawStack(&st, clo_free_depth);
+      UNWIND_HERE(&st, clo_free_depth);
       unwound = True;
    }
    i = locked_Block(p, &b);
@@ -739,7 +741,7 @@ static void forget(void* p)
    old_frees = needs ? (old_frees < 4 ? old_frees + 1 : 4) : 0;
    if (needs && !unwound) {
       unlock_core();
-      unwind_RawStack(&st, clo_free_depth);
+      UNWIND_HERE(&st, clo_free_depth);
       i = locked_Block(p, &b);
       if (i < 0)
          return;
@@ -1181,7 +1183,7 @@ static inline Bool recording(void)
 /* The block 'p' of 'req' bytes, just made by the C library (whose
    allocation functions never call these wrappers), recorded inside the
    recorder. */
-static void* guarded(void* p, SizeT req)
+static inline __attribute__((always_inline)) void* guarded(void* p, SizeT req)
 {
    in_strata++;
    recorded(p, req);

@@ -82,6 +82,25 @@ const HChar* fn_pattern(UInt i, Bool* ignore);
    and the allocator's, and finds the bounds. */
 void unwind_RawStack(RawStack* st, UInt depth);
 
+/* The same, from the return addresses 'ras' (n of them) that UNWIND_HERE
+   took, or, with n < 0, unwinding here (--unwind=fp). */
+void unwind_RawStack_from(RawStack* st, UInt depth, void* const* ras, Int n);
+UInt unwind_want(UInt depth);   // the frames to unwind for 'depth'
+int  unw_backtrace(void** buffer, int size);   // libunwind's
+
+/* unwind_RawStack, the walk begun in the function where this is written
+   (a macro: in a malloc wrapper, whose callees that would do it are
+   inlined into it, it starts at the wrapper, not at the recorder's
+   functions below it: three frames fewer to walk at each call). */
+#define UNWIND_HERE(st, depth)                                                \
+   do {                                                                     \
+      void* ras_[MAX_RAW_FRAMES];                                           \
+      UInt  depth_ = (depth);                                               \
+      Int   n_     = clo_unwind == UnwindFP                                 \
+                        ? -1 : unw_backtrace(ras_, (Int)unwind_want(depth_)); \
+      unwind_RawStack_from((st), depth_, ras_, n_);                         \
+   } while (0)
+
 /* The stacks, made once before any unwind; 'main_fn' is the program's
    main, NULL if unknown.  The modules are listed again after a dlopen or a
    dlclose (refresh_Modules, outside the lock). */

@@ -1098,15 +1098,33 @@ static void bound_RawStack(RawStack* st)
    st->free_end = cut(st, st->free_first, clo_free_depth);
 }
 
+UInt unwind_want(UInt depth)
+{
+   if (depth + SLACK_FRAMES > MAX_RAW_FRAMES)
+      depth = MAX_RAW_FRAMES - SLACK_FRAMES;
+   return depth + SLACK_FRAMES;
+}
+
 void unwind_RawStack(RawStack* st, UInt depth)
 {
-   UInt  want;
+   unwind_RawStack_from(st, depth, NULL, -1);
+}
+
+void unwind_RawStack_from(RawStack* st, UInt depth, void* const* ras, Int n)
+{
+   UInt  want, i;
    UWord hash;
    StackEntry* e;
    if (depth + SLACK_FRAMES > MAX_RAW_FRAMES)
       depth = MAX_RAW_FRAMES - SLACK_FRAMES;
    want = depth + SLACK_FRAMES;
-   backtrace_RawStack(st, want);
+   if (n < 0) {
+      backtrace_RawStack(st, want);
+   } else {
+      st->n = 0;
+      for (i = 0; i < (UInt)n; i++)   // a return address, less 1: in its call
+         st->ips[st->n++] = (Addr)ras[i] - (i > 0 ? 1 : 0);
+   }
    st->site = NULL;
    st->site_slot = NULL;
    st->depth = depth;
