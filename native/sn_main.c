@@ -636,9 +636,6 @@ static void forget_stale(void* p)
    remove_Block(i);
 }
 
-/* A block 'p' of 'req' bytes was just made, at the stack 'st'.  Made
-   directly by an --ignore-fn function, the call counts but its block is in
-   no table (its free and realloc go straight to the C library). */
 /* A block made at the site 's', under the lock. */
 static void apply_new_at(void* p, SizeT req, UInt extra, Site* s)
 {
@@ -649,18 +646,28 @@ static void apply_new_at(void* p, SizeT req, UInt extra, Site* s)
    clock_after_op();
 }
 
+/* A block made directly by an --ignore-fn function, under the lock: the
+   call counts, the block is in no table. */
+static void apply_ignored(void* p)
+{
+   clock_before_op();
+   forget_stale(p);
+   count_ignored_call();
+   clock_after_op();
+}
+
+/* A block 'p' of 'req' bytes was just made, at the stack 'st', under the
+   lock.  Made directly by an --ignore-fn function, the call counts but its
+   block is in no table (its free and realloc go straight to the C
+   library). */
 static void apply_new(void* p, SizeT req, UInt extra, const RawStack* st)
 {
    if (state != Recording)
       return;
-   if (st != NULL && UNLIKELY(st->ignored)) {
-      clock_before_op();
-      forget_stale(p);
-      count_ignored_call();
-      clock_after_op();
-      return;
-   }
-   apply_new_at(p, req, extra, st != NULL ? site_of(st) : no_stack_site);
+   if (st != NULL && UNLIKELY(st->ignored))
+      apply_ignored(p);
+   else
+      apply_new_at(p, req, extra, st != NULL ? site_of(st) : no_stack_site);
 }
 
 static void record_new(void* p, SizeT req, const RawStack* st)
@@ -676,7 +683,6 @@ static void record_new(void* p, SizeT req, const RawStack* st)
       start_recorder_thread();
    }
 }
-
 
 /* Inlined into each wrapper, so that the stack is unwound from the
    wrapper's frame (UNWIND_HERE). */
@@ -824,8 +830,9 @@ static void* renew(void* old, SizeT n)
 /*--- The recorder thread                                  ---*/
 /*------------------------------------------------------------*/
 
-/* Once the program's constructors run (sn_init), the core's work moves to
-   a thread of the recorder's own: a program's thread unwinds its stack,
+/* Once the live blocks reach THREAD_AT_BLOCKS (after the library's
+   constructor, sn_init), the core's work moves to a thread of the
+   recorder's own: a program's thread unwinds its stack,
    as before, and appends the operation to a ring (the events), which the
    recorder thread applies to the block table and the core, in order,
    under the core's lock, on the other processor.  The order of the ring
@@ -996,14 +1003,10 @@ static void apply_Event(const Event* e)
 {
    if (e->kind == EvNew) {
       const StackRec* r = stack_of_id(e->stack);
-      if (r != NULL && r->ignored) {
-         clock_before_op();
-         forget_stale((void*)e->p);
-         count_ignored_call();
-         clock_after_op();
-      } else {
+      if (r != NULL && r->ignored)
+         apply_ignored((void*)e->p);
+      else
          apply_new_at((void*)e->p, e->req, e->extra, site_of_id(e->stack));
-      }
    } else if (e->kind == EvFree) {
       apply_free((void*)e->p, e->stack);
    } else if (e->kind == EvRenew) {
@@ -1069,13 +1072,6 @@ static void* recorder_main(void* unused)
    in_strata++;            // its own calls go to the C library
    for (;;) {
       UWord applied;
-      if (!__atomic_load_n(&threaded, __ATOMIC_ACQUIRE)) {   // not yet its work
-         struct timespec nap = { 0, NAP_MOST_US * 1000 };
-         if (state != Recording)
-            return NULL;
-         nanosleep(&nap, NULL);
-         continue;
-      }
       lock_core();
       if (state != Recording) {
          unlock_core();

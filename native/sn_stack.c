@@ -1066,16 +1066,23 @@ static __attribute__((noinline)) Int fp_backtrace(void** ras, Int max)
 }
 
 /* The raw stack: 'want' return addresses at most. */
+/* The raw stack of the 'n' addresses 'ras' as unwound: each a return
+   address less 1 (in its call), but the first, where the walk began. */
+static void take_RawStack(RawStack* st, void* const* ras, Int n)
+{
+   Int i;
+   st->n = 0;
+   for (i = 0; i < n; i++)
+      st->ips[st->n++] = (Addr)ras[i] - (i > 0 ? 1 : 0);
+}
+
 static void backtrace_RawStack(RawStack* st, UInt want)
 {
    void* ras[MAX_RAW_FRAMES];
-   Int   n, i;
-   n = clo_unwind == UnwindFP ? fp_backtrace(ras, (Int)want) : -1;
+   Int   n = clo_unwind == UnwindFP ? fp_backtrace(ras, (Int)want) : -1;
    if (n < 0)
       n = unw_backtrace(ras, (Int)want);
-   st->n = 0;
-   for (i = 0; i < n; i++)      // a return address, less 1: in its call
-      st->ips[st->n++] = (Addr)ras[i] - (i > 0 ? 1 : 0);
+   take_RawStack(st, ras, n);
 }
 
 /* The bounds of the site and the free stack, and whether the allocation
@@ -1112,19 +1119,14 @@ void unwind_RawStack(RawStack* st, UInt depth)
 
 void unwind_RawStack_from(RawStack* st, UInt depth, void* const* ras, Int n)
 {
-   UInt  want, i;
+   UInt  want = unwind_want(depth);
    UWord hash;
    StackEntry* e;
-   if (depth + SLACK_FRAMES > MAX_RAW_FRAMES)
-      depth = MAX_RAW_FRAMES - SLACK_FRAMES;
-   want = depth + SLACK_FRAMES;
-   if (n < 0) {
+   depth = want - SLACK_FRAMES;   // as unwind_want bounds it
+   if (n < 0)
       backtrace_RawStack(st, want);
-   } else {
-      st->n = 0;
-      for (i = 0; i < (UInt)n; i++)   // a return address, less 1: in its call
-         st->ips[st->n++] = (Addr)ras[i] - (i > 0 ? 1 : 0);
-   }
+   else
+      take_RawStack(st, ras, n);
    st->site = NULL;
    st->site_slot = NULL;
    st->depth = depth;
