@@ -354,6 +354,11 @@ Bool is_open_Writer(void)
    return fd >= 0;
 }
 
+ULong written_Writer(void)
+{
+   return size + used;
+}
+
 ULong size_Writer(void)
 {
    tl_assert(used == 0);

@@ -37,6 +37,8 @@ void flush_Writer(void);
 
 /* The bytes in the file, all flushed. */
 ULong size_Writer(void);
+/* The bytes put so far: the file's size and what the buffer holds. */
+ULong written_Writer(void);
 
 /* Cuts the file back to 'size' bytes (a size_Writer() of before). */
 void cut_Writer(ULong size);

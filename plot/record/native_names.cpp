@@ -16,6 +16,8 @@
 // all the frames of each of its addresses.  Every other line is copied.
 // While the program runs, NativeNamer names the lines written so far, so
 // that at the end only the last ones are left.
+#include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -227,6 +229,19 @@ class Namer {
 // fails after it wrote the profile's end, or a write fails half done):
 // each stretch taken is kept as its end and a hash, and when one differs
 // the file is named again from its start.
+// `from` takes the place of `to`: exchanged with it (renameat2's
+// RENAME_EXCHANGE, where the file system has it), and the old one removed,
+// so that `to` is never missing.  A rename over `to` made ext4 write the
+// new file out to the disk first (auto_da_alloc: a file renamed over
+// another is flushed before the rename), 12 ms of cc1plus's 0.7 s.
+void replace(const std::string& from, const std::string& to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_EXCHANGE) == 0) {
+    std::filesystem::remove(from);
+    return;
+  }
+  std::filesystem::rename(from, to);
+}
+
 class ProfileNaming {
  public:
   ProfileNaming(std::string path, Symbolizer& symbolizer)
@@ -256,7 +271,7 @@ class ProfileNaming {
       std::filesystem::remove(named());
       throw Error(named() + ": cannot be written");
     }
-    std::filesystem::rename(named(), path_);
+    replace(named(), path_);
     return namer_->counts();
   }
 
