@@ -177,6 +177,12 @@ UInt   VG_(umsg)(const HChar* format, ...)
 /* time */
 UInt VG_(read_millisecond_timer)(void);
 
+/* A word two threads wait on (the writer thread's, st_write.c): returns
+   once '*word' is not 'value' (a futex: a signal handler may wait too);
+   wake_all wakes every waiter after '*word' changed. */
+void st_port_wait_while(Int* word, Int value);
+void st_port_wake_all(Int* word);
+
 #endif /* ST_PORT_LIBC */
 
 #endif /* ST_PORT_H */

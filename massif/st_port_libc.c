@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <linux/futex.h>
 
 #ifdef ST_PORT_ARENA
 void* arena_malloc(SizeT n);
@@ -460,6 +461,21 @@ UInt VG_(read_millisecond_timer)(void)
       t0 = now;
    return (UInt)((now.tv_sec - t0.tv_sec) * 1000
                  + (now.tv_nsec - t0.tv_nsec) / 1000000);
+}
+
+/*------------------------------------------------------------*/
+/*--- Waiting                                              ---*/
+/*------------------------------------------------------------*/
+
+void st_port_wait_while(Int* word, Int value)
+{
+   while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == value)
+      syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, value, NULL, NULL, 0);
+}
+
+void st_port_wake_all(Int* word)
+{
+   syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
 }
 
 /*--------------------------------------------------------------------*/

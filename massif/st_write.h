@@ -37,6 +37,17 @@ void flush_Writer(void);
 
 /* The bytes in the file, all flushed. */
 ULong size_Writer(void);
+#if defined(ST_PORT_LIBC)
+/* The writer thread (st_write.c): run_Writer is the loop of a thread the
+   caller started, which, after start_async_Writer, writes what is flushed
+   (one buffer in flight; a flush waits for the one before to be written).
+   In a forked child, where that thread is not, forget_async_Writer makes
+   the writes the caller's again (what was in flight is the parent's). */
+void run_Writer(void);
+void start_async_Writer(void);
+void forget_async_Writer(void);
+#endif
+
 /* The bytes put so far: the file's size and what the buffer holds. */
 ULong written_Writer(void);
 

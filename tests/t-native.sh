@@ -5,7 +5,8 @@
 # the same bytes at the peak (tests/py/native_parity.py); its profile says
 # it was recorded natively, names its frames (inlined ones too), and every
 # reader reads it; the recorder thread writes the profile the program's own
-# threads write (STRATA_NATIVE_RECORDER=thread and =inline).  (tests/t-native-suite.sh runs the other tests natively:
+# threads write (STRATA_NATIVE_RECORDER=thread and =inline); a program
+# with threads has its profile written by the recorder's writer thread.  (tests/t-native-suite.sh runs the other tests natively:
 # threads, fork, exec, SIGKILL, markers.)
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -57,6 +58,18 @@ expect "many_blocks: 600,000 blocks live at the peak" \
    test "$(awk -F'\t' '$1 == "T" && $4 > m { m = $4 } END { print m + 0 }' "$WORK/many-inline.body")" -gt 19200000
 expect_same "many_blocks: the same profile when the recorder thread takes over midway" \
    "$WORK/many-inline.body" "$WORK/many-auto.body"
+
+# A program with a thread of its own: from then on the recorder's writer
+# thread writes the profile (one thread beside main at the end, the worker
+# joined; the program alone has none), and the profile is whole: the
+# worker's 200,000 calls at worker_alloc, and its end.
+record_ok writer --native --time-unit=B "$PROGS/writer_thread" &&
+   expect_eq "writer_thread: the recorder's writer thread beside main" \
+      "$(cat "$WORK/writer.stdout")" "threads 2" &&
+   expect_eq "writer_thread: the worker's calls, all in the profile" \
+      "$(q counts "$profile" worker_alloc | cut -d' ' -f1)" 200000 &&
+   expect "writer_thread: the profile's end" grep -q '^X' "$profile"
+expect_eq "writer_thread alone: no thread beside main" "$("$PROGS/writer_thread")" "threads 1"
 
 # --unwind=fp: on programs built with frame pointers (tests/programs are),
 # the same peak and the same sites as with libunwind, in C and in C++
