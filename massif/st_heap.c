@@ -368,6 +368,8 @@ static void write_snapshot(SnapshotKind kind, ULong time, Bool provisional)
    if (!provisional)
       clean_dirty_Sites();
    end_snapshot();
+   if (kind == SnapUser)
+      flush_now_Writer();
 }
 
 /* Whether the peak is to be written before a snapshot of 'kind' now: it

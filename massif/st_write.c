@@ -345,6 +345,12 @@ void flush_Writer(void)
    used = 0;
 }
 
+void flush_now_Writer(void)
+{
+   write_buffer(used);
+   used = 0;
+}
+
 /* What is buffered, out to the file now: before its size is read or its
    end written. */
 static void flush_all(void)

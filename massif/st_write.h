@@ -32,8 +32,12 @@ void put_nl(void);
 void put_field_u64(ULong n);      // TAB, then n
 void put_field_text(const HChar* s);
 
-/* Writes what is buffered. */
+/* Writes what is buffered (natively, with the writer thread: once half a
+   buffer is, st_write.c). */
 void flush_Writer(void);
+/* Writes what is buffered, however little (a user's snapshot, which the
+   program may look for in the file). */
+void flush_now_Writer(void);
 
 /* The bytes in the file, all flushed. */
 ULong size_Writer(void);

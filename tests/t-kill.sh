@@ -20,6 +20,20 @@ expect_eq "strata report --json reads the killed profile" "$?" 0
 expect_eq "report: final heap is the last complete snapshot's" \
    "$(json "$WORK/report.json" final.heap_bytes)" "$(answer "$out" get heap last)"
 
+# The same once the program has had a thread of its own (natively, the
+# writer thread writes the profile then: a user snapshot is handed to it at
+# once, and what it wrote before the kill is read).
+out=$WORK/killed-threaded
+(cd "$WORK" && exec "$STRATA" record ${RECORD_ARGS[@]+"${RECORD_ARGS[@]}"} -o "$out" "$PROGS/blocker" $steps threaded) \
+   >"$WORK/record-threaded.stdout" 2>"$WORK/record-threaded.stderr" &
+launcher=$!
+expect_eq "threaded: user snapshots written before the kill" "$(user_snapshots "$out" $steps)" $steps
+kill_recorded "$out" "$launcher"
+check_profile "$out" --truncated-ok
+expect_eq "threaded: step_alloc at the last complete snapshot" \
+   "$(q bytes "$out" step_alloc last)" $((steps * 1008))
+out=$WORK/killed
+
 # An unfinished snapshot after the last E is ignored by readers.
 cp "$out" "$WORK/cut"
 printf 'T\tregular\t999999999\t1\t0\t0\ns\t1\t1\t1\t0\t1\n' >>"$WORK/cut"
