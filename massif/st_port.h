@@ -182,6 +182,9 @@ UInt VG_(read_millisecond_timer)(void);
    wake_all wakes every waiter after '*word' changed. */
 void st_port_wait_while(Int* word, Int value);
 void st_port_wake_all(Int* word);
+/* The same wait, for 'ms' milliseconds at most: whether '*word' is still
+   'value'. */
+Bool st_port_wait_while_for(Int* word, Int value, UInt ms);
 
 #endif /* ST_PORT_LIBC */
 

@@ -473,6 +473,14 @@ void st_port_wait_while(Int* word, Int value)
       syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, value, NULL, NULL, 0);
 }
 
+Bool st_port_wait_while_for(Int* word, Int value, UInt ms)
+{
+   struct timespec wait = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+   if (__atomic_load_n(word, __ATOMIC_ACQUIRE) == value)
+      syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, value, &wait, NULL, 0);
+   return __atomic_load_n(word, __ATOMIC_ACQUIRE) == value;
+}
+
 void st_port_wake_all(Int* word)
 {
    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);

@@ -258,6 +258,10 @@ static void write_out(const HChar* p, UInt n, ULong time)
    futex, which a signal handler ending the profile may wait on too).
    Who waits for what: 'out_full' is 1 while 'out' holds bytes not yet
    written. */
+#define IDLE_MS  200
+
+void flush_now_Writer(void);
+
 static Bool  async = False;
 static HChar out[BUF_SZB];
 static UInt  out_n = 0;
@@ -293,14 +297,24 @@ static void hand(const HChar* p, UInt n)
    wake_all();
 }
 
-void run_Writer(void)
+void run_Writer(void (*idle)(void))
 {
    for (;;) {
-      wait_while(0);
+      // Each IDLE_MS with nothing handed over, 'idle' is asked to hand over
+      // what is buffered (it takes the core's lock if it is free, and
+      // calls flush_idle_Writer): the file lags by that much at most.
+      while (st_port_wait_while_for(&out_full, 0, IDLE_MS))
+         idle();
       write_out(out, out_n, out_time);
       __atomic_store_n(&out_full, 0, __ATOMIC_RELEASE);
       wake_all();
    }
+}
+
+void flush_idle_Writer(void)
+{
+   if (async && used > 0 && __atomic_load_n(&out_full, __ATOMIC_ACQUIRE) == 0)
+      flush_now_Writer();
 }
 
 void start_async_Writer(void)
@@ -337,7 +351,8 @@ void flush_Writer(void)
    // To the writer thread a buffer half full at least, not each snapshot:
    // each hand-off wakes it, and on two processors a thread woken 3,500
    // times in a run of 0.7 s took 15% from 4 busy threads of the program.
-   // The file then lags by at most half a buffer (what a SIGKILL loses).
+   // The file then lags by at most half a buffer, or IDLE_MS (what a
+   // SIGKILL loses).
    if (async && used < BUF_SZB / 2)
       return;
 #endif

@@ -44,12 +44,16 @@ ULong size_Writer(void);
 #if defined(ST_PORT_LIBC)
 /* The writer thread (st_write.c): run_Writer is the loop of a thread the
    caller started, which, after start_async_Writer, writes what is flushed
-   (one buffer in flight; a flush waits for the one before to be written).
+   (one buffer in flight; a flush waits for the one before to be written),
+   and calls 'idle' when nothing came for a while.
    In a forked child, where that thread is not, forget_async_Writer makes
    the writes the caller's again (what was in flight is the parent's). */
-void run_Writer(void);
+void run_Writer(void (*idle)(void));
 void start_async_Writer(void);
 void forget_async_Writer(void);
+/* Under the core's lock, from run_Writer's 'idle': what is buffered handed
+   over, when nothing is in flight (it waits for nothing). */
+void flush_idle_Writer(void);
 #endif
 
 /* The bytes put so far: the file's size and what the buffer holds. */

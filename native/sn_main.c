@@ -1149,11 +1149,23 @@ static void start_recorder_thread(void)
    pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The writer thread's look when nothing came for a while: what is
+   buffered goes to the file, unless another thread holds the core's lock
+   (it flushes, or will). */
+static void writer_idle(void)
+{
+   if (pthread_mutex_trylock(&core_lock) != 0)
+      return;
+   if (state == Recording && is_open_Writer())
+      flush_idle_Writer();
+   unlock_core();
+}
+
 static void* writer_main(void* unused)
 {
    (void)unused;
    in_strata++;       // its own calls go straight to the C library
-   run_Writer();
+   run_Writer(writer_idle);
    return NULL;
 }
 

@@ -70,6 +70,17 @@ record_ok writer --native --time-unit=B "$PROGS/writer_thread" &&
       "$(q counts "$profile" worker_alloc | cut -d' ' -f1)" 200000 &&
    expect "writer_thread: the profile's end" grep -q '^X' "$profile"
 expect_eq "writer_thread alone: no thread beside main" "$("$PROGS/writer_thread")" "threads 1"
+# While the program idles, what it did before is in the file (the writer
+# thread hands it over after 200 ms without output): every regular
+# snapshot (the final one, and a peak not yet written, come at the end).
+"$STRATA" record --native --time-unit=B -o "$WORK/idle.out" "$PROGS/writer_thread" idle \
+   >"$WORK/idle.stdout" 2>"$WORK/idle.stderr" &
+launcher=$!
+sleep 1.5
+cp "$WORK/idle.out" "$WORK/idle-during.out" 2>/dev/null
+wait "$launcher"
+expect_eq "writer_thread idle: every regular snapshot in the file as it idles" \
+   "$(grep -c '^T.regular' "$WORK/idle-during.out" 2>/dev/null)" "$(grep -c '^T.regular' "$WORK/idle.out")"
 
 # --unwind=fp: on programs built with frame pointers (tests/programs are),
 # the same peak and the same sites as with libunwind, in C and in C++

@@ -2,10 +2,13 @@
  * live at once, from worker_alloc) and ends; main joins it, frees what it
  * kept and prints the process's threads ("threads N"): natively, the
  * recorder's writer thread, started once the program has a thread of its
- * own, is the one left beside main. */
+ * own, is the one left beside main.  With "idle", it sleeps 2 s before it
+ * prints (while it idles, its profile is written out). */
 #include <pthread.h>
 #include "prog.h"
 #include "thread_count.h"
+#include <string.h>
+#include <unistd.h>
 
 enum { LIVE = 10000, TURNS = 200000 };
 
@@ -27,12 +30,14 @@ static void* worker(void* arg)
    return NULL;
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
    pthread_t t;
    if (pthread_create(&t, NULL, worker, NULL) != 0 || pthread_join(t, NULL) != 0)
       return 1;
    for (unsigned i = 0; i < LIVE; i++)
       free(kept[i]);
+   if (argc > 1 && strcmp(argv[1], "idle") == 0)
+      sleep(2);
    return print_threads();
 }
