@@ -37,6 +37,7 @@ inline constexpr double kSmallShare = 1.0;  // percent of the peak: smaller find
 inline constexpr std::uint64_t kMinBlocks = 7;  // survivors: (1/2)^7 < kChance, see the design
 inline constexpr double kRise = 0.5;     // the floor rises with half the kept bytes at least
 inline constexpr double kLevel = 0.7;    // levels off: the later half keeps under 0.7 of its share
+inline constexpr double kHighWater = 0.5;  // a high-water mark: its floor rose in the later half by under half its share
 inline constexpr double kChance = 0.01;  // ... and a steady rate would keep so few 1 time in 100
 inline constexpr std::uint64_t kBurst = 2;  // an epoch counts at most twice the median epoch's survivors
 
