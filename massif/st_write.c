@@ -260,8 +260,6 @@ static void write_out(const HChar* p, UInt n, ULong time)
    written. */
 #define IDLE_MS  200
 
-void flush_now_Writer(void);
-
 static Bool  async = False;
 static HChar out[BUF_SZB];
 static UInt  out_n = 0;
@@ -356,8 +354,7 @@ void flush_Writer(void)
    if (async && used < BUF_SZB / 2)
       return;
 #endif
-   write_buffer(used);
-   used = 0;
+   flush_now_Writer();
 }
 
 void flush_now_Writer(void)
@@ -366,12 +363,11 @@ void flush_now_Writer(void)
    used = 0;
 }
 
-/* What is buffered, out to the file now: before its size is read or its
-   end written. */
+/* What is buffered, out to the file now, and written: before its size is
+   read or its end written. */
 static void flush_all(void)
 {
-   write_buffer(used);
-   used = 0;
+   flush_now_Writer();
    drain();
 }
 

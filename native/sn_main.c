@@ -1122,31 +1122,38 @@ static void* recorder_main(void* unused)
    }
 }
 
-/* The recorder thread started (signals blocked in it); the events go to
-   it from now on.  Started from a malloc (take_to_thread): the thread's
-   own memory comes from the C library (the guard), its stack from mmap. */
-static void start_recorder_thread(void)
+/* A detached thread of the recorder's running 'main', with every signal
+   blocked in it (the program's handlers never run there); whether it
+   started.  Started from a malloc (take_to_thread): the thread's own
+   memory comes from the C library (the guard), its stack from mmap. */
+static Bool start_own_thread(void* (*main_fn)(void*))
 {
    pthread_t      t;
    pthread_attr_t attr;
    sigset_t       all, old;
-   if (state != Recording)
-      return;
-   if (ring == NULL)
-      ring = arena_malloc(RING_EVENTS * sizeof(Event));
-   if (ring == NULL)
-      return;
+   Bool           started;
    sigfillset(&all);
    pthread_sigmask(SIG_SETMASK, &all, &old);
    pthread_attr_init(&attr);
    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-   if (pthread_create(&t, &attr, recorder_main, NULL) == 0) {
-      lock_core();
-      __atomic_store_n(&threaded, True, __ATOMIC_RELEASE);
-      unlock_core();
-   }
+   started = pthread_create(&t, &attr, main_fn, NULL) == 0;
    pthread_attr_destroy(&attr);
    pthread_sigmask(SIG_SETMASK, &old, NULL);
+   return started;
+}
+
+/* The recorder thread started; the events go to it from now on. */
+static void start_recorder_thread(void)
+{
+   if (state != Recording)
+      return;
+   if (ring == NULL)
+      ring = arena_malloc(RING_EVENTS * sizeof(Event));
+   if (ring == NULL || !start_own_thread(recorder_main))
+      return;
+   lock_core();
+   __atomic_store_n(&threaded, True, __ATOMIC_RELEASE);
+   unlock_core();
 }
 
 /* The writer thread's look when nothing came for a while: what is
@@ -1169,26 +1176,14 @@ static void* writer_main(void* unused)
    return NULL;
 }
 
-/* The writer thread started (signals blocked in it), as the recorder
-   thread is; the flushes go to it from now on. */
+/* The writer thread started; the flushes go to it from now on. */
 static void start_writer_thread(void)
 {
-   pthread_t      t;
-   pthread_attr_t attr;
-   sigset_t       all, old;
-   if (state != Recording)
+   if (state != Recording || !start_own_thread(writer_main))
       return;
-   sigfillset(&all);
-   pthread_sigmask(SIG_SETMASK, &all, &old);
-   pthread_attr_init(&attr);
-   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-   if (pthread_create(&t, &attr, writer_main, NULL) == 0) {
-      lock_core();
-      start_async_Writer();
-      unlock_core();
-   }
-   pthread_attr_destroy(&attr);
-   pthread_sigmask(SIG_SETMASK, &old, NULL);
+   lock_core();
+   start_async_Writer();
+   unlock_core();
 }
 
 /* From the library's constructor on (and in a forked child), the recorder
