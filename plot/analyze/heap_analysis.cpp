@@ -164,7 +164,8 @@ Leak finding_leak(const Model& model, const SeriesBuilder& builder, const Lifeti
   bool leak_by_cycles =
       cycles.source == CycleSource::markers && left.cycles >= 3 && 2 * left.left >= left.cycles;
   leak.kind = leak_by_cycles ? LeakKind::left_behind : LeakKind::steady_growth;
-  double span = static_cast<double>(found.boundaries[horizon] - found.boundaries[f.first_epoch]);
+  std::uint32_t end = f.end_epoch > f.first_epoch && f.end_epoch < horizon ? f.end_epoch : horizon;
+  double span = static_cast<double>(found.boundaries[end] - found.boundaries[f.first_epoch]);
   // A leak's kept bytes per cycle that left some behind, as the words give
   // them; growth's per time unit of its span.
   if (leak_by_cycles) {

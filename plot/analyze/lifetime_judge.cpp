@@ -570,7 +570,7 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
 // `all` is all it keeps, by birth epoch.
 bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std::uint64_t>& all,
                 std::uint32_t h, const std::vector<double>& work,
-                std::span<const std::uint32_t> cycles, bool never_freed) {
+                std::span<const std::uint32_t> cycles, bool never_freed, bool later_starts) {
   auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
   if (kept == n.kept.begin() + h) {
     // All it keeps is its working set: born from its first kept byte on.
@@ -601,7 +601,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   std::uint32_t gap_from = 0, gap_to = 0;
   bool gap = verdict == Short::neither && empty_part(n, n.bounds, work, gap_from, gap_to);
   if (rises && verdict == Short::neither && !gap) return true;
-  for (std::uint32_t from = s + 1; from < h; ++from) {
+  for (std::uint32_t from = s + 1; later_starts && from < h; ++from) {
     PassedOver why;
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, lasting, why)) continue;
     std::uint32_t at = 0, to = 0;
@@ -680,14 +680,53 @@ std::vector<double> rise_rates(const std::vector<std::uint64_t>& kept, const std
   return rates;
 }
 
+// The end of the structure's own run: where its code stops making anything
+// (the epoch after its last birth), when that is past kOwnRun of the run's
+// time to h (`times`: each boundary's time from time zero, the graph's
+// axis) and in each part of its run (kParts of its work from its first
+// birth) it made twice the blocks it keeps, else h.  A worker
+// thread that finishes while the others go on stops making its structures;
+// what it kept, it kept all through its part of the run, and its band,
+// rising until then, is level after only because its code no longer runs.
+// *Why the time:* a start-up phase, however much it makes, ends early in the
+// graph; a table it fills is level for the rest of the run.  *Why twice, in
+// each part:* a structure that made and freed as much as it kept shows that
+// its code ran all through its part of the run, as a phase's structure that
+// keeps all it makes in some part does not (a compiler's declarations, kept
+// while it parses, and its temporaries after); a table over a fixed key space, or a
+// pool, keeps all it makes, and stops making when it is full: its last
+// birth is where it levels off, and judged up to there, no test would see
+// it level.  So does a container that copies itself, whose frees are its
+// copies.
+std::uint32_t own_end(const Node& n, std::uint32_t h, const std::vector<double>& times,
+                      const std::vector<double>& work) {
+  if (n.from_curves || n.copies || times.size() <= h) return h;
+  std::uint32_t own = h;
+  while (own > 0 && n.born[own - 1] == 0) --own;
+  if (own == h || own == 0 || times[own] < kOwnRun * times[h]) return h;
+  std::uint32_t first = 0;
+  while (first < own && n.born[first] == 0) ++first;
+  std::vector<std::uint32_t> bounds = work_bounds(first, own, work);
+  for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
+    std::uint64_t born = 0, kept = 0;
+    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) {
+      born += n.born_blocks[e];
+      kept += n.kept_blocks[e];
+    }
+    if (born < 2 * kept) return h;
+  }
+  return own;
+}
+
 // The judgement of n on what it leaves behind: its kept bytes less its
 // working set at h (left_behind, from the working set at the span's last
 // part), and its kept blocks in proportion; or, when that is no leak and it
 // frees some of them in the release at exit, on those it never frees.  n
 // keeps its kept bytes and blocks after, and the words their shares (the
 // ratios, set here).
-bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
-           std::span<const std::uint32_t> cycles) {
+bool judge_to(Node& n, std::uint32_t h, const std::vector<double>& given,
+              std::span<const std::uint32_t> cycles, bool later_starts) {
+  n.end = h;
   auto kept = std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
   if (kept == n.kept.begin() + h) return false;
   auto s = static_cast<std::uint32_t>(kept - n.kept.begin());
@@ -702,7 +741,7 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
     left_blocks.resize(n.kept_blocks.size(), 0);
     std::swap(n.kept, left);
     std::swap(n.kept_blocks, left_blocks);
-    bool leak = judge_left(n, alive, left, h, work, cycles, never_freed);
+    bool leak = judge_left(n, alive, left, h, work, cycles, never_freed, later_starts);
     std::swap(n.kept, left);
     std::swap(n.kept_blocks, left_blocks);
     return leak;
@@ -747,6 +786,28 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
   return leak;
 }
 
+// The judgement of n (judge_to) up to the horizon h, and when that is no
+// leak, again up to the end of its own run (own_end), when its code stopped
+// before h: a worker thread that finished while the others went on.  When
+// that is no leak either, the first judgement says why.
+bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
+           std::span<const std::uint32_t> cycles, const std::vector<double>& times) {
+  if (judge_to(n, h, given, cycles, true)) return true;
+  std::uint32_t own = own_end(n, h, times, given);
+  if (own == h) return false;
+  PassedOver why = n.why;
+  std::uint32_t first = n.first;
+  std::vector<std::uint32_t> bounds = n.bounds;
+  std::vector<double> ratios = n.ratios;
+  if (judge_to(n, own, given, cycles, false)) return true;
+  n.why = why;
+  n.first = first;
+  n.end = h;
+  n.bounds = std::move(bounds);
+  n.ratios = std::move(ratios);
+  return false;
+}
+
 // The nodes of one headline function called from one function
 // (headline_caller) are one structure (a cache's two lines, the one that
 // fills it and the one that replaces its entries), and judged as one: their
@@ -762,10 +823,16 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
     structures[{function, nodes[i].caller}].push_back(i);
   }
   std::vector<bool> leaks(nodes.size(), false);
+  std::vector<double> times;  // each boundary's time from time zero, the graph's axis (own_end)
+  if (model.has_lifetimes && model.lifetimes.epochs >= h) {
+    for (std::uint32_t k = 0; k <= h; ++k) {
+      times.push_back(static_cast<double>(model.lifetimes.boundary(k) - model.lifetimes.start()));
+    }
+  }
   for (auto& [structure, members] : structures) {
     std::string_view function = structure.first;
     if (function.empty() || members.size() == 1) {
-      for (std::size_t i : members) leaks[i] = judge(nodes[i], h, work, cycles);
+      for (std::size_t i : members) leaks[i] = judge(nodes[i], h, work, cycles, times);
       continue;
     }
     Node all = empty_node(h);
@@ -790,10 +857,11 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
         all.never_blocks[e] += n.never_blocks[e];
       }
     }
-    bool leak = judge(all, h, work, cycles);
+    bool leak = judge(all, h, work, cycles, times);
     for (std::size_t i : members) {
       leaks[i] = leak && nodes[i].kept_total > 0;
       nodes[i].first = all.first;
+      nodes[i].end = all.end;
       nodes[i].bounds = all.bounds;
       nodes[i].ratios = all.ratios;
       nodes[i].why = all.why;

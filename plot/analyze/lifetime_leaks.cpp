@@ -123,6 +123,7 @@ Finding finding_of(const Model& model, const FindingHeadlines& headlines,
          f.kept_bytes);
   f.retention = members.front()->ratios;
   f.first_epoch = members.front()->first;
+  f.end_epoch = members.front()->end == 0 ? h : members.front()->end;
   f.holder = holder_stack(exit_free, f.alive_bytes);
   f.holder_frame = holder_frame(model, headlines, f.holder);
   return f;

@@ -73,6 +73,7 @@ struct Finding {
   std::uint64_t exit_freed_bytes = 0;        // kept bytes freed at or after the horizon
   std::vector<double> retention;             // r_q of its main part, one per part of its span
   std::uint32_t first_epoch = 0;             // of its main part's span
+  std::uint32_t end_epoch = 0;  // the end of that span: the horizon, or where its code stopped
   std::vector<std::uint64_t> kept_by_epoch;  // kept bytes by birth epoch, [0, horizon)
   // The free stack (id, from 1) that frees most of the kept bytes in the
   // release at exit, when it frees at least what is still alive at the end; else 0.

@@ -39,6 +39,7 @@ inline constexpr double kRise = 0.5;     // the floor rises with half the kept b
 inline constexpr double kLevel = 0.7;    // levels off: the later half keeps under 0.7 of its share
 inline constexpr double kHighWater = 0.5;  // a high-water mark: its floor rose in the later half by under half its share
 inline constexpr double kChance = 0.01;  // ... and a steady rate would keep so few 1 time in 100
+inline constexpr double kOwnRun = 0.5;  // a structure's code that stops past half the run's time ends its run
 inline constexpr std::uint64_t kBurst = 2;  // an epoch counts at most twice the median epoch's survivors
 
 // Why a node that keeps bytes is no finding (the report lists the largest).
@@ -118,6 +119,7 @@ struct Node {
   std::uint64_t kept_total = 0;
   // Judged:
   std::uint32_t first = 0;
+  std::uint32_t end = 0;  // of its span: the horizon, or where its code stopped (own_end)
   std::vector<std::uint32_t> bounds;  // kParts + 1 epoch boundaries of its span
   std::vector<double> ratios;
   std::string_view function;  // of its headline: its structure

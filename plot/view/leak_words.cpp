@@ -36,7 +36,8 @@ std::string finding_why(const Model& model, const Leak& leak, const Leaks& leaks
   const Cycles& cycles = leaks.cycles;
   const Finding& f = leak.finding();
   std::uint32_t horizon = static_cast<std::uint32_t>(f.kept_by_epoch.size());
-  std::string range = run_range(model, leaks.boundaries, f.first_epoch, horizon);
+  std::uint32_t end = f.end_epoch > f.first_epoch && f.end_epoch < horizon ? f.end_epoch : horizon;
+  std::string range = run_range(model, leaks.boundaries, f.first_epoch, end);
   std::string text;
   if (!leaks.from_lifetimes) {
     // From the curves: the intervals in which its floor rose.
@@ -54,6 +55,7 @@ std::string finding_why(const Model& model, const Leak& leak, const Leaks& leaks
     text += " of what it made in each " +
             std::string(f.retention.size() == 4 ? "quarter" : "part") + " of its part of the run (" +
             range + ")";
+    if (end < horizon) text += ", after which its code made nothing";
   }
   if (leak.cycles > 0) {
     std::string each = cycles.source == CycleSource::markers

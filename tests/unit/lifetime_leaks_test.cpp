@@ -971,5 +971,48 @@ TEST(LifetimeLeaks, ALogBufferAppendedToAllRunIsALeak) {
   EXPECT_EQ(found.findings.front().kept_blocks, 1u);
 }
 
+TEST(LifetimeLeaks, AThreadThatFinishesEarlyLeaksUntilItsEnd) {
+  // 1 render_name, in a thread that finishes at epoch 24 of 40 while the
+  // others go on: it makes 10 names an epoch and drops 1 (100 bytes).
+  // Judged to the horizon (38), it levels off; its code made nothing after
+  // epoch 24, past half of the run, having freed 9 blocks for each it kept:
+  // judged again up to there, a leak.
+  Model model = model_of({"main", "render_name", "scratch"});
+  Site& names = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < 24; ++e) {
+    cell(names, e, kAlive, 100);
+    for (int k = 0; k < 9; ++k) cell(names, e, e, 100);
+  }
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"render_name"});
+  EXPECT_EQ(found.findings.front().end_epoch, 24u);
+}
+
+TEST(LifetimeLeaks, ATableFilledUntilLateOrAStartUpPhaseIsNoPhaseOfItsOwn) {
+  // 1 intern_name fills a table, keeping all it makes, until epoch 24; 2
+  // load_rules, a start-up phase, makes 10 blocks an epoch and keeps 1 until
+  // epoch 12, under half of the run.  Neither is judged up to where its code
+  // stopped (own_end): the table keeps all it made, the start-up phase ends
+  // early.  Both level off, or leave a gap at the end (judged up to epoch
+  // 24, the table would do neither).
+  Model model = model_of({"main", "intern_name", "load_rules", "scratch"});
+  Site& table = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < 24; ++e) cell(table, e, kAlive, 100);
+  Site& rules = add_site(model, {2, 0});
+  for (std::uint32_t e = 0; e < 12; ++e) {
+    cell(rules, e, kAlive, 100);
+    for (int k = 0; k < 9; ++k) cell(rules, e, e, 100);
+  }
+  temporaries(model, 3);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
+  ASSERT_EQ(found.passed_over.size(), 2u);
+  for (const PassedOverStructure& p : found.passed_over) {
+    EXPECT_TRUE(p.why.reason == PassedOver::Reason::levels_off ||
+                p.why.reason == PassedOver::Reason::gap);
+  }
+}
+
 }  // namespace
 }  // namespace strata::test
