@@ -102,8 +102,14 @@ double binomial_at_most(std::uint64_t k, std::uint64_t n, double p) {
 // The survivors of a span [s, h) and its work, as the halves count them
 // (below): each epoch's at most `cap` (burst_cap).  Counted once for every
 // part of the span that chance_of_none is asked about.
-struct SpanCount {
+// The events' measure of a span: each epoch's survivors at most `cap`
+// (burst_cap), in units of `unit` (the blocks born together, dispersion).
+struct Draws {
   std::uint64_t cap = 1;
+  double unit = 1;
+};
+struct SpanCount {
+  Draws cap;
   std::uint64_t survivors = 0;
   double work = 0;
 };
@@ -264,19 +270,41 @@ std::vector<std::uint64_t> left_behind(const Node& n, const std::vector<double>&
 // kBurst times the median of the span's epochs that keep some.  Blocks born
 // together (a burst of records in one cycle, a batch kept at once) are not
 // independent draws; as many draws as that would make a burst look like a
-// trend.
-std::uint64_t events(const Node& n, std::uint32_t e, std::uint64_t cap) {
-  return std::min(survivors(n, e), cap);
+// trend.  And the halves' test (short_half) counts them in units of their
+// dispersion (dispersed): a leak whose every event keeps several blocks (a
+// decoder's state and its frames, a parsed tree of 1 to 30 nodes) keeps
+// them in groups, whose counts vary from epoch to epoch by as many times
+// more than single blocks' would; counted in blocks, chance alone would
+// read a leak of 14 events, 4 of them in the later half, as levelling off.
+// (Not the least number of survivors, kMinBlocks, nor the empty parts: a
+// player's frames, left in a burst by each of its 4 cycles, are 4 events
+// so counted, too few to judge, where the cycles are the evidence.)
+std::uint64_t events(const Node& n, std::uint32_t e, const Draws& d) {
+  return std::min(survivors(n, e), d.cap);
 }
 
-std::uint64_t burst_cap(const Node& n, std::uint32_t s, std::uint32_t h) {
+Draws burst_cap(const Node& n, std::uint32_t s, std::uint32_t h) {
   std::vector<std::uint64_t> counts;
   for (std::uint32_t e = s; e < h; ++e) {
     if (std::uint64_t k = survivors(n, e)) counts.push_back(k);
   }
-  if (counts.empty()) return 1;
+  if (counts.empty()) return {};
   std::nth_element(counts.begin(), counts.begin() + counts.size() / 2, counts.end());
-  return kBurst * counts[counts.size() / 2];
+  return {.cap = kBurst * counts[counts.size() / 2]};
+}
+
+// `d` with its unit, the dispersion of the capped counts of [s, h), epoch
+// by epoch: half the mean square of the differences of neighbouring epochs
+// (twice the variance, and a trend adds little to it) over the mean count.
+Draws dispersed(const Node& n, std::uint32_t s, std::uint32_t h, Draws d) {
+  double diff = 0, sum = 0;
+  for (std::uint32_t e = s; e + 1 < h; ++e) {
+    auto a = static_cast<double>(events(n, e, d)), b = static_cast<double>(events(n, e + 1, d));
+    diff += (b - a) * (b - a);
+    sum += a + b;
+  }
+  if (sum > 0) d.unit = std::max(1.0, diff / sum);
+  return d;
 }
 
 // The second line of evidence, the lifetimes': the survivors (blocks kept)
@@ -296,12 +324,17 @@ struct Half {
   double work = 0;
 };
 
+// (In units of cap.unit, the dispersion, one at least when it keeps some.)
 Half half_of(const Node& n, std::uint32_t from, std::uint32_t to, const std::vector<double>& work,
-             std::uint64_t cap) {
+             const Draws& cap) {
   Half half;
   for (std::uint32_t e = from; e < to; ++e) {
     half.survivors += events(n, e, cap);
     half.work += work[e];
+  }
+  if (half.survivors > 0 && cap.unit > 1) {
+    half.survivors = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(std::llround(static_cast<double>(half.survivors) / cap.unit)));
   }
   return half;
 }
@@ -309,7 +342,7 @@ Half half_of(const Node& n, std::uint32_t from, std::uint32_t to, const std::vec
 SpanCount span_count(const Node& n, const std::vector<std::uint32_t>& bounds,
                      const std::vector<double>& work) {
   std::uint32_t s = bounds.front(), h = bounds.back();
-  std::uint64_t cap = burst_cap(n, s, h);
+  Draws cap = burst_cap(n, s, h);
   Half all = half_of(n, s, h, work, cap);
   return {.cap = cap, .survivors = all.survivors, .work = all.work};
 }
@@ -365,7 +398,7 @@ enum class Short : std::uint8_t { neither, later, earlier };
 Short short_half(const Node& n, std::uint32_t s, std::uint32_t h, const std::vector<double>& work,
                  std::span<const std::uint32_t> cycles, std::uint32_t& mid) {
   mid = middle(s, h, work, cycles);
-  std::uint64_t cap = burst_cap(n, s, h);
+  Draws cap = dispersed(n, s, h, burst_cap(n, s, h));
   Half early = half_of(n, s, mid, work, cap), late = half_of(n, mid, h, work, cap);
   // With the cycles known, a half's share is its cycles': a leak left at
   // each cycle's end leaves as much after a short cycle as after a long one.
