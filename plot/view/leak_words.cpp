@@ -92,7 +92,7 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
         return "kept " + std::to_string(p.kept_blocks) + " blocks" + behind +
                ", born together: " + std::to_string(why.draws) +
                " events as the chance tests count them (an epoch at most twice the median "
-               "epoch, in groups as large as the epochs' counts vary), fewer than " +
+               "epoch), fewer than " +
                std::to_string(kMinBlocks) + ": too few to tell a trend from chance";
       }
       if (why.left_blocks < p.kept_blocks) {  // the rest is its working set at the end
