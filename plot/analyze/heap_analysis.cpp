@@ -176,6 +176,11 @@ Leak finding_leak(const Model& model, const SeriesBuilder& builder, const Lifeti
   auto [least, most] = std::minmax_element(f.retention.begin(), f.retention.end());
   leak.confidence = f.retention.empty() || *most <= 0 ? 0 : *least / *most;
   leak.headline = f.parts.front().frames.empty() ? 0 : f.parts.front().frames.size() - 1;
+  if (f.owner) {  // (an index into the main site's frames, as the headline's)
+    const std::vector<FrameId>& frames = model.site(f.parts.front().main_site).frames;
+    auto at = std::find(frames.begin() + static_cast<std::ptrdiff_t>(leak.headline), frames.end(), *f.owner);
+    if (at != frames.end()) leak.headline = static_cast<std::size_t>(at - frames.begin());
+  }
   leak.end_bytes = f.alive_bytes;
   leak.freed_before_exit = f.alive_bytes == 0;
   if (found.from_curves) {
@@ -221,6 +226,11 @@ std::vector<Leak> suspects(const std::vector<Context>& contexts, Verdicts& verdi
     const std::vector<FrameId>& frames = contexts[i].frames;
     const std::vector<FrameId>& part = leak.finding().parts.front().frames;
     auto at = part.empty() ? frames.end() : std::find(frames.begin(), frames.end(), part.back());
+    // Its owner (Finding::owner), when the context's frames reach it.
+    if (at != frames.end() && leak.finding().owner) {
+      auto owner = std::find(at, frames.end(), *leak.finding().owner);
+      if (owner != frames.end()) at = owner;
+    }
     leak.headline = at == frames.end() ? 0 : static_cast<std::size_t>(at - frames.begin());
     out.push_back(std::move(leak));
   }

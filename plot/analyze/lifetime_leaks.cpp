@@ -4,6 +4,7 @@
 
 #include "analyze/lifetime_judge.hpp"
 #include "analyze/lifetime_nodes.hpp"
+#include "analyze/lifetimes.hpp"
 #include "analyze/series.hpp"
 #include "analyze/stats.hpp"
 
@@ -92,6 +93,34 @@ std::optional<ExitFreer> exit_freer(const Model& model, const FindingHeadlines& 
   return ExitFreer{frames, model.frame(frames[*at]).function};
 }
 
+// The frame of the finding's main site's stack, beyond its headline, whose
+// function frees the most of the finding's bytes that die during the run
+// (the code that frees of its largest free stack not at exit,
+// FindingHeadlines::freer, else that stack's headline): the code that owns
+// the objects' lifetime, where the path that leaks one is (a parsed tree
+// made by parse_event and freed by handle_event, which drops one in 40 on
+// an error path); none when that function is not on the stack beyond the
+// headline, or is main (a loop that frees all, not the code to fix).
+std::optional<FrameId> owner_frame(const Model& model, const FindingHeadlines& headlines,
+                                   const Finding& f) {
+  if (!model.lifetimes.free_stacks || f.parts.empty()) return std::nullopt;
+  for (const FreedBy& by : freed_by(model, f.sites)) {
+    if (by.at_exit) continue;
+    std::span<const FrameId> ids = free_stack(model, by.stack);
+    if (ids.empty()) return std::nullopt;
+    std::string_view function = model.frame(ids[headlines.freer(ids).value_or(headlines.headline(ids))]).function;
+    const FindingPart& main = f.parts.front();
+    const std::vector<FrameId>& frames = model.site(main.main_site).frames;
+    for (std::size_t i = main.frames.size(); i < frames.size(); ++i) {
+      if (model.frame(frames[i]).function != function) continue;
+      if (function == "main") return std::nullopt;
+      return frames[i];
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 Finding finding_of(const Model& model, const FindingHeadlines& headlines,
                    std::vector<const Node*> members, std::uint32_t h) {
   std::sort(members.begin(), members.end(), [](const Node* a, const Node* b) {
@@ -126,6 +155,7 @@ Finding finding_of(const Model& model, const FindingHeadlines& headlines,
   f.end_epoch = members.front()->end == 0 ? h : members.front()->end;
   f.holder = holder_stack(exit_free, f.alive_bytes);
   f.holder_frame = holder_frame(model, headlines, f.holder);
+  f.owner = owner_frame(model, headlines, f);
   return f;
 }
 

@@ -1032,5 +1032,39 @@ TEST(LifetimeLeaks, ALeakOfBlocksKeptInGroupsIsCountedInItsEvents) {
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{"qa_analyze"});
 }
 
+// A tree made by parse_event for handle_event, 10 blocks an epoch, one of
+// which is kept; the other 9 freed across the epoch's end by free stack 1
+// (`frees`, innermost first).  The finding's owner frame's function, or "".
+std::string owner_of(const std::vector<std::uint32_t>& frees) {
+  // 0 main, 1 parse_event, 2 handle_event, 3 scratch
+  Model model = model_of({"main", "parse_event", "handle_event", "scratch"});
+  model.lifetimes.free_stacks = true;
+  std::vector<FrameId> frames;
+  for (std::uint32_t id : frees) frames.push_back(FrameId{id});
+  model.lifetimes.free_stacks_frames.push_back(frames);
+  Site& trees = add_site(model, {1, 2, 0});
+  for (std::uint32_t e = 0; e + 1 < kEpochs; ++e) {
+    cell(trees, e, kAlive, 100);
+    for (int k = 0; k < 9; ++k) {
+      cell(trees, e, e + 1, 100);
+      trees.cells.back().freed_by = 1;
+    }
+  }
+  temporaries(model, 3);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{"parse_event"});
+  if (found.findings.empty() || !found.findings.front().owner) return "";
+  return model.frame(*found.findings.front().owner).function;
+}
+
+TEST(LifetimeLeaks, TheOwnerIsTheCodeThatFreesTheOthers) {
+  // handle_event frees the trees it does not drop: the path that drops one
+  // is there, and the report heads the finding with it.
+  EXPECT_EQ(owner_of({2, 0}), "handle_event");
+  // Freed by main (a loop that frees all), or by code off the stack: none.
+  EXPECT_EQ(owner_of({0}), "");
+  EXPECT_EQ(owner_of({3, 0}), "");
+}
+
 }  // namespace
 }  // namespace strata::test
