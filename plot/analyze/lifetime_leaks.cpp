@@ -93,14 +93,16 @@ std::optional<ExitFreer> exit_freer(const Model& model, const FindingHeadlines& 
   return ExitFreer{frames, model.frame(frames[*at]).function};
 }
 
-// The frame of the finding's main site's stack, beyond its headline, whose
+// The frame of the finding's main site's stack that calls its headline
+// (FindingHeadlines::builder: the program's own, not main), when that
 // function frees the most of the finding's bytes that die during the run
 // (the code that frees of its largest free stack not at exit,
 // FindingHeadlines::freer, else that stack's headline): the code that owns
 // the objects' lifetime, where the path that leaks one is (a parsed tree
 // made by parse_event and freed by handle_event, which drops one in 40 on
-// an error path); none when that function is not on the stack beyond the
-// headline, or is main (a loop that frees all, not the code to fix).
+// an error path); none otherwise.  Only the caller: further out is a
+// thread's or a request's loop that frees all it made (its scratch), not
+// the code to fix.
 std::optional<FrameId> owner_frame(const Model& model, const FindingHeadlines& headlines,
                                    const Finding& f) {
   if (!model.lifetimes.free_stacks || f.parts.empty()) return std::nullopt;
@@ -111,12 +113,10 @@ std::optional<FrameId> owner_frame(const Model& model, const FindingHeadlines& h
     std::string_view function = model.frame(ids[headlines.freer(ids).value_or(headlines.headline(ids))]).function;
     const FindingPart& main = f.parts.front();
     const std::vector<FrameId>& frames = model.site(main.main_site).frames;
-    for (std::size_t i = main.frames.size(); i < frames.size(); ++i) {
-      if (model.frame(frames[i]).function != function) continue;
-      if (function == "main") return std::nullopt;
-      return frames[i];
-    }
-    return std::nullopt;
+    if (main.frames.empty()) return std::nullopt;
+    std::optional<std::size_t> caller = headlines.builder(frames, main.frames.size() - 1);
+    if (!caller || model.frame(frames[*caller]).function != function) return std::nullopt;
+    return frames[*caller];
   }
   return std::nullopt;
 }

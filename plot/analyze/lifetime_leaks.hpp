@@ -80,10 +80,10 @@ struct Finding {
   std::uint32_t holder = 0;
   // The frame of that stack that holds the memory (FindingHeadlines::holder); none without one.
   std::optional<FrameId> holder_frame;
-  // Its headline as the report names it: the frame of its main site's stack,
-  // beyond its main part's headline, of the code that frees the most of its
-  // bytes that die during the run (owner_frame in lifetime_leaks.cpp), where
-  // the path that leaks one is; none when that code is not on the stack.
+  // Its headline as the report names it: the frame of its main site's stack
+  // that calls its main part's headline, when that code frees the most of
+  // its bytes that die during the run (owner_frame in lifetime_leaks.cpp):
+  // where the path that leaks one is; none otherwise.
   std::optional<FrameId> owner;
   bool freed_at_exit() const { return 2 * exit_freed_bytes >= kept_bytes && kept_bytes > 0; }
 };

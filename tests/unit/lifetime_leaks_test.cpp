@@ -1036,13 +1036,13 @@ TEST(LifetimeLeaks, ALeakOfBlocksKeptInGroupsIsCountedInItsEvents) {
 // which is kept; the other 9 freed across the epoch's end by free stack 1
 // (`frees`, innermost first).  The finding's owner frame's function, or "".
 std::string owner_of(const std::vector<std::uint32_t>& frees) {
-  // 0 main, 1 parse_event, 2 handle_event, 3 scratch
-  Model model = model_of({"main", "parse_event", "handle_event", "scratch"});
+  // 0 main, 1 parse_event, 2 handle_event, 3 scratch, 4 worker_loop
+  Model model = model_of({"main", "parse_event", "handle_event", "scratch", "worker_loop"});
   model.lifetimes.free_stacks = true;
   std::vector<FrameId> frames;
   for (std::uint32_t id : frees) frames.push_back(FrameId{id});
   model.lifetimes.free_stacks_frames.push_back(frames);
-  Site& trees = add_site(model, {1, 2, 0});
+  Site& trees = add_site(model, {1, 2, 4, 0});
   for (std::uint32_t e = 0; e + 1 < kEpochs; ++e) {
     cell(trees, e, kAlive, 100);
     for (int k = 0; k < 9; ++k) {
@@ -1060,8 +1060,10 @@ std::string owner_of(const std::vector<std::uint32_t>& frees) {
 TEST(LifetimeLeaks, TheOwnerIsTheCodeThatFreesTheOthers) {
   // handle_event frees the trees it does not drop: the path that drops one
   // is there, and the report heads the finding with it.
-  EXPECT_EQ(owner_of({2, 0}), "handle_event");
-  // Freed by main (a loop that frees all), or by code off the stack: none.
+  EXPECT_EQ(owner_of({2, 4, 0}), "handle_event");
+  // Freed by the loop further out (which frees all it made), by main, or by
+  // code off the stack: none.
+  EXPECT_EQ(owner_of({4, 0}), "");
   EXPECT_EQ(owner_of({0}), "");
   EXPECT_EQ(owner_of({3, 0}), "");
 }
