@@ -140,6 +140,14 @@ CurveEvidence curve_evidence(const Model& model, const SeriesBuilder& builder, c
   return out;
 }
 
+// The index in `frames` of the finding's owner (Finding::owner) at or
+// beyond its headline `headline`, when the frames reach it; else `headline`.
+std::size_t owner_or(const std::vector<FrameId>& frames, std::size_t headline, const Finding& f) {
+  if (!f.owner || headline >= frames.size()) return headline;
+  auto at = std::find(frames.begin() + static_cast<std::ptrdiff_t>(headline), frames.end(), *f.owner);
+  return at == frames.end() ? headline : static_cast<std::size_t>(at - frames.begin());
+}
+
 // A finding as a suspect (its context and measures set later, in suspects()).
 Leak finding_leak(const Model& model, const SeriesBuilder& builder, const LifetimeLeaks& found,
                   const Finding& f, const Cycles& cycles) {
@@ -164,8 +172,7 @@ Leak finding_leak(const Model& model, const SeriesBuilder& builder, const Lifeti
   bool leak_by_cycles =
       cycles.source == CycleSource::markers && left.cycles >= 3 && 2 * left.left >= left.cycles;
   leak.kind = leak_by_cycles ? LeakKind::left_behind : LeakKind::steady_growth;
-  std::uint32_t end = f.end_epoch > f.first_epoch && f.end_epoch < horizon ? f.end_epoch : horizon;
-  double span = static_cast<double>(found.boundaries[end] - found.boundaries[f.first_epoch]);
+  double span = static_cast<double>(found.boundaries[f.span_end()] - found.boundaries[f.first_epoch]);
   // A leak's kept bytes per cycle that left some behind, as the words give
   // them; growth's per time unit of its span.
   if (leak_by_cycles) {
@@ -175,12 +182,9 @@ Leak finding_leak(const Model& model, const SeriesBuilder& builder, const Lifeti
   }
   auto [least, most] = std::minmax_element(f.retention.begin(), f.retention.end());
   leak.confidence = f.retention.empty() || *most <= 0 ? 0 : *least / *most;
-  leak.headline = f.parts.front().frames.empty() ? 0 : f.parts.front().frames.size() - 1;
-  if (f.owner) {  // (an index into the main site's frames, as the headline's)
-    const std::vector<FrameId>& frames = model.site(f.parts.front().main_site).frames;
-    auto at = std::find(frames.begin() + static_cast<std::ptrdiff_t>(leak.headline), frames.end(), *f.owner);
-    if (at != frames.end()) leak.headline = static_cast<std::size_t>(at - frames.begin());
-  }
+  // (an index into the main site's frames, of which its main part's are the first)
+  leak.headline = owner_or(model.site(f.parts.front().main_site).frames,
+                           f.parts.front().frames.empty() ? 0 : f.parts.front().frames.size() - 1, f);
   leak.end_bytes = f.alive_bytes;
   leak.freed_before_exit = f.alive_bytes == 0;
   if (found.from_curves) {
@@ -226,12 +230,9 @@ std::vector<Leak> suspects(const std::vector<Context>& contexts, Verdicts& verdi
     const std::vector<FrameId>& frames = contexts[i].frames;
     const std::vector<FrameId>& part = leak.finding().parts.front().frames;
     auto at = part.empty() ? frames.end() : std::find(frames.begin(), frames.end(), part.back());
-    // Its owner (Finding::owner), when the context's frames reach it.
-    if (at != frames.end() && leak.finding().owner) {
-      auto owner = std::find(at, frames.end(), *leak.finding().owner);
-      if (owner != frames.end()) at = owner;
-    }
-    leak.headline = at == frames.end() ? 0 : static_cast<std::size_t>(at - frames.begin());
+    leak.headline = at == frames.end()
+                        ? 0
+                        : owner_or(frames, static_cast<std::size_t>(at - frames.begin()), leak.finding());
     out.push_back(std::move(leak));
   }
   std::sort(out.begin(), out.end(), [](const Leak& a, const Leak& b) {

@@ -713,6 +713,25 @@ std::vector<double> rise_rates(const std::vector<std::uint64_t>& kept, const std
   return rates;
 }
 
+// What a judgement sets on a node (its span and why it is no finding), kept
+// across a second judgement that may not hold: put back when it does not.
+struct Judged {
+  PassedOver why;
+  std::uint32_t first = 0, end = 0;
+  std::vector<std::uint32_t> bounds;
+  std::vector<double> ratios;
+};
+
+Judged judged(const Node& n) { return {n.why, n.first, n.end, n.bounds, n.ratios}; }
+
+void put_back(Node& n, Judged j) {
+  n.why = j.why;
+  n.first = j.first;
+  n.end = j.end;
+  n.bounds = std::move(j.bounds);
+  n.ratios = std::move(j.ratios);
+}
+
 // The end of the structure's own run: where its code stops making anything
 // (the epoch after its last birth), when that is past kOwnRun of the run's
 // time to h (`times`: each boundary's time from time zero, the graph's
@@ -802,16 +821,10 @@ bool judge_to(Node& n, std::uint32_t h, const std::vector<double>& given,
   bool never = std::any_of(n.never_kept.begin(), n.never_kept.begin() + h,
                            [](std::uint64_t k) { return k > 0; });
   if (!leak && !n.from_curves && n.exit_freed > 0 && never) {
-    PassedOver why = n.why;
-    std::uint32_t first = n.first;
-    std::vector<std::uint32_t> bounds = n.bounds;
+    Judged before = judged(n);
     leak = judge_on({n.never_kept.begin(), n.never_kept.begin() + h},
                     {n.never_blocks.begin(), n.never_blocks.begin() + h}, true);
-    if (!leak) {
-      n.why = why;
-      n.first = first;
-      n.bounds = bounds;
-    }
+    if (!leak) put_back(n, std::move(before));
   }
   if (!n.bounds.empty()) {  // for the words
     n.ratios = n.from_curves ? rise_rates(n.kept, work, n.bounds) : retention(n.born, n.kept, n.bounds);
@@ -828,16 +841,9 @@ bool judge(Node& n, std::uint32_t h, const std::vector<double>& given,
   if (judge_to(n, h, given, cycles, true)) return true;
   std::uint32_t own = own_end(n, h, times, given);
   if (own == h) return false;
-  PassedOver why = n.why;
-  std::uint32_t first = n.first;
-  std::vector<std::uint32_t> bounds = n.bounds;
-  std::vector<double> ratios = n.ratios;
+  Judged before = judged(n);
   if (judge_to(n, own, given, cycles, false)) return true;
-  n.why = why;
-  n.first = first;
-  n.end = h;
-  n.bounds = std::move(bounds);
-  n.ratios = std::move(ratios);
+  put_back(n, std::move(before));
   return false;
 }
 

@@ -105,20 +105,21 @@ std::optional<ExitFreer> exit_freer(const Model& model, const FindingHeadlines& 
 // the code to fix.
 std::optional<FrameId> owner_frame(const Model& model, const FindingHeadlines& headlines,
                                    const Finding& f) {
-  if (!model.lifetimes.free_stacks || f.parts.empty()) return std::nullopt;
-  for (const FreedBy& by : freed_by(model, f.sites)) {
-    if (by.at_exit) continue;
-    std::span<const FrameId> ids = free_stack(model, by.stack);
-    if (ids.empty()) return std::nullopt;
-    std::string_view function = model.frame(ids[headlines.freer(ids).value_or(headlines.headline(ids))]).function;
-    const FindingPart& main = f.parts.front();
-    const std::vector<FrameId>& frames = model.site(main.main_site).frames;
-    if (main.frames.empty()) return std::nullopt;
-    std::optional<std::size_t> caller = headlines.builder(frames, main.frames.size() - 1);
-    if (!caller || model.frame(frames[*caller]).function != function) return std::nullopt;
-    return frames[*caller];
+  if (!model.lifetimes.free_stacks || f.parts.empty() || f.parts.front().frames.empty()) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  const FindingPart& main = f.parts.front();
+  const std::vector<FrameId>& frames = model.site(main.main_site).frames;
+  std::optional<std::size_t> caller = headlines.builder(frames, main.frames.size() - 1);
+  if (!caller) return std::nullopt;
+  std::vector<FreedBy> freed = freed_by(model, f.sites);  // most bytes first
+  auto during = std::find_if(freed.begin(), freed.end(), [](const FreedBy& by) { return !by.at_exit; });
+  if (during == freed.end()) return std::nullopt;
+  std::span<const FrameId> ids = free_stack(model, during->stack);
+  if (ids.empty()) return std::nullopt;
+  std::size_t frees = headlines.freer(ids).value_or(headlines.headline(ids));
+  if (model.frame(ids[frees]).function != model.frame(frames[*caller]).function) return std::nullopt;
+  return frames[*caller];
 }
 
 Finding finding_of(const Model& model, const FindingHeadlines& headlines,

@@ -86,6 +86,11 @@ struct Finding {
   // where the path that leaks one is; none otherwise.
   std::optional<FrameId> owner;
   bool freed_at_exit() const { return 2 * exit_freed_bytes >= kept_bytes && kept_bytes > 0; }
+  // The end of its main part's span: end_epoch, within (first_epoch, horizon], else the horizon.
+  std::uint32_t span_end() const {
+    auto horizon = static_cast<std::uint32_t>(kept_by_epoch.size());
+    return end_epoch > first_epoch && end_epoch < horizon ? end_epoch : horizon;
+  }
 };
 
 struct LifetimeLeaks {

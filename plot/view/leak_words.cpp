@@ -36,7 +36,7 @@ std::string finding_why(const Model& model, const Leak& leak, const Leaks& leaks
   const Cycles& cycles = leaks.cycles;
   const Finding& f = leak.finding();
   std::uint32_t horizon = static_cast<std::uint32_t>(f.kept_by_epoch.size());
-  std::uint32_t end = f.end_epoch > f.first_epoch && f.end_epoch < horizon ? f.end_epoch : horizon;
+  std::uint32_t end = f.span_end();
   std::string range = run_range(model, leaks.boundaries, f.first_epoch, end);
   std::string text;
   if (!leaks.from_lifetimes) {

@@ -971,6 +971,15 @@ TEST(LifetimeLeaks, ALogBufferAppendedToAllRunIsALeak) {
   EXPECT_EQ(found.findings.front().kept_blocks, 1u);
 }
 
+// A phase of `site`'s code over epochs [0, end): 10 blocks of 100 bytes an
+// epoch, one kept, the other 9 freed in the same epoch.
+void phase(Site& site, std::uint32_t end) {
+  for (std::uint32_t e = 0; e < end; ++e) {
+    cell(site, e, kAlive, 100);
+    for (int k = 0; k < 9; ++k) cell(site, e, e, 100);
+  }
+}
+
 TEST(LifetimeLeaks, AThreadThatFinishesEarlyLeaksUntilItsEnd) {
   // 1 render_name, in a thread that finishes at epoch 24 of 40 while the
   // others go on: it makes 10 names an epoch and drops 1 (100 bytes).
@@ -978,11 +987,7 @@ TEST(LifetimeLeaks, AThreadThatFinishesEarlyLeaksUntilItsEnd) {
   // epoch 24, past half of the run, having freed 9 blocks for each it kept:
   // judged again up to there, a leak.
   Model model = model_of({"main", "render_name", "scratch"});
-  Site& names = add_site(model, {1, 0});
-  for (std::uint32_t e = 0; e < 24; ++e) {
-    cell(names, e, kAlive, 100);
-    for (int k = 0; k < 9; ++k) cell(names, e, e, 100);
-  }
+  phase(add_site(model, {1, 0}), 24);
   temporaries(model, 2);
   LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
   ASSERT_EQ(headlines(model, found), std::vector<std::string>{"render_name"});
@@ -999,11 +1004,7 @@ TEST(LifetimeLeaks, ATableFilledUntilLateOrAStartUpPhaseIsNoPhaseOfItsOwn) {
   Model model = model_of({"main", "intern_name", "load_rules", "scratch"});
   Site& table = add_site(model, {1, 0});
   for (std::uint32_t e = 0; e < 24; ++e) cell(table, e, kAlive, 100);
-  Site& rules = add_site(model, {2, 0});
-  for (std::uint32_t e = 0; e < 12; ++e) {
-    cell(rules, e, kAlive, 100);
-    for (int k = 0; k < 9; ++k) cell(rules, e, e, 100);
-  }
+  phase(add_site(model, {2, 0}), 12);
   temporaries(model, 3);
   LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
