@@ -86,8 +86,9 @@ struct ExitFreer {
 };
 
 std::optional<ExitFreer> exit_freer(const Model& model, const FindingHeadlines& headlines,
-                                    const Node& n) {
-  std::span<const FrameId> frames = free_stack(model, holder_stack(n.exit_free, n.alive_end));
+                                    const std::map<std::uint32_t, std::uint64_t>& exit_free,
+                                    std::uint64_t alive) {
+  std::span<const FrameId> frames = free_stack(model, holder_stack(exit_free, alive));
   std::optional<std::size_t> at = headlines.freer(frames);
   if (!at) return std::nullopt;
   return ExitFreer{frames, model.frame(frames[*at]).function};
@@ -161,13 +162,15 @@ Finding finding_of(const Model& model, const FindingHeadlines& headlines,
 }
 
 
-// The most leaking nodes of one builder compared pair by pair (step 5, (d)).
+// The most leaking structures of one builder compared pair by pair (step 5, (d)).
 constexpr std::size_t kPairwise = 1024;
 
 // The joins of step 5, indexed by what they compare so that they cost about
-// the leaking nodes, not their pairs (but the nodes of one builder, at most
-// kPairwise, compared pair by pair); the same joins as comparing every
-// pair (a,b), whose rule is: the same headline function; or freed together
+// the leaking nodes, not their pairs (but the structures of one builder, at
+// most kPairwise, compared pair by pair); after the first, they compare
+// structures (the nodes of one headline function called from one function),
+// or their parts freed at exit by one freer, as wholes; the same joins as
+// comparing every pair (a,b), whose rule is: the same headline function; or freed together
 // at exit and born alike (total variation at most kSame; freed together
 // alone for a node with no kept block of its own); or, when neither is
 // freed at exit, the same builder (one a container that grows only in
@@ -230,18 +233,28 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // of the helpers one loop calls, neither a container, are judged by
   // their births below: each at its own rate, they are born alike but not
   // together (and a rare one's few blocks differ from any other's by
-  // chance).  A builder of more than kPairwise leaking nodes joins them
-  // all: comparing every pair would cost their square.
-  auto grows = [](const Node& x) {
+  // chance).  Compared structure by structure (the same headline function
+  // called from the same function, joined above): each structure's members
+  // never freed at exit, their kept bytes and blocks added up, so that a
+  // structure of many places (a library's parse tree, a place for each
+  // kind of node) weighs as one, and no place of one structure that
+  // happens to keep its bytes in the epochs of another's joins the two.
+  // A builder of more than kPairwise such structures joins them all:
+  // comparing every pair would cost their square.
+  struct Unfreed {
+    std::size_t member = SIZE_MAX;  // one of them (all are joined)
+    std::vector<std::uint64_t> kept, blocks;
+    bool copies = false;
+  };
+  auto grows = [](const Unfreed& x) {
     if (x.copies) return true;
-    for (std::size_t e = 0; e < x.kept.size() && e < x.kept_blocks.size(); ++e) {
-      if (x.kept[e] > 0 && x.kept_blocks[e] == 0) return true;
+    for (std::size_t e = 0; e < x.kept.size() && e < x.blocks.size(); ++e) {
+      if (x.kept[e] > 0 && x.blocks[e] == 0) return true;
     }
     return false;
   };
-  auto holds = [&](std::size_t container, std::size_t data) {
-    const Node& x = nodes[leaking[container]];
-    const std::vector<std::uint64_t>& added = nodes[leaking[data]].kept_blocks;
+  auto holds = [](const Unfreed& x, const Unfreed& data) {
+    const std::vector<std::uint64_t>& added = data.blocks;
     bool started = false;  // the container keeps bytes born by this epoch
     std::uint64_t before = 0, after = 0;  // the data's kept blocks born before, and since
     for (std::size_t e = 0; e < x.kept.size() && e < added.size(); ++e) {
@@ -251,29 +264,40 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     }
     return before <= after;
   };
-  std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;
-  std::vector<bool> growing(n);
+  std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;  // -> structures
+  std::vector<Unfreed> structures;
+  std::map<std::size_t, std::size_t> structure_of;  // a member (one per structure) -> its index
   for (std::size_t a = 0; a < n; ++a) {
-    if (builders[a].empty()) continue;
-    by_builder[builders[a]].push_back(a);
-    growing[a] = grows(nodes[leaking[a]]);
+    if (builders[a].empty() || freers[a]) continue;
+    std::size_t one = a;  // the structure's first member (by_function), or the node alone
+    if (!functions[a].empty()) one = by_function.at({functions[a], nodes[leaking[a]].caller});
+    auto [at, fresh] = structure_of.emplace(one, structures.size());
+    if (fresh) {
+      structures.push_back({a, {}, {}, false});
+      by_builder[builders[a]].push_back(at->second);
+    }
+    Unfreed& x = structures[at->second];
+    const Node& node = nodes[leaking[a]];
+    x.kept.resize(std::max(x.kept.size(), node.kept.size()), 0);
+    x.blocks.resize(std::max(x.blocks.size(), node.kept_blocks.size()), 0);
+    for (std::size_t e = 0; e < node.kept.size(); ++e) x.kept[e] += node.kept[e];
+    for (std::size_t e = 0; e < node.kept_blocks.size(); ++e) x.blocks[e] += node.kept_blocks[e];
+    x.copies |= node.copies;
   }
   for (const auto& [builder, members] : by_builder) {
-    auto unfreed = std::find_if(members.begin(), members.end(),
-                                [&](std::size_t a) { return !freers[a]; });
-    if (unfreed == members.end()) continue;
     if (members.size() > kPairwise) {
-      for (std::size_t a : members) joins.join(a, *unfreed);
+      for (std::size_t x : members) joins.join(structures[x].member, structures[members.front()].member);
       continue;
     }
+    std::vector<bool> growing(members.size());
+    for (std::size_t i = 0; i < members.size(); ++i) growing[i] = grows(structures[members[i]]);
     for (std::size_t i = 0; i < members.size(); ++i) {
       for (std::size_t j = i + 1; j < members.size(); ++j) {
-        std::size_t a = members[i], b = members[j];
-        if (!freers[a] && !freers[b] &&
-            ((growing[a] && holds(a, b)) || (growing[b] && holds(b, a))) &&
-            total_variation(nodes[leaking[a]].kept_blocks, nodes[leaking[b]].kept_blocks) >
-                kSame) {
-          joins.join(a, b);
+        const Unfreed& a = structures[members[i]];
+        const Unfreed& b = structures[members[j]];
+        if (((growing[i] && holds(a, b)) || (growing[j] && holds(b, a))) &&
+            total_variation(a.blocks, b.blocks) > kSame) {
+          joins.join(a.member, b.member);
         }
       }
     }
@@ -303,10 +327,37 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     }
     return true;
   };
+  // Compared part by part of each structure (joined above): its members
+  // never freed at exit, and those freed by each freer, their kept blocks
+  // added up, so that a structure of many places (a library's parse tree,
+  // a place for each kind of node) is born as a whole: one of its places
+  // that keeps a block in one epoch is born exactly like another
+  // structure's that does.
+  struct Part {
+    std::size_t member = 0;            // one of them (all are joined)
+    std::vector<std::size_t> members;
+    std::vector<std::uint64_t> blocks;
+  };
+  std::vector<Part> parts;
+  std::map<std::pair<std::size_t, std::optional<std::string_view>>, std::size_t> part_of;
+  for (std::size_t a = 0; a < n; ++a) {
+    std::size_t one = a;  // the structure's first member (by_function), or the node alone
+    if (!functions[a].empty()) one = by_function.at({functions[a], nodes[leaking[a]].caller});
+    std::optional<std::string_view> freer;
+    if (freers[a]) freer = freers[a]->function;
+    auto [at, fresh] = part_of.emplace(std::pair(one, freer), parts.size());
+    if (fresh) parts.push_back({a, {}, {}});
+    Part& part = parts[at->second];
+    part.members.push_back(a);
+    const std::vector<std::uint64_t>& blocks = nodes[leaking[a]].kept_blocks;
+    part.blocks.resize(std::max(part.blocks.size(), blocks.size()), 0);
+    for (std::size_t e = 0; e < blocks.size(); ++e) part.blocks[e] += blocks[e];
+  }
   std::vector<Births> classes;
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_shape;  // shape -> classes
-  for (std::size_t a = 0; a < n; ++a) {
-    const std::vector<std::uint64_t>& blocks = nodes[leaking[a]].kept_blocks;
+  for (const Part& part : parts) {
+    std::size_t a = part.member;
+    const std::vector<std::uint64_t>& blocks = part.blocks;
     std::uint64_t total = std::accumulate(blocks.begin(), blocks.end(), std::uint64_t{0});
     if (total == 0) continue;  // no births to compare (total_variation says 1)
     std::uint64_t shape = 0;   // which epochs have blocks, and their shares to 1/1024
@@ -328,13 +379,15 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       same.push_back(c);
     }
     Births& k = classes[c];
-    if (own_frames[a]) {
-      k.own_frames.insert(own_frames[a]->begin(), own_frames[a]->end());
-    } else {
-      k.library = true;
+    for (std::size_t m : part.members) {
+      if (own_frames[m]) {
+        k.own_frames.insert(own_frames[m]->begin(), own_frames[m]->end());
+      } else {
+        k.library = true;
+      }
     }
     if (freers[a]) {
-      k.freed.push_back(a);
+      k.freed.insert(k.freed.end(), part.members.begin(), part.members.end());
       if (!freers[a]->function.empty()) {
         auto [at, fresh] = k.by_freer.emplace(freers[a]->function, a);
         if (!fresh) joins.join(a, at->second);
@@ -613,7 +666,6 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
   for (std::size_t i : leaking) {
     // (a site without a stack has no headline function)
     functions.push_back(nodes[i].key.empty() ? "" : model.frame(nodes[i].key.back()).function);
-    freers.push_back(exit_freer(model, headlines, nodes[i]));
     const Node& n = nodes[i];
     std::span<const FrameId> frames = model.sites[index(n.main_site)].frames;
     std::optional<std::size_t> at =
@@ -624,6 +676,35 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
     if (own_at) {
       own.emplace();
       for (std::size_t c : *own_at) own->push_back(model.frame(frames[c]).function);
+    }
+  }
+  // What frees each structure at exit (the nodes of one headline function
+  // called from one function, as judge_structures judges them), its nodes'
+  // frees at exit added up: a structure whose entries are never freed is
+  // not freed at exit for the few of them in flight at the end, which the
+  // code that made them frees as it always does.
+  std::map<std::pair<std::string_view, std::string_view>, std::vector<std::size_t>> structures;
+  for (std::size_t a = 0; a < leaking.size(); ++a) {
+    const Node& n = nodes[leaking[a]];
+    structures[{functions[a].empty() ? std::string_view() : n.function, n.caller}].push_back(a);
+  }
+  freers.resize(leaking.size());
+  for (const auto& [structure, members] : structures) {
+    auto freer_of = [&](std::span<const std::size_t> of) {
+      std::map<std::uint32_t, std::uint64_t> exit_free;
+      std::uint64_t alive = 0;
+      for (std::size_t a : of) {
+        const Node& n = nodes[leaking[a]];
+        for (const auto& [stack, bytes] : n.exit_free) exit_free[stack] += bytes;
+        alive += n.alive_end;
+      }
+      return exit_freer(model, headlines, exit_free, alive);
+    };
+    if (structure.first.empty()) {
+      for (std::size_t a : members) freers[a] = freer_of({&a, 1});
+    } else {
+      std::optional<ExitFreer> freer = freer_of(members);
+      for (std::size_t a : members) freers[a] = freer;
     }
   }
   Joins joins(leaking.size());

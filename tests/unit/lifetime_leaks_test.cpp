@@ -693,6 +693,43 @@ TEST(LifetimeLeaks, WhatTwoFunctionsBuildWithOtherBirthsIsTwoFindings) {
   EXPECT_EQ(found.findings.size(), 2u);
 }
 
+TEST(LifetimeLeaks, TwoLeaksOfOneLoopEachOfManyPlacesAreTwoFindings) {
+  // sanitize_record drops a parsed document every epoch (parse_fragment's
+  // first line) and, rarely, a rendered output: one block every 5 epochs,
+  // each from another line of render_output (a library's buffers, a place
+  // for each path that grows them).  A second line of parse_fragment keeps
+  // one block, in epoch 12, as render_output's third line does: two places
+  // born alike, but the two structures are not (one every epoch, the other
+  // every 5).  Two findings.  And what each leaves in flight at the end,
+  // freed by sanitize_record in the release at exit, is no code that frees
+  // both at exit.
+  std::vector<std::string> functions = {"main", "parse_fragment", "parse_fragment",
+                                        "sanitize_record", "scratch"};
+  for (int k = 0; k < 8; ++k) functions.push_back("render_output");
+  functions.push_back("parse_fragment");  // 13: a third line
+  Model model = model_of(functions);
+  model.lifetimes.free_stacks = true;
+  model.lifetimes.free_stacks_frames.push_back({FrameId{3}, FrameId{0}});
+  Site& documents = add_site(model, {1, 3, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(documents, e, kAlive, 200);
+  Site& in_flight = add_site(model, {13, 3, 0});
+  cell(in_flight, kEpochs - 3, kEpochs - 1, 200);
+  in_flight.cells.back().freed_by = 1;
+  Site& rare = add_site(model, {2, 3, 0});
+  cell(rare, 12, kAlive, 64);
+  for (std::uint32_t k = 0; k < 8; ++k) {
+    Site& output = add_site(model, {5 + k, 3, 0});
+    cell(output, 2 + 5 * k, kAlive, 512);
+    if (k == 7) {
+      cell(output, kEpochs - 3, kEpochs - 1, 512);
+      output.cells.back().freed_by = 1;
+    }
+  }
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), (std::vector<std::string>{"parse_fragment", "render_output"}));
+}
+
 // A probe report kept in every epoch, built under writer_main, and a URL
 // kept in most epochs (not those divisible by 5), built under
 // resolver_main (without `threads`, both called by main), each under
