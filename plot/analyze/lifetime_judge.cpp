@@ -548,7 +548,11 @@ bool high_water(const std::vector<double>& lasting, std::uint32_t s, std::uint32
 // kParts at least (an epoch a part); a curve's, of its own finer clock,
 // kMinSpan.
 std::uint32_t least_span(const Node& n, std::size_t epochs) {
-  if (n.from_curves || epochs >= kToolEpochs) return kMinSpan;
+  return n.from_curves ? kMinSpan : least_table_span(epochs);
+}
+
+std::uint32_t least_table_span(std::size_t epochs) {
+  if (epochs >= kToolEpochs) return kMinSpan;
   auto scaled = static_cast<std::uint32_t>((kMinSpan * epochs + kToolEpochs - 1) / kToolEpochs);
   return std::max<std::uint32_t>(static_cast<std::uint32_t>(kParts), scaled);
 }

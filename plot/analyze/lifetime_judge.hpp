@@ -35,6 +35,10 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
               const std::vector<std::vector<double>>& ceilings, std::uint32_t h,
               std::span<const std::uint32_t> cycles);
 
+// The least span the lifetimes judge, in epochs of a table of `epochs`
+// epochs (least_span in lifetime_judge.cpp).
+std::uint32_t least_table_span(std::size_t epochs);
+
 // Whether a stretch of parts (of `bounds`, one or more in a row) holds no
 // survivor where a steady rate would leave it none less than kChance of the
 // time: what the structure leaves behind was not born all through its span

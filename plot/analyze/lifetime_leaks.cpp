@@ -570,6 +570,16 @@ LifetimeLeaks judge_lifetimes(const Model& model, const FindingHeadlines& headli
 
 }  // namespace
 
+bool lifetimes_judge_own_run(const Model& model) {
+  if (!model.has_lifetimes || model.lifetimes.epochs == 0) return false;
+  std::uint32_t start = own_start(model);
+  if (start == 0) return true;
+  std::uint32_t work_end = 0;
+  std::vector<double> work;
+  std::uint32_t h = horizon_of(born_from(model, start), work_end, work);
+  return h >= start + least_table_span(model.lifetimes.epochs);
+}
+
 LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
                                   std::span<const std::uint64_t> cycle_ticks) {
   std::uint32_t start = own_start(model);

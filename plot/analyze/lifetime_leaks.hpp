@@ -130,6 +130,14 @@ LifetimeLeaks find_lifetime_leaks(const Model& model, const OwnCode& own,
 LifetimeLeaks find_lifetime_leaks(const Model& model, const FindingHeadlines& headlines,
                                   std::span<const std::uint64_t> cycle_ticks = {});
 
+// Whether the lifetimes cut this process's own run, from its start to the
+// horizon, into epochs enough to judge a span of it (the least span,
+// kMinSpan of kToolEpochs): a forked
+// child's run begins at the fork, in its parent's clock, whose epochs have
+// grown with the parent's run; a child that runs briefly after it holds a
+// few of them, and is judged on its curves (its snapshots, its own).
+bool lifetimes_judge_own_run(const Model& model);
+
 // The findings of a profile judged from its curves alone (a massif.out file,
 // or --leaks-from=curves): the same judgement of the same structures, on
 // the table nodes_of_curves reads off their series (lifetime_nodes.hpp):

@@ -138,6 +138,35 @@ TEST(LifetimeLeaks, WhatAForkedChildInheritedIsNoLeakOfItsOwn) {
   EXPECT_TRUE(find_lifetime_leaks(child, OwnCode(child, {})).findings.empty());
 }
 
+// A forked child that runs briefly after its parent's clock has grown long
+// epochs: its own run, from the fork to the horizon, holds fewer epochs
+// than the least span the lifetimes judge, and its curves judge it.  One
+// forked early holds enough; a process that is no child, from epoch 0.
+TEST(LifetimeLeaks, AForkedChildOfAFewEpochsIsJudgedOnItsCurves) {
+  Model model = model_of({"main", "scan", "scratch"});
+  Site& leak = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) cell(leak, e, kAlive, 100);
+  temporaries(model, 2);
+  Snapshot first;
+  Model parent = model;
+  parent.snapshots.push_back(first);
+  EXPECT_TRUE(lifetimes_judge_own_run(parent));
+  auto child_at = [&](std::uint32_t fork) {
+    Model child = model;
+    Snapshot at = first;
+    at.time = fork;
+    at.heap = 100 * fork;
+    child.snapshots.push_back(at);
+    return child;
+  };
+  std::uint32_t least = detail::least_table_span(kEpochs);
+  std::uint32_t h = kEpochs - kExitEpochs;
+  EXPECT_TRUE(lifetimes_judge_own_run(child_at(10)));
+  EXPECT_TRUE(lifetimes_judge_own_run(child_at(h - least)));
+  EXPECT_FALSE(lifetimes_judge_own_run(child_at(h - least + 1)));
+  EXPECT_FALSE(lifetimes_judge_own_run(child_at(36)));
+}
+
 TEST(LifetimeLeaks, ACacheAndATurnoverAreNoLeak) {
   // 1 cache_insert: a FIFO of 5 epochs' entries (each dies 5 epochs after its
   // birth); 2 fill_cache fills a cache in epochs 0-4, whose entries 3
