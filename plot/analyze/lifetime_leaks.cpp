@@ -123,12 +123,61 @@ std::optional<FrameId> owner_frame(const Model& model, const FindingHeadlines& h
   return frames[*caller];
 }
 
+// The code that holds what a node frees during the run: the holder of each
+// of its free stacks before H (FindingHeadlines::holder) that has a freer
+// of the program's own, not main, with the bytes it frees.
+std::map<std::string_view, std::uint64_t> run_holders(const Model& model,
+                                                      const FindingHeadlines& headlines,
+                                                      const Node& n) {
+  std::map<std::string_view, std::uint64_t> out;
+  for (const auto& [stack, bytes] : n.run_free) {
+    std::span<const FrameId> frames = free_stack(model, stack);
+    if (frames.empty() || !headlines.freer(frames)) continue;
+    std::string_view f = model.frame(frames[headlines.holder(frames)]).function;
+    if (!f.empty() && f != "main") out[f] += bytes;
+  }
+  return out;
+}
+
+// The finding's members, its main structure's first: the structure (the
+// members of one headline function called from one function) whose code
+// that frees the most of its bytes during the run also frees some of every
+// other's, when one alone does (a session, whose close frees the options it
+// parsed, which its command loop frees too: it holds them); else, as they
+// are, the most kept first.
+void main_first(const Model& model, const FindingHeadlines& headlines,
+                std::vector<const Node*>& members) {
+  using Structure = std::pair<std::string_view, std::string_view>;
+  std::map<Structure, std::map<std::string_view, std::uint64_t>> holders;
+  for (const Node* n : members) {
+    auto& of = holders[{n->function, n->caller}];
+    for (const auto& [f, bytes] : run_holders(model, headlines, *n)) of[f] += bytes;
+  }
+  if (holders.size() < 2) return;
+  std::optional<Structure> root;
+  for (const auto& [structure, of] : holders) {
+    auto most = std::max_element(of.begin(), of.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (most == of.end()) continue;
+    bool all = std::all_of(holders.begin(), holders.end(), [&](const auto& other) {
+      return other.first == structure || other.second.contains(most->first);
+    });
+    if (!all) continue;
+    if (root) return;  // two hold all the others: neither is the one
+    root = structure;
+  }
+  if (!root) return;
+  std::stable_partition(members.begin(), members.end(),
+                        [&](const Node* n) { return Structure(n->function, n->caller) == *root; });
+}
+
 Finding finding_of(const Model& model, const FindingHeadlines& headlines,
                    std::vector<const Node*> members, std::uint32_t h) {
   std::sort(members.begin(), members.end(), [](const Node* a, const Node* b) {
     if (a->kept_total != b->kept_total) return a->kept_total > b->kept_total;
     return a->key < b->key;
   });
+  main_first(model, headlines, members);
   Finding f;
   f.kept_by_epoch.assign(h, 0);
   std::map<std::uint32_t, std::uint64_t> exit_free;
@@ -184,6 +233,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                   const std::vector<std::optional<ExitFreer>>& freers,
                   const std::vector<std::string_view>& builders,
                   const std::vector<std::optional<std::vector<std::string_view>>>& own_frames,
+                  const std::vector<std::map<std::string_view, std::uint64_t>>& run_holders,
                   Joins& joins) {
   std::size_t n = leaking.size();
   // The same headline function called from the same function: one
@@ -316,6 +366,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     std::vector<std::size_t> freed;   // the members with one
     std::unordered_map<std::string_view, std::size_t> by_freer;  // freer -> a member (all joined)
     std::set<std::string_view> own_frames;  // its members' (FindingHeadlines::own_frames)
+    std::map<std::string_view, std::uint64_t> run_holders;  // its members' (run_holders), bytes
     bool library = false;                // a member's headline is no code of the program's own
   };
   auto proportional = [](const std::vector<std::uint64_t>& x, const std::vector<std::uint64_t>& y) {
@@ -375,11 +426,12 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                            [&](std::size_t c) { return proportional(classes[c].blocks, blocks); });
     std::size_t c = it != same.end() ? *it : classes.size();
     if (c == classes.size()) {
-      classes.push_back({blocks, total, first, mean, SIZE_MAX, {}, {}, {}, false});
+      classes.push_back({blocks, total, first, mean, SIZE_MAX, {}, {}, {}, {}, false});
       same.push_back(c);
     }
     Births& k = classes[c];
     for (std::size_t m : part.members) {
+      for (const auto& [f, bytes] : run_holders[m]) k.run_holders[f] += bytes;
       if (own_frames[m]) {
         k.own_frames.insert(own_frames[m]->begin(), own_frames[m]->end());
       } else {
@@ -422,7 +474,11 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   for (const Births& k : classes) join_classes(k, k);
   // Born alike but not in the same proportions: one structure when some code
   // of the program's own builds both (a function on both stacks from their
-  // headlines out, not main) and they were born together (kMinBlocks kept
+  // headlines out, not main), or one owns the other and not the other way
+  // round (owns: a session and the options it holds, which its close frees
+  // beside the command loop that replaces them; not two structures that one
+  // request loop frees both of, which says nothing of one holding the
+  // other), and they were born together (kMinBlocks kept
   // blocks each at least, and the epochs that kept more of one kept more of
   // the other, from the first that kept both: a correlation of kTogether at
   // least) or, not together, the
@@ -441,9 +497,17 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
            correlation(std::span<const std::uint64_t>(x.blocks).subspan(both),
                        std::span<const std::uint64_t>(y.blocks).subspan(both)) >= kTogether;
   };
-  auto common_code = [](const Births& x, const Births& y) {
+  // x owns y: the code that frees the most of x's bytes during the run
+  // frees some of y's.
+  auto owns = [](const Births& x, const Births& y) {
+    auto most = std::max_element(x.run_holders.begin(), x.run_holders.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    return most != x.run_holders.end() && y.run_holders.contains(most->first);
+  };
+  auto common_code = [&](const Births& x, const Births& y) {
     return std::any_of(x.own_frames.begin(), x.own_frames.end(),
-                       [&](std::string_view f) { return y.own_frames.contains(f); });
+                       [&](std::string_view f) { return y.own_frames.contains(f); }) ||
+           owns(x, y) != owns(y, x);
   };
   std::vector<std::size_t> order(classes.size());
   std::iota(order.begin(), order.end(), 0);
@@ -717,8 +781,13 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
       for (std::size_t a : members) freers[a] = freer;
     }
   }
+  // The code that holds what each frees during the run (run_holders).
+  std::vector<std::map<std::string_view, std::uint64_t>> holders(leaking.size());
+  for (std::size_t a = 0; a < leaking.size(); ++a) {
+    holders[a] = run_holders(model, headlines, nodes[leaking[a]]);
+  }
   Joins joins(leaking.size());
-  join_leaking(model, nodes, leaking, functions, freers, builders, own_frames, joins);
+  join_leaking(model, nodes, leaking, functions, freers, builders, own_frames, holders, joins);
   std::map<std::size_t, std::vector<const Node*>> groups;
   for (std::size_t a = 0; a < leaking.size(); ++a) {
     groups[joins.find(a)].push_back(&nodes[leaking[a]]);

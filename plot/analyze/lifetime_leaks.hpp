@@ -65,7 +65,7 @@ struct FindingPart {
 };
 
 struct Finding {
-  std::vector<FindingPart> parts;  // the most kept first
+  std::vector<FindingPart> parts;  // its main structure's first (main_first), then the most kept
   std::vector<SiteId> sites;       // of all parts, sorted
   std::uint64_t kept_bytes = 0;
   std::uint64_t kept_blocks = 0;

@@ -194,6 +194,7 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
         Amount& a = n.deaths[{c.birth, c.death}];
         a.bytes += c.bytes;
         a.blocks += c.blocks;
+        if (c.freed_by != 0) n.run_free[c.freed_by] += c.bytes;
       }
     }
     n.kept_total += kept;

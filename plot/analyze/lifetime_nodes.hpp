@@ -112,6 +112,7 @@ struct Node {
   std::vector<std::uint64_t> born, kept, born_blocks, kept_blocks;   // by birth epoch, [0, H)
   std::map<std::pair<std::uint32_t, std::uint32_t>, Amount> deaths;  // (birth, death) < H
   std::map<std::uint32_t, std::uint64_t> exit_free;  // free stack -> kept bytes it frees
+  std::map<std::uint32_t, std::uint64_t> run_free;   // free stack -> bytes it frees before H
   std::uint64_t exit_freed = 0;  // kept bytes freed at or after H, by any stack or none known
   std::vector<std::uint64_t> exit_kept;  // those bytes by birth epoch, [0, H)
   std::vector<std::uint64_t> never_kept, never_blocks;  // kept and never freed, by birth epoch [0, H)

@@ -132,7 +132,8 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
 
 std::string finding_words(const Model& model, const Leak& leak, const std::string& holder) {
   const Finding& f = leak.finding();
-  // The parts by headline function, each with its share of the kept bytes.
+  // The parts by headline function, each with its share of the kept bytes
+  // (the main part first: its function is the first in `order`).
   std::map<std::string, std::uint64_t> by_function;
   std::vector<std::string> order;
   for (const FindingPart& part : f.parts) {
@@ -142,7 +143,8 @@ std::string finding_words(const Model& model, const Leak& leak, const std::strin
     if (by_function.try_emplace(name, 0).second) order.push_back(name);
     by_function[name] += part.kept_bytes;
   }
-  std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) {
+  // The main part's first (where the words place it), then the most kept.
+  std::stable_sort(order.begin() + 1, order.end(), [&](const std::string& a, const std::string& b) {
     return by_function[a] > by_function[b];
   });
   auto share = [&](std::uint64_t bytes) {
