@@ -759,7 +759,7 @@ std::uint32_t own_end(const Node& n, std::uint32_t h, const std::vector<double>&
   if (n.from_curves || n.copies || times.size() <= h) return h;
   std::uint32_t own = h;
   while (own > 0 && n.born[own - 1] == 0) --own;
-  if (own == h || own == 0 || times[own] < kOwnRun * times[h]) return h;
+  if (own == h || own == 0 || (!n.thread_ended && times[own] < kOwnRun * times[h])) return h;
   std::uint32_t first = 0;
   while (first < own && n.born[first] == 0) ++first;
   std::vector<std::uint32_t> bounds = work_bounds(first, own, work);
@@ -865,6 +865,32 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
     nodes[i].function = function;
     structures[{function, nodes[i].caller}].push_back(i);
   }
+  // The threads' code: the function a thread starts in (called by
+  // start_thread) on each node's main stack, and the epoch after the last
+  // in which any node of it made something.
+  std::vector<std::string_view> entries(nodes.size());
+  std::map<std::string_view, std::uint32_t> thread_end;
+  auto last_birth = [&](const Node& n) {
+    std::uint32_t end = h;
+    while (end > 0 && n.born[end - 1] == 0) --end;
+    return end;
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::vector<FrameId>& frames = model.site(nodes[i].main_site).frames;
+    for (std::size_t j = 1; j < frames.size(); ++j) {
+      if (model.frame(frames[j]).function == "start_thread") {
+        entries[i] = model.frame(frames[j - 1]).function;
+        break;
+      }
+    }
+    if (entries[i].empty()) continue;
+    std::uint32_t& end = thread_end[entries[i]];
+    end = std::max(end, last_birth(nodes[i]));
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    nodes[i].thread_ended = !entries[i].empty() && thread_end[entries[i]] == last_birth(nodes[i]) &&
+                            thread_end[entries[i]] < h;
+  }
   std::vector<bool> leaks(nodes.size(), false);
   std::vector<double> times;  // each boundary's time from time zero, the graph's axis (own_end)
   if (model.has_lifetimes && model.lifetimes.epochs >= h) {
@@ -893,6 +919,7 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
         all.deaths[cell].blocks += a.blocks;
       }
       all.copies |= n.copies;
+      all.thread_ended = (i == members.front() || all.thread_ended) && n.thread_ended;
       all.exit_freed += n.exit_freed;
       for (std::uint32_t e = 0; e < h; ++e) {
         all.exit_kept[e] += n.exit_kept[e];

@@ -126,6 +126,7 @@ struct Node {
   std::string_view function;  // of its headline: its structure
   bool copies = false;  // follow_copies found a container that copies itself
   bool from_curves = false;  // read off its curve (nodes_of_curves): a survivor is a rise
+  bool thread_ended = false;  // its code runs in threads that made nothing after its last birth
   PassedOver why;       // when it is no finding
 };
 

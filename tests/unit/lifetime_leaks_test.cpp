@@ -1124,6 +1124,28 @@ TEST(LifetimeLeaks, ATableFilledUntilLateOrAStartUpPhaseIsNoPhaseOfItsOwn) {
   }
 }
 
+// A phase of 12 epochs of 40 (10 blocks an epoch, 1 kept), run by a thread
+// (frame 2, verify_main, called by start_thread, 3): when the thread makes
+// nothing after it, the thread has ended, and its code's end is its own
+// however early: judged up to there, a leak.  When the thread goes on
+// making other things (frame 4, serve), the phase is a start-up phase of the
+// thread's: no leak, as in main's code.
+TEST(LifetimeLeaks, AThreadThatEndsEarlyLeaksUntilItsEndHoweverEarly) {
+  auto findings = [](bool thread_goes_on) {
+    Model model = model_of({"main", "verify_stream", "verify_main", "start_thread", "serve",
+                            "scratch"});
+    phase(add_site(model, {1, 2, 3}), 12);
+    if (thread_goes_on) {
+      Site& later = add_site(model, {4, 2, 3});
+      for (std::uint32_t e = 12; e < kEpochs; ++e) cell(later, e, e, 64);
+    }
+    temporaries(model, 5);
+    return headlines(model, find_lifetime_leaks(model, OwnCode(model, {})));
+  };
+  EXPECT_EQ(findings(false), std::vector<std::string>{"verify_stream"});
+  EXPECT_EQ(findings(true), std::vector<std::string>{});
+}
+
 TEST(LifetimeLeaks, ALeakOfBlocksKeptInGroupsIsCountedInItsEvents) {
   // 1 qa_analyze forgets a decoder (6 blocks, born together) for 1 clip in
   // 33: 14 times, 10 of them in the earlier half of the run and 4 in the
