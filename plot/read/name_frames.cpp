@@ -94,6 +94,18 @@ bool has_lines(const Model& model, const Group& group) {
                      [&](FrameId id) { return !model.frame(id).file.empty(); });
 }
 
+// Whether `chain` holds fewer frames than the group, its innermost at the
+// group's innermost line (and file, where both name one): the DWARF read
+// now misses inline levels there that Valgrind read (an LTO build's
+// functions inlined from another unit), which says nothing of the object
+// being another; such a place is neither evidence nor named.
+bool partial(const Model& model, const Group& group, const std::vector<SourceFrame>& chain) {
+  if (chain.empty() || chain.size() >= group.size()) return false;
+  const Frame& inner = model.frame(group.front());
+  if (inner.file.empty() || inner.line != chain.front().line) return false;
+  return basename(inner.file) == basename(chain.front().file);
+}
+
 // Whether `chain`, read now, is what Valgrind saw at the group's address:
 // as many frames (or one frame, when Valgrind read no inline information),
 // the same lines and, where they are the same files (by name), checked by
@@ -102,7 +114,9 @@ bool has_lines(const Model& model, const Group& group) {
 // as its symbol was (bare_name).
 Check compare(const Model& model, const Group& group, const std::vector<SourceFrame>& chain) {
   if (chain.empty()) return has_lines(model, group) ? Check::differs : Check::unchecked;
-  if (group.size() != chain.size() && group.size() != 1) return Check::differs;
+  if (group.size() != chain.size() && group.size() != 1) {
+    return partial(model, group, chain) ? Check::unchecked : Check::differs;
+  }
   bool checked = false;
   for (std::size_t i = 0; i < group.size(); ++i) {
     const Frame& frame = model.frame(group[i]);
@@ -168,7 +182,9 @@ class Namer {
     if (!same) return;
     std::size_t before = counts_.named + counts_.added;
     for (const Place& p : places) {
-      if (p.wanted && !p.chain.empty()) name_group(p.group, p.chain);
+      if (p.wanted && !p.chain.empty() && !partial(model_, p.group, p.chain)) {
+        name_group(p.group, p.chain);
+      }
     }
     if (counts_.named + counts_.added > before) ++counts_.objects;
   }

@@ -194,6 +194,33 @@ TEST_F(Symbolize, AnInnermostFileThatDiffersAtTheSameLineIsNoEvidence) {
   EXPECT_EQ(model.frames[1].function, "outer");
 }
 
+TEST_F(Symbolize, AChainWithFewerInlineLevelsThanValgrindReadIsNoEvidence) {
+  // Valgrind read two more inline levels at api's place than the DWARF gives
+  // now, at the same innermost line (an LTO build's functions inlined from
+  // another unit): no evidence that the object is another.  main, named by
+  // its symbol, vouches for it; the frames of that place are left as they
+  // are, since the chain cannot say which is which.
+  std::uint32_t line = line_of("return malloc(n);");
+  Model model = model_of({frame(api_, true, "UnknownInlinedFun", "inlined.c", line),
+                          frame(api_, true, "UnknownInlinedFun", "vector.h", 10),
+                          frame(api_, true, "UnknownInlinedFun", "vector.h", 20),
+                          frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
+                          frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
+                         frame(main_, false, "main"));
+  NamingCounts counts = name_frames(model, symbolizer_);
+  EXPECT_EQ(counts.refused, 0u);
+  EXPECT_EQ(counts.named, 0u);
+  EXPECT_EQ(model.frames[0].function, "UnknownInlinedFun");
+  // At another innermost line, the same is a difference.
+  Model other = model_of({frame(api_, true, "UnknownInlinedFun", "inlined.c", 999),
+                          frame(api_, true, "UnknownInlinedFun", "vector.h", 10),
+                          frame(api_, true, "UnknownInlinedFun", "vector.h", 20),
+                          frame(api_, true, "UnknownInlinedFun", "inlined.c", line_of("inner(n")),
+                          frame(api_, false, "api", "inlined.c", line_of("outer(n);"))},
+                         frame(main_, false, "main"));
+  EXPECT_EQ(name_frames(other, symbolizer_).refused, 1u);
+}
+
 TEST_F(Symbolize, AFrameValgrindReadNoDwarfForBecomesItsChain) {
   // main, named by its symbol, vouches for the object.
   Model model = model_of({frame(api_, false, "")}, frame(main_, false, "main"));
