@@ -28,17 +28,27 @@
 //      neither half of it (of its work, or of its cycles) holds fewer than
 //      kLevel of its share of them when chance would leave so few less than
 //      kChance of the time, or none (it levels off: a start-up table, a
-//      table filled; or only the newest survive).
+//      table filled; or only the newest survive).  One that is no leak up
+//      to H, whose code stopped past kOwnRun of the run's time, or in a
+//      thread that made nothing after it (the thread ended), is judged
+//      again up to there (own_end).
 //   4. One leak, one finding.  Leaking nodes are joined when they have the
 //      same headline function, or when their kept blocks come from the same
 //      epochs in the same proportions (total variation at most kSame; not
 //      exactly the same, some code of the program's own on both stacks
-//      from their headlines out, not main, and born together: a
+//      from their headlines out, not main, or one owning the other (the
+//      code that frees most of it during the run frees some of the other,
+//      not the other way round), and born together: a
 //      correlation of kTogether at least of their kept blocks, epoch by
 //      epoch, or freed by the same code at exit) and
 //      the code that frees them at exit does not say they are two: the same
 //      code frees them in the release at exit (one freer, or one's freer on
-//      the other's free stack), or not both are freed there.
+//      the other's free stack), or not both are freed there.  After the
+//      first, the joins compare structures (a structure's parts never freed
+//      at exit, or freed at exit by one freer, added up), not their places;
+//      the structure that owns every other one is the finding's main part.
+//   A forked child whose own run holds fewer epochs than the least span is
+//   judged on its curves (lifetimes_judge_own_run).
 #pragma once
 
 #include <cstddef>
