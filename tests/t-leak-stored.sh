@@ -48,4 +48,15 @@ read -r true_findings leaks_found <<<"$counts"
 expect_le "some leak found" 1 "${leaks_found:-0}"
 expect_le "at most 1.2 findings a leak (10 x true findings <= 12 x leaks found)" \
    "$(( 10 * ${true_findings:-1} ))" "$(( 12 * ${leaks_found:-0} ))"
+
+# A forked child that ran briefly after its parent's long run is judged on
+# its snapshots, and the report says so; its parent's profile is not.
+gzip -dc "$data/bdbstore-long.strata.gz" >"$WORK/child.strata"
+"$STRATA" report "$WORK/child.strata" >"$WORK/child.txt" 2>&1
+expect_eq "the short child's report exits 0" "$?" 0
+expect_text "the short child's report says it was judged on its snapshots" "$WORK/child.txt" \
+   "Judged on its snapshots: this forked child"
+expect_text "the short child's leak is named" "$WORK/child.txt" "Growth at snapshot_scan"
+"$STRATA" report "$WORK/child.strata" --leaks-from=curves >"$WORK/curves.txt" 2>&1
+expect_eq "asked for the curves, nothing to say" "$(grep -c 'Judged on its snapshots' "$WORK/curves.txt")" 0
 finish

@@ -294,6 +294,8 @@ HeapAnalysis analyze_heap(const Model& model, const ContextOptions& given, Analy
     // (A forked child whose own run the lifetimes cut into too few epochs
     // is judged on its curves: lifetimes_judge_own_run.)
     bool lifetimes = lifetimes_judge_own_run(model) && !options.leaks_from_curves;
+    analysis.leaks.short_child = !lifetimes && !options.leaks_from_curves && model.has_lifetimes &&
+                                 model.lifetimes.epochs > 0;
     LifetimeLeaks found = lifetimes ? find_lifetime_leaks(model, headlines, marked_ticks)
                                     : find_curve_leaks(model, headlines, builder, marked_times);
     analysis.leaks.from_lifetimes = lifetimes;

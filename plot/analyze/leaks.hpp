@@ -79,6 +79,9 @@ struct Leaks {
   Cycles cycles;
   std::vector<Leak> suspects;   // the findings, the most kept first
   bool from_lifetimes = false;  // judged from the lifetimes, else from the curves
+  // Judged from the curves though the profile has lifetimes: a forked child
+  // whose own run holds too few of their epochs (lifetimes_judge_own_run).
+  bool short_child = false;
   std::uint32_t horizon = 0;    // the horizon's epoch boundary
   // The time of each epoch boundary of the judgement: the lifetimes', or
   // the snapshots' with site data when judged from the curves alone.

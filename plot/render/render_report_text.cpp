@@ -418,9 +418,11 @@ void leaks(const Report& r, std::ostream& out) {
   title("Leak suspects, most suspicious first", out);
   if (r.selection) {
     out << "\nNot judged on a selection of the bytes (--born, --alive-at).\n";
-  } else if (r.leaks.empty()) {
-    out << "\nNone.\n";
+  } else if (r.leaks_short_child) {
+    out << "\nJudged on its snapshots: this forked child's own run, after the fork, holds too few\n"
+           "of the lifetimes' epochs (its parent's clock, whose epochs grew with its run).\n";
   }
+  if (!r.selection && r.leaks.empty()) out << "\nNone.\n";
   for (std::size_t i = 0; i < r.leaks.size(); ++i) {
     finding(r.leaks[i], i + 1, out);
   }

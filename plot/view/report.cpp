@@ -276,6 +276,7 @@ Report make_report(const Model& model, const HeapAnalysis& analysis, const Conte
   if (!analysis.headlines) policy.emplace(model, OwnCode(model, own_code_libraries(options)));
   const FindingHeadlines& headlines = analysis.headlines ? *analysis.headlines : *policy;
   report.leaks_from_lifetimes = analysis.leaks.from_lifetimes;
+  report.leaks_short_child = analysis.leaks.short_child;
   for (const Leak& leak : analysis.leaks.suspects) {
     report.leaks.push_back(report_finding(model, &analysis.contexts, leak, analysis.leaks));
     add_freed_by(model, leak.finding().sites, headlines, report.leaks.back());

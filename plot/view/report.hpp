@@ -188,6 +188,7 @@ struct Report {
   // kPassedOverListed, each over the small findings' share of the peak).
   std::vector<ReportPassedOver> passed_over;
   bool leaks_from_lifetimes = false;         // findings judged from the lifetimes
+  bool leaks_short_child = false;            // from the curves: a short forked child (Leaks::short_child)
   std::vector<ReportTreeNode> tree;          // with --tree only; else empty
   std::optional<ReportTreeAt> tree_at;       // with --tree --at only
   std::optional<ReportLifetimes> lifetimes;  // null without
