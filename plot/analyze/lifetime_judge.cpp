@@ -736,6 +736,14 @@ void put_back(Node& n, Judged j) {
   n.ratios = std::move(j.ratios);
 }
 
+// The epoch after n's last birth before h (0 with none): where its code
+// stopped making anything.
+std::uint32_t births_end(const Node& n, std::uint32_t h) {
+  std::uint32_t end = h;
+  while (end > 0 && n.born[end - 1] == 0) --end;
+  return end;
+}
+
 // The end of the structure's own run: where its code stops making anything
 // (the epoch after its last birth), when that is past kOwnRun of the run's
 // time to h (`times`: each boundary's time from time zero, the graph's
@@ -757,8 +765,7 @@ void put_back(Node& n, Judged j) {
 std::uint32_t own_end(const Node& n, std::uint32_t h, const std::vector<double>& times,
                       const std::vector<double>& work) {
   if (n.from_curves || n.copies || times.size() <= h) return h;
-  std::uint32_t own = h;
-  while (own > 0 && n.born[own - 1] == 0) --own;
+  std::uint32_t own = births_end(n, h);
   if (own == h || own == 0 || (!n.thread_ended && times[own] < kOwnRun * times[h])) return h;
   std::uint32_t first = 0;
   while (first < own && n.born[first] == 0) ++first;
@@ -870,11 +877,6 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
   // in which any node of it made something.
   std::vector<std::string_view> entries(nodes.size());
   std::map<std::string_view, std::uint32_t> thread_end;
-  auto last_birth = [&](const Node& n) {
-    std::uint32_t end = h;
-    while (end > 0 && n.born[end - 1] == 0) --end;
-    return end;
-  };
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const std::vector<FrameId>& frames = model.site(nodes[i].main_site).frames;
     for (std::size_t j = 1; j < frames.size(); ++j) {
@@ -885,10 +887,10 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
     }
     if (entries[i].empty()) continue;
     std::uint32_t& end = thread_end[entries[i]];
-    end = std::max(end, last_birth(nodes[i]));
+    end = std::max(end, births_end(nodes[i], h));
   }
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    nodes[i].thread_ended = !entries[i].empty() && thread_end[entries[i]] == last_birth(nodes[i]) &&
+    nodes[i].thread_ended = !entries[i].empty() && thread_end[entries[i]] == births_end(nodes[i], h) &&
                             thread_end[entries[i]] < h;
   }
   std::vector<bool> leaks(nodes.size(), false);
@@ -906,6 +908,8 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
     }
     Node all = empty_node(h);
     all.function = function;
+    all.thread_ended = std::all_of(members.begin(), members.end(),
+                                   [&](std::size_t i) { return nodes[i].thread_ended; });
     for (std::size_t i : members) {
       const Node& n = nodes[i];
       for (std::uint32_t e = 0; e < h; ++e) {
@@ -919,7 +923,6 @@ std::vector<std::size_t> judge_structures(const Model& model, std::vector<Node>&
         all.deaths[cell].blocks += a.blocks;
       }
       all.copies |= n.copies;
-      all.thread_ended = (i == members.front() || all.thread_ended) && n.thread_ended;
       all.exit_freed += n.exit_freed;
       for (std::uint32_t e = 0; e < h; ++e) {
         all.exit_kept[e] += n.exit_kept[e];

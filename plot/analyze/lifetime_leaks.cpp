@@ -229,23 +229,43 @@ constexpr std::size_t kPairwise = 1024;
 // (union-find), which is what lets a class stand for its members.
 void join_leaking(const Model& model, const std::vector<Node>& nodes,
                   const std::vector<std::size_t>& leaking,
-                  const std::vector<std::string>& functions,
                   const std::vector<std::optional<ExitFreer>>& freers,
                   const std::vector<std::string_view>& builders,
                   const std::vector<std::optional<std::vector<std::string_view>>>& own_frames,
                   const std::vector<std::map<std::string_view, std::uint64_t>>& run_holders,
-                  Joins& joins) {
+                  const std::vector<std::size_t>& structure, Joins& joins) {
   std::size_t n = leaking.size();
   // The same headline function called from the same function: one
   // structure, as judge_structures judges it (a helper of the program's own
   // allocating for two callers builds two).
-  std::map<std::pair<std::string_view, std::string_view>, std::size_t> by_function;
-  for (std::size_t a = 0; a < n; ++a) {
-    if (functions[a].empty()) continue;
-    std::pair<std::string_view, std::string_view> key(functions[a], nodes[leaking[a]].caller);
-    auto [at, fresh] = by_function.emplace(key, a);
-    if (!fresh) joins.join(a, at->second);
-  }
+  for (std::size_t a = 0; a < n; ++a) joins.join(a, structure[a]);
+  // The joins after these compare structures, not their places: some of a
+  // structure's members as one part, their kept bytes and blocks added up,
+  // so that a structure of many places (a library's parse tree, a place
+  // for each kind of node) weighs and is born as a whole: one of its places
+  // that keeps a block in one epoch is not born exactly like another
+  // structure's that does, nor keeps its bytes in the other's epochs.
+  struct Part {
+    std::size_t member = 0;  // one of them (all are joined)
+    std::vector<std::size_t> members;
+    std::vector<std::uint64_t> kept, blocks;
+    bool copies = false;
+  };
+  // Leaking node `a` into the part of `parts` at `key` (made for it when new).
+  auto add = [&]<typename Key>(std::vector<Part>& parts, std::map<Key, std::size_t>& index,
+                               const Key& key, std::size_t a) {
+    auto [at, fresh] = index.emplace(key, parts.size());
+    if (fresh) parts.push_back({a, {}, {}, {}, false});
+    Part& part = parts[at->second];
+    part.members.push_back(a);
+    const Node& node = nodes[leaking[a]];
+    part.kept.resize(std::max(part.kept.size(), node.kept.size()), 0);
+    part.blocks.resize(std::max(part.blocks.size(), node.kept_blocks.size()), 0);
+    for (std::size_t e = 0; e < node.kept.size(); ++e) part.kept[e] += node.kept[e];
+    for (std::size_t e = 0; e < node.kept_blocks.size(); ++e) part.blocks[e] += node.kept_blocks[e];
+    part.copies |= node.copies;
+    return fresh;
+  };
   // Freed together (one freer, or one's freer called on the other's stack)
   // and born alike: joined below, with the births.  A node without births
   // to compare (no kept block of its own: bytes grown onto older blocks)
@@ -283,27 +303,18 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // of the helpers one loop calls, neither a container, are judged by
   // their births below: each at its own rate, they are born alike but not
   // together (and a rare one's few blocks differ from any other's by
-  // chance).  Compared structure by structure (the same headline function
-  // called from the same function, joined above): each structure's members
-  // never freed at exit, their kept bytes and blocks added up, so that a
-  // structure of many places (a library's parse tree, a place for each
-  // kind of node) weighs as one, and no place of one structure that
-  // happens to keep its bytes in the epochs of another's joins the two.
-  // A builder of more than kPairwise such structures joins them all:
-  // comparing every pair would cost their square.
-  struct Unfreed {
-    std::size_t member = SIZE_MAX;  // one of them (all are joined)
-    std::vector<std::uint64_t> kept, blocks;
-    bool copies = false;
-  };
-  auto grows = [](const Unfreed& x) {
+  // chance).  Compared structure by structure: each structure's members
+  // never freed at exit that have a builder, as one part.  A builder of more
+  // than kPairwise such structures joins them all: comparing every pair
+  // would cost their square.
+  auto grows = [](const Part& x) {
     if (x.copies) return true;
     for (std::size_t e = 0; e < x.kept.size() && e < x.blocks.size(); ++e) {
       if (x.kept[e] > 0 && x.blocks[e] == 0) return true;
     }
     return false;
   };
-  auto holds = [](const Unfreed& x, const Unfreed& data) {
+  auto holds = [](const Part& x, const Part& data) {
     const std::vector<std::uint64_t>& added = data.blocks;
     bool started = false;  // the container keeps bytes born by this epoch
     std::uint64_t before = 0, after = 0;  // the data's kept blocks born before, and since
@@ -314,37 +325,24 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     }
     return before <= after;
   };
-  std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;  // -> structures
-  std::vector<Unfreed> structures;
-  std::map<std::size_t, std::size_t> structure_of;  // a member (one per structure) -> its index
+  std::vector<Part> unfreed;
+  std::map<std::size_t, std::size_t> unfreed_of;  // structure -> its part
+  std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;  // -> parts
   for (std::size_t a = 0; a < n; ++a) {
     if (builders[a].empty() || freers[a]) continue;
-    std::size_t one = a;  // the structure's first member (by_function), or the node alone
-    if (!functions[a].empty()) one = by_function.at({functions[a], nodes[leaking[a]].caller});
-    auto [at, fresh] = structure_of.emplace(one, structures.size());
-    if (fresh) {
-      structures.push_back({a, {}, {}, false});
-      by_builder[builders[a]].push_back(at->second);
-    }
-    Unfreed& x = structures[at->second];
-    const Node& node = nodes[leaking[a]];
-    x.kept.resize(std::max(x.kept.size(), node.kept.size()), 0);
-    x.blocks.resize(std::max(x.blocks.size(), node.kept_blocks.size()), 0);
-    for (std::size_t e = 0; e < node.kept.size(); ++e) x.kept[e] += node.kept[e];
-    for (std::size_t e = 0; e < node.kept_blocks.size(); ++e) x.blocks[e] += node.kept_blocks[e];
-    x.copies |= node.copies;
+    if (add(unfreed, unfreed_of, structure[a], a)) by_builder[builders[a]].push_back(unfreed.size() - 1);
   }
   for (const auto& [builder, members] : by_builder) {
     if (members.size() > kPairwise) {
-      for (std::size_t x : members) joins.join(structures[x].member, structures[members.front()].member);
+      for (std::size_t p : members) joins.join(unfreed[p].member, unfreed[members.front()].member);
       continue;
     }
     std::vector<bool> growing(members.size());
-    for (std::size_t i = 0; i < members.size(); ++i) growing[i] = grows(structures[members[i]]);
+    for (std::size_t i = 0; i < members.size(); ++i) growing[i] = grows(unfreed[members[i]]);
     for (std::size_t i = 0; i < members.size(); ++i) {
       for (std::size_t j = i + 1; j < members.size(); ++j) {
-        const Unfreed& a = structures[members[i]];
-        const Unfreed& b = structures[members[j]];
+        const Part& a = unfreed[members[i]];
+        const Part& b = unfreed[members[j]];
         if (((growing[i] && holds(a, b)) || (growing[j] && holds(b, a))) &&
             total_variation(a.blocks, b.blocks) > kSame) {
           joins.join(a.member, b.member);
@@ -378,31 +376,14 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     }
     return true;
   };
-  // Compared part by part of each structure (joined above): its members
-  // never freed at exit, and those freed by each freer, their kept blocks
-  // added up, so that a structure of many places (a library's parse tree,
-  // a place for each kind of node) is born as a whole: one of its places
-  // that keeps a block in one epoch is born exactly like another
-  // structure's that does.
-  struct Part {
-    std::size_t member = 0;            // one of them (all are joined)
-    std::vector<std::size_t> members;
-    std::vector<std::uint64_t> blocks;
-  };
+  // Part by part of each structure (above): its members never freed at
+  // exit, and those freed at exit by each freer.
   std::vector<Part> parts;
   std::map<std::pair<std::size_t, std::optional<std::string_view>>, std::size_t> part_of;
   for (std::size_t a = 0; a < n; ++a) {
-    std::size_t one = a;  // the structure's first member (by_function), or the node alone
-    if (!functions[a].empty()) one = by_function.at({functions[a], nodes[leaking[a]].caller});
     std::optional<std::string_view> freer;
     if (freers[a]) freer = freers[a]->function;
-    auto [at, fresh] = part_of.emplace(std::pair(one, freer), parts.size());
-    if (fresh) parts.push_back({a, {}, {}});
-    Part& part = parts[at->second];
-    part.members.push_back(a);
-    const std::vector<std::uint64_t>& blocks = nodes[leaking[a]].kept_blocks;
-    part.blocks.resize(std::max(part.blocks.size(), blocks.size()), 0);
-    for (std::size_t e = 0; e < blocks.size(); ++e) part.blocks[e] += blocks[e];
+    add(parts, part_of, std::pair(structure[a], freer), a);
   }
   std::vector<Births> classes;
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_shape;  // shape -> classes
@@ -757,29 +738,31 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
   // frees at exit added up: a structure whose entries are never freed is
   // not freed at exit for the few of them in flight at the end, which the
   // code that made them frees as it always does.
-  std::map<std::pair<std::string_view, std::string_view>, std::vector<std::size_t>> structures;
+  // (Each leaking node's structure: its first member; a node without a
+  // headline function is one alone.)
+  std::vector<std::size_t> structure(leaking.size());
+  std::map<std::pair<std::string_view, std::string_view>, std::size_t> first_of;
   for (std::size_t a = 0; a < leaking.size(); ++a) {
-    const Node& n = nodes[leaking[a]];
-    structures[{functions[a].empty() ? std::string_view() : n.function, n.caller}].push_back(a);
-  }
-  freers.resize(leaking.size());
-  for (const auto& [structure, members] : structures) {
-    auto freer_of = [&](std::span<const std::size_t> of) {
-      std::map<std::uint32_t, std::uint64_t> exit_free;
-      std::uint64_t alive = 0;
-      for (std::size_t a : of) {
-        const Node& n = nodes[leaking[a]];
-        for (const auto& [stack, bytes] : n.exit_free) exit_free[stack] += bytes;
-        alive += n.alive_end;
-      }
-      return exit_freer(model, headlines, exit_free, alive);
-    };
-    if (structure.first.empty()) {
-      for (std::size_t a : members) freers[a] = freer_of({&a, 1});
-    } else {
-      std::optional<ExitFreer> freer = freer_of(members);
-      for (std::size_t a : members) freers[a] = freer;
+    if (functions[a].empty()) {
+      structure[a] = a;
+      continue;
     }
+    std::pair<std::string_view, std::string_view> key(functions[a], nodes[leaking[a]].caller);
+    structure[a] = first_of.emplace(key, a).first->second;
+  }
+  std::map<std::size_t, std::vector<std::size_t>> structures;  // its first member -> its members
+  for (std::size_t a = 0; a < leaking.size(); ++a) structures[structure[a]].push_back(a);
+  freers.resize(leaking.size());
+  for (const auto& [first, members] : structures) {
+    std::map<std::uint32_t, std::uint64_t> exit_free;
+    std::uint64_t alive = 0;
+    for (std::size_t a : members) {
+      const Node& n = nodes[leaking[a]];
+      for (const auto& [stack, bytes] : n.exit_free) exit_free[stack] += bytes;
+      alive += n.alive_end;
+    }
+    std::optional<ExitFreer> freer = exit_freer(model, headlines, exit_free, alive);
+    for (std::size_t a : members) freers[a] = freer;
   }
   // The code that holds what each frees during the run (run_holders).
   std::vector<std::map<std::string_view, std::uint64_t>> holders(leaking.size());
@@ -787,7 +770,7 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
     holders[a] = run_holders(model, headlines, nodes[leaking[a]]);
   }
   Joins joins(leaking.size());
-  join_leaking(model, nodes, leaking, functions, freers, builders, own_frames, holders, joins);
+  join_leaking(model, nodes, leaking, freers, builders, own_frames, holders, structure, joins);
   std::map<std::size_t, std::vector<const Node*>> groups;
   for (std::size_t a = 0; a < leaking.size(); ++a) {
     groups[joins.find(a)].push_back(&nodes[leaking[a]]);
