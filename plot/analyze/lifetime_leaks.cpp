@@ -143,32 +143,59 @@ std::map<std::string_view, std::uint64_t> run_holders(const Model& model,
 // members of one headline function called from one function) whose code
 // that frees the most of its bytes during the run also frees some of every
 // other's, when one alone does (a session, whose close frees the options it
-// parsed, which its command loop frees too: it holds them); else, as they
-// are, the most kept first.
+// parsed, which its command loop frees too: it holds them).  When several
+// do (one close frees a session and what it holds, and nothing else frees
+// either), the one whose blocks that code freed lived the longest, on
+// average, when one alone did: what holds the others is made before what
+// it is given and freed with it (a session before the entries of its table,
+// a keyboard state before the buffers its keys grow); a container that
+// copies itself, whose blocks live until it grows, is none of them.  Else, as they are,
+// the most kept first.
 void main_first(const Model& model, const FindingHeadlines& headlines,
                 std::vector<const Node*>& members) {
   using Structure = std::pair<std::string_view, std::string_view>;
-  std::map<Structure, std::map<std::string_view, std::uint64_t>> holders;
+  struct Held {
+    std::map<std::string_view, std::uint64_t> bytes;  // holder -> bytes it frees (run_holders)
+    std::map<std::string_view, Lived> lived;          // holder -> how long those blocks lived
+  };
+  std::map<Structure, Held> holders;
   for (const Node* n : members) {
-    auto& of = holders[{n->function, n->caller}];
-    for (const auto& [f, bytes] : run_holders(model, headlines, *n)) of[f] += bytes;
+    Held& of = holders[{n->function, n->caller}];
+    for (const auto& [f, bytes] : run_holders(model, headlines, *n)) of.bytes[f] += bytes;
+    // (a container that copies itself frees its blocks as it grows: how
+    // long they lived says when it grew, not what it holds)
+    if (n->copies) continue;
+    for (const auto& [stack, lived] : n->run_lived) {
+      std::span<const FrameId> frames = free_stack(model, stack);
+      if (frames.empty() || !headlines.freer(frames)) continue;
+      Lived& l = of.lived[model.frame(frames[headlines.holder(frames)]).function];
+      l.blocks += lived.blocks;
+      l.epochs += lived.epochs;
+    }
   }
   if (holders.size() < 2) return;
-  std::optional<Structure> root;
+  std::vector<std::pair<Structure, double>> roots;  // those that hold all others: how long theirs lived
   for (const auto& [structure, of] : holders) {
-    auto most = std::max_element(of.begin(), of.end(),
+    auto most = std::max_element(of.bytes.begin(), of.bytes.end(),
                                  [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (most == of.end()) continue;
+    if (most == of.bytes.end()) continue;
     bool all = std::all_of(holders.begin(), holders.end(), [&](const auto& other) {
-      return other.first == structure || other.second.contains(most->first);
+      return other.first == structure || other.second.bytes.contains(most->first);
     });
     if (!all) continue;
-    if (root) return;  // two hold all the others: neither is the one
-    root = structure;
+    auto lived = of.lived.find(most->first);
+    double mean = lived == of.lived.end() || lived->second.blocks == 0
+                      ? 0.0
+                      : static_cast<double>(lived->second.epochs) /
+                            static_cast<double>(lived->second.blocks);
+    roots.emplace_back(structure, mean);
   }
-  if (!root) return;
+  if (roots.empty()) return;
+  std::sort(roots.begin(), roots.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (roots.size() > 1 && roots[0].second <= roots[1].second) return;  // neither is the one
+  Structure root = roots.front().first;
   std::stable_partition(members.begin(), members.end(),
-                        [&](const Node* n) { return Structure(n->function, n->caller) == *root; });
+                        [&](const Node* n) { return Structure(n->function, n->caller) == root; });
 }
 
 Finding finding_of(const Model& model, const FindingHeadlines& headlines,
@@ -327,10 +354,16 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   };
   std::vector<Part> unfreed;
   std::map<std::size_t, std::size_t> unfreed_of;  // structure -> its part
-  std::unordered_map<std::string_view, std::vector<std::size_t>> by_builder;  // -> parts
+  // (builder, the code that frees them at exit: none, or its function) -> parts
+  std::map<std::pair<std::string_view, std::optional<std::string_view>>, std::vector<std::size_t>>
+      by_builder;
   for (std::size_t a = 0; a < n; ++a) {
-    if (builders[a].empty() || freers[a]) continue;
-    if (add(unfreed, unfreed_of, structure[a], a)) by_builder[builders[a]].push_back(unfreed.size() - 1);
+    if (builders[a].empty() || (freers[a] && freers[a]->function.empty())) continue;
+    std::optional<std::string_view> freer;
+    if (freers[a]) freer = freers[a]->function;
+    if (add(unfreed, unfreed_of, structure[a], a)) {
+      by_builder[{builders[a], freer}].push_back(unfreed.size() - 1);
+    }
   }
   for (const auto& [builder, members] : by_builder) {
     if (members.size() > kPairwise) {
@@ -488,7 +521,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   auto common_code = [&](const Births& x, const Births& y) {
     return std::any_of(x.own_frames.begin(), x.own_frames.end(),
                        [&](std::string_view f) { return y.own_frames.contains(f); }) ||
-           owns(x, y) != owns(y, x);
+           owns(x, y) || owns(y, x);
   };
   std::vector<std::size_t> order(classes.size());
   std::iota(order.begin(), order.end(), 0);

@@ -194,7 +194,12 @@ std::vector<Node> nodes_of(const Model& model, const FindingHeadlines& headlines
         Amount& a = n.deaths[{c.birth, c.death}];
         a.bytes += c.bytes;
         a.blocks += c.blocks;
-        if (c.freed_by != 0) n.run_free[c.freed_by] += c.bytes;
+        if (c.freed_by != 0) {
+          n.run_free[c.freed_by] += c.bytes;
+          Lived& lived = n.run_lived[c.freed_by];
+          lived.blocks += c.blocks;
+          lived.epochs += c.blocks * static_cast<std::uint64_t>(c.death - c.birth);
+        }
       }
     }
     n.kept_total += kept;

@@ -101,6 +101,13 @@ struct Amount {
   std::uint64_t blocks = 0;
 };
 
+// Blocks freed during the run and the epochs they lived, summed over them
+// (a block born in epoch b and freed in d lived d - b).
+struct Lived {
+  std::uint64_t blocks = 0;
+  std::uint64_t epochs = 0;
+};
+
 // A node: the sites of one headline path called from one function, their
 // cells summed over [0, H).
 struct Node {
@@ -113,6 +120,7 @@ struct Node {
   std::map<std::pair<std::uint32_t, std::uint32_t>, Amount> deaths;  // (birth, death) < H
   std::map<std::uint32_t, std::uint64_t> exit_free;  // free stack -> kept bytes it frees
   std::map<std::uint32_t, std::uint64_t> run_free;   // free stack -> bytes it frees before H
+  std::map<std::uint32_t, Lived> run_lived;          // free stack -> how long those blocks lived
   std::uint64_t exit_freed = 0;  // kept bytes freed at or after H, by any stack or none known
   std::vector<std::uint64_t> exit_kept;  // those bytes by birth epoch, [0, H)
   std::vector<std::uint64_t> never_kept, never_blocks;  // kept and never freed, by birth epoch [0, H)

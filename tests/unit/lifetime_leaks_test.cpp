@@ -802,6 +802,43 @@ TEST(LifetimeLeaks, ASessionAndTheOptionsItHoldsAreOneFindingHeadedByTheSession)
   EXPECT_NE(words.find("75% at handle"), std::string::npos) << words;
 }
 
+// session_open (1) makes sessions that live 4 epochs; fill (2) adds to each
+// session's table two entries, larger than a session, in the session's
+// last epoch; close (3) frees a session and its entries, and nothing else
+// frees either.  A dropped connection orphans 1 to 3 sessions an epoch,
+// their entries with them.  Each structure's code that frees the most of
+// it (close) frees some of the other's: they hold each other as far as
+// the frees tell, and are born together, so one finding; the sessions
+// head it, for close freed them at 4 epochs of age and the entries at 1,
+// as what holds the others is made before them.
+TEST(LifetimeLeaks, ASessionAndTheTableItFillsAreOneFindingHeadedByTheSession) {
+  Model model = model_of({"main", "session_open", "fill", "close", "scratch"});
+  model.lifetimes.free_stacks = true;
+  model.lifetimes.free_stacks_frames.push_back({FrameId{3}, FrameId{0}});  // 1: close
+  add_site(model, {1, 0});
+  add_site(model, {2, 0});
+  Site& sessions = model.sites[0];  // (add_site invalidates the references before it)
+  Site& entries = model.sites[1];
+  for (std::uint32_t e = 0; e + 4 < kEpochs; ++e) {
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      cell(sessions, e, e + 4, 100);
+      sessions.cells.back().freed_by = 1;
+      for (std::uint32_t i = 0; i < 2; ++i) {
+        cell(entries, e + 3, e + 4, 300);
+        entries.cells.back().freed_by = 1;
+      }
+    }
+    for (std::uint32_t k = 0; k <= e % 3; ++k) {
+      cell(sessions, e, kAlive, 100);
+      for (std::uint32_t i = 0; i < 2; ++i) cell(entries, e, kAlive, 300);
+    }
+  }
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"session_open"});
+  EXPECT_EQ(found.findings.front().parts.size(), 2u);
+}
+
 // A probe report kept in every epoch, built under writer_main, and a URL
 // kept in most epochs (not those divisible by 5), built under
 // resolver_main (without `threads`, both called by main), each under
