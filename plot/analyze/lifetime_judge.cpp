@@ -968,8 +968,11 @@ std::vector<double> ceiling_of(const Node& n, std::uint32_t h) {
 // Whether n's kept bytes replace another structure's, as one band falls as
 // the other rises: a bounded structure whose entries move from the line
 // that filled it to another function that replaces them.  So when some other
-// structure m falls for good (the most it holds from then on) part by part
-// of n's span as n keeps bytes: the smaller of the two, part by part, adds
+// structure m (another headline function, or the same called from another
+// function) falls for good (the most it holds from then on) part by part
+// of n's span as n's floor rises (a table whose moved entries are renewed
+// keeps few of what it made early, but its band rose with them): the
+// smaller of the two, part by part, adds
 // up to kReplaced of the larger at least, of n's kept bytes and of m's fall
 // over the span (a large band that falls by far more than n keeps, as a
 // cache's high recedes, is no turnover of n's bytes).  A structure that
@@ -981,20 +984,21 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
               const std::vector<std::vector<double>>& ceilings, std::uint32_t h,
               std::span<const std::uint32_t> cycles) {
   const std::vector<std::uint32_t>& bounds = n.bounds;
-  std::vector<double> kept(bounds.size() - 1, 0.0);
+  std::vector<double> floor = floor_of(alive_across(n, h), h);
+  std::vector<double> rose(bounds.size() - 1, 0.0);  // n's floor, part by part
   double want = 0;
   for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
-    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) kept[q] += static_cast<double>(n.kept[e]);
-    want += kept[q];
+    for (std::uint32_t e = bounds[q]; e < bounds[q + 1]; ++e) want += static_cast<double>(n.kept[e]);
+    rose[q] = std::max(0.0, floor[std::min(bounds[q + 1], h)] - floor[std::min(bounds[q], h)]);
   }
   if (want <= 0) return false;
   for (std::size_t i = 0; i < dying.size(); ++i) {
-    if (dying[i]->function == n.function) continue;
+    if (dying[i]->function == n.function && dying[i]->caller == n.caller) continue;
     const std::vector<double>& ceiling = ceilings[i];
     double matched = 0, fell = 0;
     for (std::size_t q = 0; q + 1 < bounds.size(); ++q) {
       double fall = ceiling[std::min(bounds[q], h)] - ceiling[std::min(bounds[q + 1], h)];
-      matched += std::clamp(fall, 0.0, kept[q]);
+      matched += std::clamp(fall, 0.0, rose[q]);
       fell += std::max(fall, 0.0);
     }
     // The records test (epochs x epochs) only for a ceiling that falls by

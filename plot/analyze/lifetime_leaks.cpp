@@ -249,8 +249,9 @@ constexpr std::size_t kPairwise = 1024;
 // comparing every pair (a,b), whose rule is: the same headline function; or freed together
 // at exit and born alike (total variation at most kSame; freed together
 // alone for a node with no kept block of its own); or, when neither is
-// freed at exit, the same builder (one a container that grows only in
-// epochs that kept blocks of the other, born unlike); or the same births,
+// freed at exit or one code frees both there, the same builder (one a
+// container that grows only in epochs that kept blocks of the other, born
+// unlike); or the same births,
 // when neither is freed at exit or both are, freed together.  A join with
 // one node of a class that every member would join is a join with them all
 // (union-find), which is what lets a class stand for its members.
@@ -313,7 +314,9 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       if (at != any_by_freer.end()) joins.join(a, at->second);
     }
   }
-  // The same builder, when neither is freed at exit, one is a container
+  // The same builder, when neither is freed at exit (or one code frees
+  // both there: a list of stale devices and the devices parked on it, both
+  // freed by the daemon's destructor), one is a container
   // that grows (by copies, or by realloc: kept bytes in an epoch that kept
   // no block of its own) only in epochs that kept blocks of the other,
   // most of which were born since its own first kept bytes, and their
@@ -331,7 +334,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // their births below: each at its own rate, they are born alike but not
   // together (and a rare one's few blocks differ from any other's by
   // chance).  Compared structure by structure: each structure's members
-  // never freed at exit that have a builder, as one part.  A builder of more
+  // never freed at exit, or freed there by one freer, that have a builder,
+  // as one part.  A builder of more
   // than kPairwise such structures joins them all: comparing every pair
   // would cost their square.
   auto grows = [](const Part& x) {
@@ -488,11 +492,11 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   for (const Births& k : classes) join_classes(k, k);
   // Born alike but not in the same proportions: one structure when some code
   // of the program's own builds both (a function on both stacks from their
-  // headlines out, not main), or one owns the other and not the other way
-  // round (owns: a session and the options it holds, which its close frees
-  // beside the command loop that replaces them; not two structures that one
-  // request loop frees both of, which says nothing of one holding the
-  // other), and they were born together (kMinBlocks kept
+  // headlines out, not main), or one owns the other (owns: a session and
+  // the options it holds, which its close frees beside the command loop
+  // that replaces them; or a session and the table its lines fill, which
+  // its close alone frees: each owns the other), and they were born
+  // together (kMinBlocks kept
   // blocks each at least, and the epochs that kept more of one kept more of
   // the other, from the first that kept both: a correlation of kTogether at
   // least) or, not together, the

@@ -37,8 +37,8 @@
 //      epochs in the same proportions (total variation at most kSame; not
 //      exactly the same, some code of the program's own on both stacks
 //      from their headlines out, not main, or one owning the other (the
-//      code that frees most of it during the run frees some of the other,
-//      not the other way round), and born together: a
+//      code that frees most of it during the run frees some of the other),
+//      and born together: a
 //      correlation of kTogether at least of their kept blocks, epoch by
 //      epoch, or freed by the same code at exit) and
 //      the code that frees them at exit does not say they are two: the same
@@ -46,7 +46,8 @@
 //      the other's free stack), or not both are freed there.  After the
 //      first, the joins compare structures (a structure's parts never freed
 //      at exit, or freed at exit by one freer, added up), not their places;
-//      the structure that owns every other one is the finding's main part.
+//      the structure that owns every other one is the finding's main part
+//      (of several, the one whose blocks that code freed oldest).
 //   A forked child whose own run holds fewer epochs than the least span is
 //   judged on its curves (lifetimes_judge_own_run).
 #pragma once
