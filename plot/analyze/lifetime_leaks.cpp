@@ -267,6 +267,26 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // structure, as judge_structures judges it (a helper of the program's own
   // allocating for two callers builds two).
   for (std::size_t a = 0; a < n; ++a) joins.join(a, structure[a]);
+  // A helper's structures for two callers are one when one code frees the
+  // most of both during the run (the sessions a tenant's first line opens
+  // and those a rename opens, both closed by the idle sweep): the frees
+  // say they are one table.
+  {
+    std::map<std::size_t, std::map<std::string_view, std::uint64_t>> held;  // structure -> holders
+    for (std::size_t a = 0; a < n; ++a) {
+      for (const auto& [f, bytes] : run_holders[a]) held[structure[a]][f] += bytes;
+    }
+    std::map<std::pair<std::string_view, std::string_view>, std::size_t> by_holder;
+    for (const auto& [first, of] : held) {
+      const Node& node = nodes[leaking[first]];
+      if (node.key.empty()) continue;
+      auto most = std::max_element(of.begin(), of.end(),
+                                   [](const auto& x, const auto& y) { return x.second < y.second; });
+      if (most == of.end()) continue;
+      auto [at, fresh] = by_holder.emplace(std::pair(node.function, most->first), first);
+      if (!fresh) joins.join(first, at->second);
+    }
+  }
   // The joins after these compare structures, not their places: some of a
   // structure's members as one part, their kept bytes and blocks added up,
   // so that a structure of many places (a library's parse tree, a place

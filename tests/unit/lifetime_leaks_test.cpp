@@ -399,6 +399,35 @@ TEST(LifetimeLeaks, AHelperForTwoCallersThatBothLeakIsTwoFindings) {
   EXPECT_EQ(found.findings[1].sites.size(), 1u);
 }
 
+// The same helper for two callers, whose structures one code frees during
+// the run: open_session (1) makes the sessions of a tenant's first line
+// (first_line, 2) and of a rename (rename, 3); close_idle (4) closes them
+// after 2 epochs.  A rename orphans its tenant's session: in 1 epoch of 3
+// one first_line session, in 1 epoch of 5 one rename session, each at its
+// own rate.  close_idle frees the most of both: one table, one finding
+// (two, had their frees differed: AHelperForTwoCallersThatBothLeakIsTwoFindings).
+TEST(LifetimeLeaks, AHelpersStructuresThatOneCodeFreesAreOneFinding) {
+  Model model = model_of({"main", "open_session", "first_line", "rename", "close_idle", "scratch"});
+  model.lifetimes.free_stacks = true;
+  model.lifetimes.free_stacks_frames.push_back({FrameId{4}, FrameId{0}});  // 1: close_idle
+  add_site(model, {1, 2, 0});
+  add_site(model, {1, 3, 0});
+  for (std::uint32_t e = 0; e + 2 < kEpochs; ++e) {
+    for (std::uint32_t site = 0; site < 2; ++site) {
+      for (std::uint32_t k = 0; k < 3; ++k) {
+        cell(model.sites[site], e, e + 2, 400);
+        model.sites[site].cells.back().freed_by = 1;
+      }
+    }
+    if (e % 3 == 0) cell(model.sites[0], e, kAlive, 400);
+    if (e % 5 == 1) cell(model.sites[1], e, kAlive, 400);
+  }
+  temporaries(model, 5);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(found.findings.size(), 1u);
+  EXPECT_EQ(found.findings.front().sites.size(), 2u);
+}
+
 TEST(LifetimeLeaks, TheSameBytesEachCycleOfUnevenLengthIsALeak) {
   // frame_keep makes 1,000 bytes an epoch and keeps 300 at the end of each
   // cycle, short or long: its share kept varies from part to part with the
