@@ -1011,18 +1011,20 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
   return false;
 }
 
-// The structures (the nodes of one headline function) that keep bytes and
-// are no finding, with why, the most kept first.
+// The structures (the nodes of one headline function called from one
+// function) that keep bytes and are no finding, with why, the most kept
+// first.
 std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
                                              const std::vector<std::size_t>& leaking) {
   std::vector<bool> leaks(nodes.size(), false);
   for (std::size_t i : leaking) leaks[i] = true;
-  std::map<std::string_view, PassedOverStructure> by_function;
+  std::map<std::pair<std::string_view, std::string_view>, PassedOverStructure> by_function;
   std::vector<PassedOverStructure> out;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const Node& n = nodes[i];
     if (leaks[i] || n.kept_total == 0 || n.why.reason == PassedOver::Reason::none) continue;
-    PassedOverStructure& p = n.function.empty() ? out.emplace_back() : by_function[n.function];
+    PassedOverStructure& p =
+        n.function.empty() ? out.emplace_back() : by_function[{n.function, n.caller}];
     if (p.kept_bytes < n.kept_total) {
       p.frames = n.key;
       p.main_site = n.main_site;

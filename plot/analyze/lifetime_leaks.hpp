@@ -32,8 +32,9 @@
 //      to H, whose code stopped past kOwnRun of the run's time, or in a
 //      thread that made nothing after it (the thread ended), is judged
 //      again up to there (own_end).
-//   4. One leak, one finding.  Leaking nodes are joined when they have the
-//      same headline function, or when their kept blocks come from the same
+//   4. One leak, one finding.  Leaking nodes are joined when they are one
+//      structure, or structures of one helper whose code that frees the
+//      most of each during the run is the same, or when their kept blocks come from the same
 //      epochs in the same proportions (total variation at most kSame; not
 //      exactly the same, some code of the program's own on both stacks
 //      from their headlines out, not main, or one owning the other (the

@@ -78,6 +78,7 @@
 // A frame is "function (file:line)", "function (in object)" without line
 // information, and object+0xOFFSET when the function is unknown
 // ("cc1plus+0x1b6a652 (in /usr/lib/gcc/x86_64-linux-gnu/12/cc1plus)").
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -407,8 +408,17 @@ void small_findings(const Report& r, std::ostream& out) {
 void passed_over(const Report& r, std::ostream& out) {
   if (r.passed_over.empty()) return;
   out << "\nKept memory, not flagged (the largest, and why each is no leak):\n";
+  // A headline function listed twice (a helper's structures for two
+  // callers, each judged on its own) is named with its caller.
+  auto function = [](const ReportPassedOver& p) {
+    return p.frames.empty() ? std::string() : p.frames[p.headline].function;
+  };
   for (const ReportPassedOver& p : r.passed_over) {
     std::string where = p.frames.empty() ? "(no stack)" : frame_text(p.frames[p.headline]);
+    bool twice = std::count_if(r.passed_over.begin(), r.passed_over.end(), [&](const ReportPassedOver& q) {
+                   return function(q) == function(p);
+                 }) > 1;
+    if (twice && p.headline + 1 < p.frames.size()) where += " <- " + p.frames[p.headline + 1].function;
     out << wrapped(format_bytes(static_cast<double>(p.kept_bytes)) + " at " + where + ": " + p.words,
                    "  ");
   }

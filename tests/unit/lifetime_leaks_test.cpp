@@ -428,6 +428,26 @@ TEST(LifetimeLeaks, AHelpersStructuresThatOneCodeFreesAreOneFinding) {
   EXPECT_EQ(found.findings.front().sites.size(), 2u);
 }
 
+// A helper's two structures passed over for their own reasons: open (1)
+// for preview (2) keeps 10 blocks born in epochs 0-9 (it levels off), and
+// for full (3) one block in flight at the end (too few).  Each is listed
+// with its own reason, not one of them for both.
+TEST(LifetimeLeaks, AHelpersStructuresArePassedOverEachForItsOwnReason) {
+  Model model = model_of({"main", "open", "preview", "full", "scratch"});
+  add_site(model, {1, 2, 0});
+  add_site(model, {1, 3, 0});
+  for (std::uint32_t e = 0; e < 10; ++e) cell(model.sites[0], e, kAlive, 1000);
+  cell(model.sites[1], kEpochs - 4, kAlive, 5000);
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_TRUE(found.findings.empty());
+  ASSERT_EQ(found.passed_over.size(), 2u);
+  EXPECT_EQ(found.passed_over[0].kept_bytes, 10000u);
+  EXPECT_EQ(found.passed_over[0].why.reason, PassedOver::Reason::levels_off);
+  EXPECT_EQ(found.passed_over[1].kept_bytes, 5000u);
+  EXPECT_EQ(found.passed_over[1].why.reason, PassedOver::Reason::few_blocks);
+}
+
 TEST(LifetimeLeaks, TheSameBytesEachCycleOfUnevenLengthIsALeak) {
   // frame_keep makes 1,000 bytes an epoch and keeps 300 at the end of each
   // cycle, short or long: its share kept varies from part to part with the
