@@ -15,8 +15,8 @@ namespace strata {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kLibraryNamespaces = {
-    "std::", "__gnu_cxx::", "__cxxabiv1::", "__cxx11::"};
+constexpr std::array<std::string_view, 5> kLibraryNamespaces = {
+    "std::", "__gnu_cxx::", "__cxxabiv1::", "__cxx11::", "boost::"};
 constexpr std::array<std::string_view, 10> kAllocators = {
     "malloc",         "calloc", "realloc",       "free",         "memalign",
     "posix_memalign", "valloc", "aligned_alloc", "reallocarray", "__libc_memalign"};

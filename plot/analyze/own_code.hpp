@@ -10,7 +10,9 @@
 //     is the program itself (the object of `main`: cc1plus lives under
 //     /usr/lib/gcc);
 //   - its function is in the C++ standard library's namespaces (std::,
-//     __gnu_cxx::, __cxxabiv1::), is operator new, operator delete or a C
+//     __gnu_cxx::, __cxxabiv1::) or Boost's (boost::, whose header-only
+//     libraries compile into the program, out of line too), is operator
+//     new, operator delete or a C
 //     allocator (malloc, calloc, realloc, ...), or a well-known wrapper of
 //     the allocator (allocator_wrapper: xmalloc, strdup, g_malloc, ...);
 //   - its source file is a header of the C++ standard library, known by its

@@ -119,6 +119,22 @@ TEST(OwnCode, WellKnownWrappersAreSkipped) {
   EXPECT_TRUE(library_function("std::vector<int>::push_back(int const&) [clone .isra.0]"));
 }
 
+// Boost's header-only libraries compile into the program, out of line too:
+// a coroutine's stack, allocated by a template instantiated in the
+// program, is headed by the program's own function that makes it.
+TEST(OwnCode, BoostCompiledIntoTheProgramIsALibrary) {
+  OwnCode own(with_main("/home/u/npc"), {});
+  std::vector<Frame> stack{
+      frame("boost::context::basic_fixedsize_stack<boost::context::stack_traits>::allocate()",
+            "/home/u/npc"),
+      frame("boost::coroutines2::detail::pull_coroutine<int>::control_block* "
+            "boost::coroutines2::detail::create_control_block<C, S, F>(S&&, F&&)",
+            "/home/u/npc"),
+      frame("Zone::spawn()", "/home/u/npc")};
+  EXPECT_EQ(own.headline(stack), 2u);
+  EXPECT_FALSE(library_function("Zone::boost::spawn()"));
+}
+
 TEST(OwnCode, AllLibraryFallsBackToTheFirstNamedFrame) {
   OwnCode own(with_main("/home/u/app"), {});
   std::vector<Frame> stack{frame("", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
