@@ -123,20 +123,36 @@ std::optional<FrameId> owner_frame(const Model& model, const FindingHeadlines& h
   return frames[*caller];
 }
 
-// The code that holds what a node frees during the run: the holder of each
-// of its free stacks before H (FindingHeadlines::holder) that has a freer
-// of the program's own, not main, with the bytes it frees.
+// The code that holds what a free stack frees (FindingHeadlines::holder),
+// when the stack has a freer of the program's own and the holder is not
+// main; none otherwise.
+std::optional<std::string_view> run_holder(const Model& model, const FindingHeadlines& headlines,
+                                           std::uint32_t stack) {
+  std::span<const FrameId> frames = free_stack(model, stack);
+  if (frames.empty() || !headlines.freer(frames)) return std::nullopt;
+  std::string_view f = model.frame(frames[headlines.holder(frames)]).function;
+  if (f.empty() || f == "main") return std::nullopt;
+  return f;
+}
+
+// The code that holds what a node frees during the run: the run_holder of
+// each of its free stacks before H, with the bytes it frees.
 std::map<std::string_view, std::uint64_t> run_holders(const Model& model,
                                                       const FindingHeadlines& headlines,
                                                       const Node& n) {
   std::map<std::string_view, std::uint64_t> out;
   for (const auto& [stack, bytes] : n.run_free) {
-    std::span<const FrameId> frames = free_stack(model, stack);
-    if (frames.empty() || !headlines.freer(frames)) continue;
-    std::string_view f = model.frame(frames[headlines.holder(frames)]).function;
-    if (!f.empty() && f != "main") out[f] += bytes;
+    if (std::optional<std::string_view> f = run_holder(model, headlines, stack)) out[*f] += bytes;
   }
   return out;
+}
+
+// The holder that frees the most bytes (of run_holders); none when empty.
+std::optional<std::string_view> main_holder(const std::map<std::string_view, std::uint64_t>& of) {
+  auto most = std::max_element(of.begin(), of.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (most == of.end()) return std::nullopt;
+  return most->first;
 }
 
 // The finding's members, its main structure's first: the structure (the
@@ -166,9 +182,9 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
     // long they lived says when it grew, not what it holds)
     if (n->copies) continue;
     for (const auto& [stack, lived] : n->run_lived) {
-      std::span<const FrameId> frames = free_stack(model, stack);
-      if (frames.empty() || !headlines.freer(frames)) continue;
-      Lived& l = of.lived[model.frame(frames[headlines.holder(frames)]).function];
+      std::optional<std::string_view> f = run_holder(model, headlines, stack);
+      if (!f) continue;
+      Lived& l = of.lived[*f];
       l.blocks += lived.blocks;
       l.epochs += lived.epochs;
     }
@@ -176,14 +192,13 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
   if (holders.size() < 2) return;
   std::vector<std::pair<Structure, double>> roots;  // those that hold all others: how long theirs lived
   for (const auto& [structure, of] : holders) {
-    auto most = std::max_element(of.bytes.begin(), of.bytes.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (most == of.bytes.end()) continue;
+    std::optional<std::string_view> most = main_holder(of.bytes);
+    if (!most) continue;
     bool all = std::all_of(holders.begin(), holders.end(), [&](const auto& other) {
-      return other.first == structure || other.second.bytes.contains(most->first);
+      return other.first == structure || other.second.bytes.contains(*most);
     });
     if (!all) continue;
-    auto lived = of.lived.find(most->first);
+    auto lived = of.lived.find(*most);
     double mean = lived == of.lived.end() || lived->second.blocks == 0
                       ? 0.0
                       : static_cast<double>(lived->second.epochs) /
@@ -280,10 +295,9 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
     for (const auto& [first, of] : held) {
       const Node& node = nodes[leaking[first]];
       if (node.key.empty()) continue;
-      auto most = std::max_element(of.begin(), of.end(),
-                                   [](const auto& x, const auto& y) { return x.second < y.second; });
-      if (most == of.end()) continue;
-      auto [at, fresh] = by_holder.emplace(std::pair(node.function, most->first), first);
+      std::optional<std::string_view> most = main_holder(of);
+      if (!most) continue;
+      auto [at, fresh] = by_holder.emplace(std::pair(node.function, *most), first);
       if (!fresh) joins.join(first, at->second);
     }
   }
@@ -538,9 +552,8 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
   // x owns y: the code that frees the most of x's bytes during the run
   // frees some of y's.
   auto owns = [](const Births& x, const Births& y) {
-    auto most = std::max_element(x.run_holders.begin(), x.run_holders.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    return most != x.run_holders.end() && y.run_holders.contains(most->first);
+    std::optional<std::string_view> most = main_holder(x.run_holders);
+    return most && y.run_holders.contains(*most);
   };
   auto common_code = [&](const Births& x, const Births& y) {
     return std::any_of(x.own_frames.begin(), x.own_frames.end(),

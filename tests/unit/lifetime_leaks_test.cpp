@@ -50,10 +50,13 @@ Site& add_site(Model& model, const std::vector<std::uint32_t>& ids) {
   return model.sites.back();
 }
 
-void cell(Site& site, std::uint32_t birth, std::uint32_t death, std::uint64_t bytes) {
+// A block of `bytes` born in `birth` and freed in `death` (or kAlive), by
+// free stack `freed_by` (1-based; 0: no stack).
+void cell(Site& site, std::uint32_t birth, std::uint32_t death, std::uint64_t bytes,
+          std::uint32_t freed_by = 0) {
   site.cells.push_back({.birth = static_cast<std::uint8_t>(birth),
                         .death = death == kAlive ? kAlive : static_cast<std::uint8_t>(death),
-                        .freed_by = 0,
+                        .freed_by = freed_by,
                         .bytes = bytes,
                         .blocks = 1});
 }
@@ -415,8 +418,7 @@ TEST(LifetimeLeaks, AHelpersStructuresThatOneCodeFreesAreOneFinding) {
   for (std::uint32_t e = 0; e + 2 < kEpochs; ++e) {
     for (std::uint32_t site = 0; site < 2; ++site) {
       for (std::uint32_t k = 0; k < 3; ++k) {
-        cell(model.sites[site], e, e + 2, 400);
-        model.sites[site].cells.back().freed_by = 1;
+        cell(model.sites[site], e, e + 2, 400, 1);
       }
     }
     if (e % 3 == 0) cell(model.sites[0], e, kAlive, 400);
@@ -633,8 +635,7 @@ std::vector<std::string> freed_by(const std::vector<std::uint32_t>& first,
   for (std::uint32_t leak : {1u, 2u}) {
     Site& site = add_site(model, {leak, 0});
     for (std::uint32_t e = 0; e < kEpochs - 1; ++e) {
-      cell(site, e, kEpochs - 1, 100 * leak);
-      site.cells.back().freed_by = leak;
+      cell(site, e, kEpochs - 1, 100 * leak, leak);
     }
   }
   temporaries(model, 3);
@@ -668,14 +669,12 @@ TEST(LifetimeLeaks, TwoStructuresOneDestructorFreesWithOtherBirthsAreTwo) {
   model.lifetimes.free_stacks_frames.push_back({FrameId{7}, FrameId{4}, FrameId{0}});
   Site& history = add_site(model, {1, 0});
   for (std::uint32_t e = 0; e < kEpochs - 1; ++e) {
-    cell(history, e, kEpochs - 1, 1000);
-    history.cells.back().freed_by = 1;
+    cell(history, e, kEpochs - 1, 1000, 1);
   }
   Site& pages = add_site(model, {2, 0});
   for (std::uint32_t e = 0; e < kEpochs - 1; ++e) {
     if (e < 8 || e % 4 == 0) {
-      cell(pages, e, kEpochs - 1, e < 8 ? 4096 * 8 : 4096);
-      pages.cells.back().freed_by = 1;
+      cell(pages, e, kEpochs - 1, e < 8 ? 4096 * 8 : 4096, 1);
     }
   }
   temporaries(model, 3);
@@ -780,8 +779,7 @@ TEST(LifetimeLeaks, BornAlikeOneFreedAtExitAndOneNeverFreedAreTwo) {
   model.lifetimes.free_stacks_frames.push_back({FrameId{5}, FrameId{0}});
   Site& history = add_site(model, {1, 3, 0});
   for (std::uint32_t e = 0; e < kEpochs - 2; ++e) {
-    cell(history, e, kEpochs - 1, 400);
-    history.cells.back().freed_by = 1;
+    cell(history, e, kEpochs - 1, 400, 1);
   }
   Site& iterators = add_site(model, {2, 3, 0});
   for (std::uint32_t e = 0; e < kEpochs - 2; ++e) cell(iterators, e, kAlive, 48);
@@ -835,16 +833,14 @@ TEST(LifetimeLeaks, TwoLeaksOfOneLoopEachOfManyPlacesAreTwoFindings) {
   Site& documents = add_site(model, {1, 3, 0});
   for (std::uint32_t e = 0; e < kEpochs; ++e) cell(documents, e, kAlive, 200);
   Site& in_flight = add_site(model, {13, 3, 0});
-  cell(in_flight, kEpochs - 3, kEpochs - 1, 200);
-  in_flight.cells.back().freed_by = 1;
+  cell(in_flight, kEpochs - 3, kEpochs - 1, 200, 1);
   Site& rare = add_site(model, {2, 3, 0});
   cell(rare, 12, kAlive, 64);
   for (std::uint32_t k = 0; k < 8; ++k) {
     Site& output = add_site(model, {5 + k, 3, 0});
     cell(output, 2 + 5 * k, kAlive, 512);
     if (k == 7) {
-      cell(output, kEpochs - 3, kEpochs - 1, 512);
-      output.cells.back().freed_by = 1;
+      cell(output, kEpochs - 3, kEpochs - 1, 512, 1);
     }
   }
   temporaries(model, 4);
@@ -872,13 +868,10 @@ TEST(LifetimeLeaks, ASessionAndTheOptionsItHoldsAreOneFindingHeadedByTheSession)
   Site& options = model.sites[1];
   for (std::uint32_t e = 0; e + 1 < kEpochs; ++e) {
     for (std::uint32_t k = 0; k < 4; ++k) {
-      cell(sessions, e, e + 1, 100);
-      sessions.cells.back().freed_by = 1;
-      cell(options, e, e + 1, 300);
-      options.cells.back().freed_by = 2;
+      cell(sessions, e, e + 1, 100, 1);
+      cell(options, e, e + 1, 300, 2);
     }
-    cell(options, e, e + 1, 300);
-    options.cells.back().freed_by = 1;
+    cell(options, e, e + 1, 300, 1);
     cell(sessions, e, kAlive, 100);
     cell(options, e % 4 == 3 ? e + 1 : e, kAlive, 300);
   }
@@ -912,11 +905,9 @@ TEST(LifetimeLeaks, ASessionAndTheTableItFillsAreOneFindingHeadedByTheSession) {
   Site& entries = model.sites[1];
   for (std::uint32_t e = 0; e + 4 < kEpochs; ++e) {
     for (std::uint32_t k = 0; k < 3; ++k) {
-      cell(sessions, e, e + 4, 100);
-      sessions.cells.back().freed_by = 1;
+      cell(sessions, e, e + 4, 100, 1);
       for (std::uint32_t i = 0; i < 2; ++i) {
-        cell(entries, e + 3, e + 4, 300);
-        entries.cells.back().freed_by = 1;
+        cell(entries, e + 3, e + 4, 300, 1);
       }
     }
     for (std::uint32_t k = 0; k <= e % 3; ++k) {
@@ -1306,8 +1297,7 @@ std::string owner_of(const std::vector<std::uint32_t>& frees) {
   for (std::uint32_t e = 0; e + 1 < kEpochs; ++e) {
     cell(trees, e, kAlive, 100);
     for (int k = 0; k < 9; ++k) {
-      cell(trees, e, e + 1, 100);
-      trees.cells.back().freed_by = 1;
+      cell(trees, e, e + 1, 100, 1);
     }
   }
   temporaries(model, 3);
