@@ -295,6 +295,8 @@ void write_profile_end(Bool provisional);
    (the recorder checks that those it reads can be: st_main.c). */
 #define MARKER_LABEL_MAX  255
 void write_marker(const HChar* label);
+/* A fork (a K record) at the time now, in the parent's profile. */
+void write_fork(void);
 
 /* A forked child starts its own profile: sites and frames unwritten, its
    counts from 0, the inherited heap its first peak (Fork). */

@@ -747,6 +747,22 @@ void write_marker(const HChar* label)
    put_nl();
 }
 
+/* The process forked: a K record at the time, in the parent's profile (the
+   child's starts with the heap it inherited).  What the parent held then,
+   its children inherit. */
+void write_fork(void)
+{
+   if (!is_open_Writer())
+      return;
+   check_clock(False);
+   refresh_ms_clock();
+   if (get_time() > last_stamp)
+      last_stamp = get_time();
+   put_str("K");
+   put_field_u64(get_time());
+   put_nl();
+}
+
 /*------------------------------------------------------------*/
 /*--- Start and fork                                       ---*/
 /*------------------------------------------------------------*/

@@ -114,6 +114,7 @@ void open_Output(void);
 /* Takes VALGRIND_LIB out of the client's environment. */
 void hide_valgrind_lib(void);
 /* Callbacks registered with the core (VG_(atfork), VG_(needs_syscall_wrapper)). */
+void st_atfork_parent(ThreadId tid);
 void st_atfork_child(ThreadId tid);
 void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs);
 void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs,

@@ -1592,7 +1592,7 @@ static void st_post_clo_init(void)
    init_free_stack_rules();
    init_site_rules();
    init_Chunks();
-   VG_(atfork)(NULL, NULL, st_atfork_child);
+   VG_(atfork)(NULL, st_atfork_parent, st_atfork_child);
    init_snapshot_clock();
    open_Ledger(clo_record_fd);
    open_Output();

@@ -129,6 +129,19 @@ static void name_child_Output(void)
          = out_file_text;
 }
 
+/* A fork's K record, in the parent: not for a vfork, nor a clone with
+   CLONE_VFORK (system, popen and posix_spawn make one), which Valgrind
+   runs as a fork but whose child runs only until it execs, as the native
+   recorder's pthread_atfork handlers see no such clone. */
+static Bool spawning = False;   // the clone under way is a vfork's
+
+void st_atfork_parent(ThreadId tid)
+{
+   if (!spawning)
+      write_fork();
+   spawning = False;
+}
+
 void st_atfork_child(ThreadId tid)
 {
    if (!is_open_Writer())
@@ -231,6 +244,12 @@ static void take_back_Ledger(void)
 void st_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
                     UInt nArgs)
 {
+#if defined(__NR_vfork)
+   if (syscallno == __NR_vfork)
+      spawning = True;
+#endif
+   if (syscallno == __NR_clone && nArgs > 0 && (args[0] & VKI_CLONE_VFORK))
+      spawning = True;
    if (syscallno == __NR_execve || syscallno == __NR_execveat) {
       end_profile(True);
       pass_exec_count(clo_after_exec + 1);
@@ -243,6 +262,8 @@ void st_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
 {
    if (syscallno == __NR_setrlimit || syscallno == __NR_prlimit64)
       check_limit_Writer();   // RLIMIT_FSIZE must not stop the profile
+   if (syscallno == __NR_clone)
+      spawning = False;       // a clone that failed, or made a thread
    if (syscallno != __NR_execve && syscallno != __NR_execveat)
       return;
    pass_exec_count(clo_after_exec);

@@ -1715,6 +1715,11 @@ static void atfork_prepare(void)
 static void atfork_parent(void)
 {
    arena_atfork_parent();
+   if (state == Recording) {
+      in_strata++;
+      write_fork();
+      in_strata--;
+   }
    unlock_core();
    ring_lock_give();
    stacks_atfork_parent();

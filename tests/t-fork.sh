@@ -25,4 +25,36 @@ expect_eq "child: child_alloc at the end" "$(answer "$cp" bytes child_alloc)" 60
 expect_eq "child: parent_alloc at the end" "$(answer "$cp" bytes parent_alloc)" 0
 expect_eq "child: the inherited block of before_fork" "$(answer "$cp" bytes before_fork)" 512
 expect_eq "child: final heap" "$(answer "$cp" get heap final)" 6512
+# A supervisor builds a pool, runs /bin/true by posix_spawn, forks its worker
+# and waits on it.  Its profile records the fork (a K record), not the spawn
+# (a clone with CLONE_VFORK, whose child only execs), under Valgrind and
+# natively alike; the pool, built before the fork, is what the worker
+# inherits: no finding of the supervisor's, and the report says why.  The
+# worker's own leak is found in its profile.
+for mode in vg nat; do
+   args=(--heap-admin=0)
+   [ "$mode" = nat ] && args+=(--native)
+   record_ok "sup-$mode" "${args[@]}" "$PROGS/supervisor" "$WORK/sup-$mode.pids" || continue
+   read -r parent child <"$WORK/sup-$mode.pids" || { fail "$mode: supervisor wrote no pids"; continue; }
+   sp=$WORK/sup-$mode.$parent
+   sc=$WORK/sup-$mode.$child
+   ask "$sp" forks
+   ask "$sc" forks
+   expect_eq "$mode: the supervisor's forks" "$(answer "$sp" forks | wc -l)" 1
+   expect_eq "$mode: the worker's forks" "$(answer "$sc" forks | grep -c .)" 0
+   "$STRATA" report "$sp" >"$WORK/sup-$mode.txt"
+   "$STRATA" report --json "$sp" >"$WORK/sup-$mode.json"
+   "$STRATA" report "$sc" >"$WORK/sup-$mode-child.txt"
+   expect_text "$mode: the supervisor's report counts its fork" "$WORK/sup-$mode.txt" ", 1 fork)"
+   expect_eq "$mode: the supervisor's leaks" "$(json "$WORK/sup-$mode.json" leaks)" "[]"
+   expect_eq "$mode: the supervisor's forks (JSON)" "$(json "$WORK/sup-$mode.json" forks)" 1
+   expect_eq "$mode: why its pool is no finding" \
+      "$("$PYTHON" -c 'import json, sys; print(" ".join(p["headline"]["function"] + ":" + p["reason"] for p in json.load(open(sys.argv[1]))["passed_over"] if p["reason"] == "forked"))' "$WORK/sup-$mode.json")" \
+      "pool_value:forked"
+   expect_text "$mode: the words name the fork" "$WORK/sup-$mode.txt" "born before the process first"
+   "$STRATA" plot "$sp" -o "$WORK/sup-$mode.svg"
+   expect_eq "$mode: the graph marks the fork" "$(grep -c '<text>fork</text>' "$WORK/sup-$mode.svg")" 1
+   expect_in "$mode: the worker's leak is found" "$WORK/sup-$mode-child.txt" "^#1 (Growth|Leak) at reject_reply "
+done
+
 finish

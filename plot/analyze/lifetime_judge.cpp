@@ -1011,6 +1011,11 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
   return false;
 }
 
+bool born_before_fork(const Node& n, std::uint32_t fork, std::uint32_t h) {
+  std::uint32_t after = std::min(fork + 1, h);
+  return std::all_of(n.kept.begin() + after, n.kept.begin() + h, [](std::uint64_t k) { return k == 0; });
+}
+
 // The structures (the nodes of one headline function called from one
 // function) that keep bytes and are no finding, with why, the most kept
 // first.

@@ -50,6 +50,15 @@ std::uint32_t least_table_span(std::size_t epochs);
 bool empty_part(const Node& n, const std::vector<std::uint32_t>& bounds,
                 const std::vector<double>& work, std::uint32_t& at, std::uint32_t& to);
 
+// Whether all n keeps up to h was born by the end of epoch `fork`, in
+// which the process first forked (a K record; a fork at or after h comes
+// after all of it): a pool or table a process builds for the children it
+// forks, and then waits on them, rises all through its own run, which ends
+// at the fork.  What it held when it forked, its children inherit as their
+// start-up (their profiles judge it so); a leak of the process's own work
+// leaves some behind after its first fork too.
+bool born_before_fork(const Node& n, std::uint32_t fork, std::uint32_t h);
+
 // The structures that keep bytes and are no finding, with why, the most kept first.
 std::vector<PassedOverStructure> passed_over(const std::vector<Node>& nodes,
                                              const std::vector<std::size_t>& leaking);

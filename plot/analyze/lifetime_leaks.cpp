@@ -657,6 +657,7 @@ Model born_from(const Model& model, std::uint32_t start) {
   own.lifetimes = model.lifetimes;
   own.frames = model.frames;
   own.sites = model.sites;
+  own.forks = model.forks;
   auto at_start = [&](std::uint8_t e) { return std::max(e, static_cast<std::uint8_t>(start)); };
   for (Site& site : own.sites) {
     for (LifetimeCell& c : site.cells) {
@@ -759,6 +760,24 @@ LifetimeLeaks find_curve_leaks(const Model& model, const FindingHeadlines& headl
 
 namespace {
 
+// The epoch in which the process first forked (its first K record): of
+// the lifetimes' table, or with the curves the interval between snapshots
+// that holds it; none without a fork.
+std::optional<std::uint32_t> first_fork(const Model& model, const LifetimeLeaks& out) {
+  if (model.forks.empty() || out.epochs == 0) return std::nullopt;
+  auto first = std::min_element(model.forks.begin(), model.forks.end(),
+                                [](const Marker& a, const Marker& b) { return a.tick < b.tick; });
+  std::uint64_t epoch = 0;
+  if (out.from_curves) {
+    auto after = std::upper_bound(out.boundaries.begin(), out.boundaries.end(), first->time);
+    epoch = after == out.boundaries.begin() ? 0 : static_cast<std::uint64_t>(after - out.boundaries.begin() - 1);
+  } else {
+    const Lifetimes& l = model.lifetimes;
+    epoch = first->tick <= l.t0 ? 0 : (first->tick - l.t0) / l.epoch_length;
+  }
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(epoch, out.epochs));
+}
+
 void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vector<Node>& nodes,
                  const std::vector<double>& work, const std::vector<std::uint32_t>& cycles,
                  LifetimeLeaks& out) {
@@ -778,6 +797,14 @@ void judge_nodes(const Model& model, const FindingHeadlines& headlines, std::vec
     nodes[i].why.reason = PassedOver::Reason::turnover;
     return true;
   });
+  if (std::optional<std::uint32_t> fork = first_fork(model, out)) {
+    std::erase_if(leaking, [&](std::size_t i) {
+      if (!born_before_fork(nodes[i], *fork, h)) return false;
+      nodes[i].why.reason = PassedOver::Reason::forked;
+      nodes[i].why.level_epoch = *fork;
+      return true;
+    });
+  }
   out.passed_over = passed_over(nodes, leaking);
   // One structure: the same headline function, or the same distribution of
   // kept blocks over the epochs, unless the code that frees them at exit

@@ -54,10 +54,12 @@ struct PassedOver {
     turnover,    // what it keeps replaces what another structure gives back
     gap,         // it leaves nothing born in a part of its span: not all through
     high_water,  // its floor rises as seldom as a band's that comes and goes, little later
+    forked,      // what it keeps was born before the process first forked: its children's start-up
   };
   Reason reason = Reason::none;
   std::uint32_t first_kept = 0;   // the epoch of its first survivor
-  std::uint32_t level_epoch = 0;  // levels_off, high_water: the later half starts here; gap: the part's start
+  std::uint32_t level_epoch = 0;  // levels_off, high_water: the later half starts here; gap: the part's start;
+                                  // forked: the epoch of the first fork
   std::uint32_t gap_end = 0;      // gap: the end of the part it leaves nothing born in
   double matched = 0;             // the share of its kept bytes its floor's rise matches
   std::uint64_t left_blocks = 0;  // few_blocks: the blocks it leaves behind its working set

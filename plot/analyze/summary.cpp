@@ -34,6 +34,7 @@ Summary summarize(const Model& model) {
   summary.snapshots = model.snapshots.size();
   summary.sites = model.sites.size();
   summary.markers = model.markers.size();
+  summary.forks = model.forks.size();
   summary.cut_short = model.cut_short;
   summary.stop_reason = model.stop_reason;
   summary.end_time = model.end_time;

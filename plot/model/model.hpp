@@ -216,6 +216,7 @@ struct Model {
   std::vector<Site> sites;          // SiteId -> Site
   std::vector<Snapshot> snapshots;  // in time order (a peak written late is put in its place)
   std::vector<Marker> markers;      // in file order
+  std::vector<Marker> forks;        // K records, without labels: when the process forked
   bool cut_short = false;           // ended without `X`: read up to the last complete snapshot
   std::string stop_reason;          // why the tool stopped writing (a `Q` record), else empty
   std::uint64_t end_time = 0;       // time of `X` (or `Q`), else of the last snapshot

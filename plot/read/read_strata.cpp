@@ -143,7 +143,7 @@ class StrataReader {
         {"X", &StrataReader::read_end},        {"Q", &StrataReader::read_stop},
         {"P", &StrataReader::read_free_stack}, {"L", &StrataReader::begin_epoch},
         {"b", &StrataReader::read_born},       {"d", &StrataReader::read_died},
-        {"a", &StrataReader::read_alive},
+        {"a", &StrataReader::read_alive},      {"K", &StrataReader::read_fork},
     };
     auto handler = handlers.find(fields[0]);
     if (handler == handlers.end()) lines_.fail("unknown record type " + quote(fields[0]));
@@ -338,6 +338,11 @@ class StrataReader {
   void read_marker(const Fields& fields) {
     expect_fields(fields, 3);
     model_.markers.push_back({number(fields[1], "time"), text(fields[2]), epochs_ended_});
+  }
+
+  void read_fork(const Fields& fields) {
+    expect_fields(fields, 2);
+    model_.forks.push_back({number(fields[1], "time"), {}, epochs_ended_});
   }
 
   // ---- snapshots -----------------------------------------------------------
@@ -539,8 +544,10 @@ class StrataReader {
     lifetimes_.finish(model_);
     // Each marker's tick (model.hpp, Marker): read now that the clock is.
     const Lifetimes& l = model_.lifetimes;
-    for (Marker& marker : model_.markers) {
-      marker.tick = l.tick_unit.empty() ? marker.time : std::max(l.tick_at(marker.time), marker.tick);
+    for (std::vector<Marker>* list : {&model_.markers, &model_.forks}) {
+      for (Marker& marker : *list) {
+        marker.tick = l.tick_unit.empty() ? marker.time : std::max(l.tick_at(marker.time), marker.tick);
+      }
     }
     if (ended_) return;
     model_.cut_short = true;

@@ -296,7 +296,7 @@ void write_header(const Model& model, const MassifOptions& options, std::ostream
   threshold << std::fixed << std::setprecision(1) << options.threshold;
   out << " --strata-convert-threshold=" << threshold.str()
       << " --strata-convert-detailed-freq=" << options.detailed_freq
-      << " --strata-convert-dropped=interval-lows,markers";
+      << " --strata-convert-dropped=interval-lows,markers" << (model.forks.empty() ? "" : ",forks");
   if (model.cut_short) out << " --strata-cut-short=yes";
   if (!model.stop_reason.empty()) {
     out << " --strata-stopped=" << export_name(model.stop_reason, " \\");

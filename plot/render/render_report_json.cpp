@@ -220,6 +220,7 @@ Json summary_json(const Report& r) {
           {"site_snapshots", r.site_snapshots},
           {"sites", s.sites},
           {"markers", s.markers},
+          {"forks", s.forks},
           {"peak", totals_json(s.peak)},
           {"final", totals_json(s.final)},
           {"peak_sites", sites_from_json(s.peak_sites)},

@@ -10,7 +10,7 @@
 //   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --heap=yes --stacks=no --pages-as-heap=no --free-stacks=yes --free-depth=12
 //   time unit:  i (instructions executed)
 //   duration:   136,292,341 (the first snapshot at 1)
-//   snapshots:  1,700, 1,700 with site data (8 sites, 17 markers)
+//   snapshots:  1,700, 1,700 with site data (8 sites, 17 markers[, 2 forks])
 //   end:        the program ended at time 136,292,341
 //   peak:       5,258,368 bytes at time 120,323,813 (useful heap 5,233,712, extra heap 24,656, stacks 0)
 //   final:      0 bytes at time 136,292,341 (useful heap 0, extra heap 0, stacks 0)
@@ -222,7 +222,7 @@ void header(const Report& r, std::ostream& out) {
       << "duration:   " << duration_text(r) << "\n"
       << "snapshots:  " << grouped(s.snapshots) << ", " << grouped(r.site_snapshots)
       << " with site data (" << counted(s.sites, "site") << ", " << counted(s.markers, "marker")
-      << ")\n"
+      << (s.forks > 0 ? ", " + counted(s.forks, "fork") : "") << ")\n"
       << "end:        " << end_text(s) << "\n"
       << "peak:       " << totals_text(s.peak) << "\n";
   out << sites_note(s.peak_sites, s.peak, "the peak");

@@ -2,11 +2,11 @@
  * The parent keeps 10 x 1008 from parent_alloc, the child 3 x 2000 from
  * child_alloc; both leave their blocks to the exit.  The parent writes
  * "PARENT_PID CHILD_PID" to PIDFILE. */
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "pids.h"
 #include "prog.h"
 
 static void *volatile kept[16];
@@ -45,10 +45,7 @@ int main(int argc, char **argv)
    int status;
    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
       return 3;
-   char line[64];
-   int n = snprintf(line, sizeof line, "%d %d\n", (int)getpid(), (int)child);
-   int fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-   if (fd < 0 || write(fd, line, (size_t)n) != n || close(fd) != 0)
+   if (write_pids(argv[1], child) != 0)
       return 4;
    return 0;
 }

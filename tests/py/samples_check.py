@@ -8,7 +8,7 @@ import glob, os, re, sys
 
 massif, default, stopped = sys.argv[1], sys.argv[2], sys.argv[3]
 HEADER = ("strata-profile", "cmd", "pid", "ppid", "time_unit", "opt")
-TYPES = HEADER + ("F", "S", "P", "M", "T", "s", "c", "L", "b", "d", "a", "E", "X", "Q")
+TYPES = HEADER + ("F", "S", "P", "M", "K", "T", "s", "c", "L", "b", "d", "a", "E", "X", "Q")
 LOOKS = re.compile(r"^ {4,}(%s)( {2,}|$)" % "|".join(re.escape(t) for t in TYPES))
 NUM = r"(0|[1-9][0-9]*)"
 HEX = r"0x[0-9a-f]+"
@@ -17,7 +17,7 @@ SHAPES = {
     "strata-profile": [r"[123]"], "cmd": [r".*"], "pid": [NUM], "ppid": [NUM],
     "time_unit": [r"i|ms|B"], "opt": [r"[a-z_]+", r".*"],
     "F": [NUM, HEX, r"[01]", r".*", r".*", NUM, r".*", "(%s)?" % HEX],
-    "M": [NUM, r".+"], "T": [r"regular|user|peak|final", NUM, NUM, NUM, NUM],
+    "M": [NUM, r".+"], "K": [NUM], "T": [r"regular|user|peak|final", NUM, NUM, NUM, NUM],
     "s": [NUM] * 5, "c": [NUM] * 4, "E": [], "X": [NUM], "Q": [NUM, r"[ -~]+"], "S": None,
     "P": None, "L": [NUM] * 3, "b": [NUM] * 4, "d": [NUM] * 5, "a": [NUM] * 4,
 }

@@ -145,6 +145,34 @@ TEST(LifetimeLeaks, WhatAForkedChildInheritedIsNoLeakOfItsOwn) {
   EXPECT_TRUE(find_lifetime_leaks(child, OwnCode(child, {})).findings.empty());
 }
 
+// A supervisor builds a pool (build_pool, all through its own run, among
+// temporaries) and forks its worker in epoch 29 (a K record), then waits
+// and frees the pool at exit: what it kept is what its child inherits, no
+// finding; the reason names the fork.  The same pool built without a fork
+// is a leak of the run, and a leak that goes on after the fork (a shell
+// that forks a child now and then and leaks all along) is still found.
+TEST(LifetimeLeaks, WhatAParentHeldWhenItForkedIsItsChildrensStartUp) {
+  Model model = model_of({"main", "build_pool", "scratch"});
+  Site& pool = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < 30; ++e) cell(pool, e, kEpochs - 1, 100);
+  Site& temp = add_site(model, {2, 0});
+  for (std::uint32_t e = 0; e < 30; ++e) cell(temp, e, e, 4096);
+  EXPECT_EQ(headlines(model, find_lifetime_leaks(model, OwnCode(model, {}))),
+            std::vector<std::string>{"build_pool"});
+  Model parent = model;
+  parent.forks.push_back({.time = 29, .label = {}, .tick = 29});
+  LifetimeLeaks found = find_lifetime_leaks(parent, OwnCode(parent, {}));
+  EXPECT_TRUE(found.findings.empty());
+  ASSERT_EQ(found.passed_over.size(), 1u);
+  EXPECT_EQ(found.passed_over.front().why.reason, PassedOver::Reason::forked);
+  EXPECT_EQ(found.passed_over.front().why.level_epoch, 29u);
+  // Forked earlier, at epoch 20: the pool went on growing after, a leak.
+  Model early = model;
+  early.forks.push_back({.time = 20, .label = {}, .tick = 20});
+  EXPECT_EQ(headlines(early, find_lifetime_leaks(early, OwnCode(early, {}))),
+            std::vector<std::string>{"build_pool"});
+}
+
 // A forked child that runs briefly after its parent's clock has grown long
 // epochs: its own run, from the fork to the horizon, holds fewer epochs
 // than the least span the lifetimes judge, and its curves judge it.  One
