@@ -33,7 +33,8 @@ expect_eq "child: final heap" "$(answer "$cp" get heap final)" 6512
 # worker's own leak is found in its profile.
 for mode in vg nat; do
    args=(--heap-admin=0)
-   [ "$mode" = nat ] && args+=(--native)
+   # (natively, tests/t-native-suite.sh, RECORD_ARGS already holds --native)
+   [ "$mode" = nat ] && [ "$RECORDER" != native ] && args+=(--native)
    record_ok "sup-$mode" "${args[@]}" "$PROGS/supervisor" "$WORK/sup-$mode.pids" || continue
    read -r parent child <"$WORK/sup-$mode.pids" || { fail "$mode: supervisor wrote no pids"; continue; }
    sp=$WORK/sup-$mode.$parent

@@ -10,7 +10,7 @@
 //   recorded:   --depth=30 --heap-admin=8 --peak-inaccuracy=1.000 --heap=yes --stacks=no --pages-as-heap=no --free-stacks=yes --free-depth=12
 //   time unit:  i (instructions executed)
 //   duration:   136,292,341 (the first snapshot at 1)
-//   snapshots:  1,700, 1,700 with site data (8 sites, 17 markers[, 2 forks])
+//   snapshots:  1,700, 1,700 with site data (8 sites, 17 markers)
 //   end:        the program ended at time 136,292,341
 //   peak:       5,258,368 bytes at time 120,323,813 (useful heap 5,233,712, extra heap 24,656, stacks 0)
 //   final:      0 bytes at time 136,292,341 (useful heap 0, extra heap 0, stacks 0)
@@ -213,6 +213,8 @@ std::string duration_text(const Report& r) {
   return grouped(r.summary.end_time) + " (" + first + ")";
 }
 
+// The snapshots line counts the process's forks after its markers when
+// it forked (", 1 fork").
 void header(const Report& r, std::ostream& out) {
   const Summary& s = r.summary;
   out << "profile:    " << shown(s.file) << " (" << origin(s) << ")\n"
