@@ -251,6 +251,21 @@ std::vector<std::uint64_t> left_behind(const Node& n, const std::vector<double>&
   if (held.empty()) return left;
   std::nth_element(held.begin(), held.begin() + held.size() / 2, held.end());
   auto set_aside = static_cast<std::uint64_t>(held[held.size() / 2]);
+  // A structure that frees none of what it keeps at exit: at most what its
+  // newest epochs keep beyond its steady rate (the median epoch's kept
+  // bytes over its span).  Its working set at h, never freed, was born in
+  // them, on top of what it leaves behind; entries in flight in the last
+  // part that died before h are no working set at h.
+  std::vector<std::uint64_t> rates;
+  for (std::uint32_t e = 0; e < h && n.exit_freed == 0; ++e) {
+    if (!rates.empty() || n.kept[e] > 0) rates.push_back(n.kept[e]);
+  }
+  if (!rates.empty()) {
+    std::nth_element(rates.begin(), rates.begin() + rates.size() / 2, rates.end());
+    std::uint64_t rate = rates[rates.size() / 2], beyond = 0;
+    for (std::uint32_t e = last; e < h; ++e) beyond += n.kept[e] > rate ? n.kept[e] - rate : 0;
+    set_aside = std::min(set_aside, beyond);
+  }
   // First from what the release at exit frees, which holds the working
   // set at h, then from the rest (a copy moves kept bytes between epochs,
   // and a curve knows no frees: all at once).
