@@ -152,6 +152,23 @@ std::size_t FindingHeadlines::headline(std::span<const FrameId> frames) const {
   return 0;
 }
 
+bool FindingHeadlines::library_made(std::span<const FrameId> frames, std::size_t head) const {
+  if (head >= frames.size()) return false;
+  std::string_view program = model_.frame(frames[head]).object;
+  // The C and C++ runtime's strings and containers hold the program's own data.
+  auto runtime = [](std::string_view object) {
+    std::string_view name = object.substr(object.rfind('/') + 1);
+    return name.starts_with("libstdc++") || name.starts_with("libc.so") || name.starts_with("libc-") ||
+           name.starts_with("ld-linux");
+  };
+  for (std::size_t i = 0; i < head; ++i) {
+    const Frame& frame = model_.frame(frames[i]);
+    if (frame.object.empty() || frame.object == program || runtime(frame.object)) continue;
+    if (library(frames, i) && !library_function(frame.function)) return true;
+  }
+  return false;
+}
+
 std::size_t FindingHeadlines::past_wrappers(std::span<const FrameId> frames, std::size_t i) const {
   // Whether frames[j]'s caller may be a headline: the program's own, not main.
   auto passes_on = [&](std::size_t j) {

@@ -69,6 +69,10 @@ class FindingHeadlines {
   // callback of an event loop, a thread's start function).
   std::optional<std::vector<std::size_t>> own_frames(std::span<const FrameId> frames,
                                                      std::size_t head) const;
+  // Whether library code made what an allocation stack allocates: a frame
+  // of a library's, not an allocator, below its headline `head` (the tree a
+  // parser builds, a decoder's tables, called from the program's code).
+  bool library_made(std::span<const FrameId> frames, std::size_t head) const;
 
  private:
   // Whether frames[i] is in a library (OwnCode::library, with each frame's own verdict cached).

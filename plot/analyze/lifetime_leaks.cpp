@@ -173,10 +173,13 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
   struct Held {
     std::map<std::string_view, std::uint64_t> bytes;  // holder -> bytes it frees (run_holders)
     std::map<std::string_view, Lived> lived;          // holder -> how long those blocks lived
+    std::uint64_t own = 0, library = 0;               // its kept bytes made by its own code, by a library's
   };
   std::map<Structure, Held> holders;
   for (const Node* n : members) {
     Held& of = holders[{n->function, n->caller}];
+    bool library = !n->key.empty() && headlines.library_made(model.site(n->main_site).frames, n->key.size() - 1);
+    (library ? of.library : of.own) += n->kept_total;
     for (const auto& [f, bytes] : run_holders(model, headlines, *n)) of.bytes[f] += bytes;
     // (a container that copies itself frees its blocks as it grows: how
     // long they lived says when it grew, not what it holds)
@@ -190,7 +193,7 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
     }
   }
   if (holders.size() < 2) return;
-  std::vector<std::pair<Structure, double>> roots;  // those that hold all others: how long theirs lived
+  std::vector<std::tuple<Structure, double, bool>> roots;  // those that hold all others: how long theirs lived, own
   for (const auto& [structure, of] : holders) {
     std::optional<std::string_view> most = main_holder(of.bytes);
     if (!most) continue;
@@ -203,12 +206,20 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
                       ? 0.0
                       : static_cast<double>(lived->second.epochs) /
                             static_cast<double>(lived->second.blocks);
-    roots.emplace_back(structure, mean);
+    roots.emplace_back(structure, mean, of.own > 0);
   }
   if (roots.empty()) return;
-  std::sort(roots.begin(), roots.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  if (roots.size() > 1 && roots[0].second <= roots[1].second) return;  // neither is the one
-  Structure root = roots.front().first;
+  // The program's own objects first: what a library made (a parser's tree,
+  // a decoder's tables) the program holds through an object of its own.
+  std::sort(roots.begin(), roots.end(), [](const auto& a, const auto& b) {
+    if (std::get<2>(a) != std::get<2>(b)) return std::get<2>(a);
+    return std::get<1>(a) > std::get<1>(b);
+  });
+  if (roots.size() > 1 && std::get<2>(roots[0]) == std::get<2>(roots[1]) &&
+      std::get<1>(roots[0]) <= std::get<1>(roots[1])) {
+    return;  // neither is the one
+  }
+  Structure root = std::get<0>(roots.front());
   std::stable_partition(members.begin(), members.end(),
                         [&](const Node* n) { return Structure(n->function, n->caller) == root; });
 }

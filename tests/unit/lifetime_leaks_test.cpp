@@ -949,6 +949,38 @@ TEST(LifetimeLeaks, ASessionAndTheTableItFillsAreOneFindingHeadedByTheSession) {
   EXPECT_EQ(found.findings.front().parts.size(), 2u);
 }
 
+// A configuration object (build_config) and the tree a parser library
+// builds for it (parse_document calls the library, frame 5), which the
+// object holds: close frees both, the tree made an epoch before the object
+// and so older when freed; 1 to 3 of each an epoch are overwritten and
+// never freed.  One finding, headed by the object the program made
+// itself, not by the tree the library made for it, however long the
+// tree's blocks lived.
+TEST(LifetimeLeaks, TheProgramsOwnObjectHeadsTheTreeALibraryMadeForIt) {
+  Model model = model_of({"main", "build_config", "parse_document", "close", "scratch", "create_node"});
+  model.frames[5].object = "/usr/lib/x86_64-linux-gnu/libyaml-cpp.so.0.7";
+  model.lifetimes.free_stacks = true;
+  model.lifetimes.free_stacks_frames.push_back({FrameId{3}, FrameId{0}});  // 1: close
+  add_site(model, {1, 0});
+  add_site(model, {5, 2, 0});
+  Site& configs = model.sites[0];  // (add_site invalidates the references before it)
+  Site& trees = model.sites[1];
+  for (std::uint32_t e = 1; e + 4 < kEpochs; ++e) {
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      cell(configs, e, e + 3, 100, 1);
+      cell(trees, e - 1, e + 3, 900, 1);
+    }
+    for (std::uint32_t k = 0; k <= e % 3; ++k) {
+      cell(configs, e, kAlive, 100);
+      cell(trees, e, kAlive, 900);
+    }
+  }
+  temporaries(model, 4);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  ASSERT_EQ(headlines(model, found), std::vector<std::string>{"build_config"});
+  EXPECT_EQ(found.findings.front().parts.size(), 2u);
+}
+
 // A probe report kept in every epoch, built under writer_main, and a URL
 // kept in most epochs (not those divisible by 5), built under
 // resolver_main (without `threads`, both called by main), each under
