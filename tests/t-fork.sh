@@ -55,6 +55,9 @@ for mode in vg nat; do
    expect_text "$mode: the words name the fork" "$WORK/sup-$mode.txt" "born before the process first"
    "$STRATA" plot "$sp" -o "$WORK/sup-$mode.svg"
    expect_eq "$mode: the graph marks the fork" "$(grep -c '<text>fork</text>' "$WORK/sup-$mode.svg")" 1
+   "$STRATA" convert --to=massif "$sp" -o "$WORK/sup-$mode.massif"
+   expect_text "$mode: massif.out says it dropped the forks" "$WORK/sup-$mode.massif" \
+      "--strata-convert-dropped=interval-lows,markers,forks"
    expect_in "$mode: the worker's leak is found" "$WORK/sup-$mode-child.txt" "^#1 (Growth|Leak) at reject_reply "
 done
 
