@@ -158,8 +158,8 @@ bool FindingHeadlines::library_made(std::span<const FrameId> frames, std::size_t
   // The C and C++ runtime's strings and containers hold the program's own data.
   auto runtime = [](std::string_view object) {
     std::string_view name = object.substr(object.rfind('/') + 1);
-    return name.starts_with("libstdc++") || name.starts_with("libc.so") || name.starts_with("libc-") ||
-           name.starts_with("ld-linux");
+    return name.starts_with("libstdc++") || name.starts_with("libc.so") ||
+           name.starts_with("libc-") || name.starts_with("ld-linux");
   };
   for (std::size_t i = 0; i < head; ++i) {
     const Frame& frame = model_.frame(frames[i]);

@@ -1028,7 +1028,8 @@ bool turnover(const Node& n, const std::vector<const Node*>& dying,
 
 bool born_before_fork(const Node& n, std::uint32_t fork, std::uint32_t h) {
   std::uint32_t after = std::min(fork + 1, h);
-  return std::all_of(n.kept.begin() + after, n.kept.begin() + h, [](std::uint64_t k) { return k == 0; });
+  return std::all_of(n.kept.begin() + after, n.kept.begin() + h,
+                     [](std::uint64_t k) { return k == 0; });
 }
 
 // The structures (the nodes of one headline function called from one

@@ -161,8 +161,11 @@ std::optional<std::string_view> main_holder(const std::map<std::string_view, std
 // other's, when one alone does (a session, whose close frees the options it
 // parsed, which its command loop frees too: it holds them).  When several
 // do (one close frees a session and what it holds, and nothing else frees
-// either), the one whose blocks that code freed lived the longest, on
-// average, when one alone did: what holds the others is made before what
+// either), one that holds blocks the program's own code made before one
+// all of whose blocks a library made (a configuration before the parser's
+// tree it holds, though the tree is parsed first), and among those the
+// one whose blocks that code freed lived the longest, on average, when one
+// alone did: what holds the others is made before what
 // it is given and freed with it (a session before the entries of its table,
 // a keyboard state before the buffers its keys grow); a container that
 // copies itself, whose blocks live until it grows, is none of them.  Else, as they are,
@@ -173,12 +176,13 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
   struct Held {
     std::map<std::string_view, std::uint64_t> bytes;  // holder -> bytes it frees (run_holders)
     std::map<std::string_view, Lived> lived;          // holder -> how long those blocks lived
-    std::uint64_t own = 0, library = 0;               // its kept bytes made by its own code, by a library's
+    std::uint64_t own = 0, library = 0;               // kept bytes its own code made, a library
   };
   std::map<Structure, Held> holders;
   for (const Node* n : members) {
     Held& of = holders[{n->function, n->caller}];
-    bool library = !n->key.empty() && headlines.library_made(model.site(n->main_site).frames, n->key.size() - 1);
+    bool library = !n->key.empty() &&
+                   headlines.library_made(model.site(n->main_site).frames, n->key.size() - 1);
     (library ? of.library : of.own) += n->kept_total;
     for (const auto& [f, bytes] : run_holders(model, headlines, *n)) of.bytes[f] += bytes;
     // (a container that copies itself frees its blocks as it grows: how
@@ -193,7 +197,8 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
     }
   }
   if (holders.size() < 2) return;
-  std::vector<std::tuple<Structure, double, bool>> roots;  // those that hold all others: how long theirs lived, own
+  // Those that hold all others: how long theirs lived, whether its own code made some.
+  std::vector<std::tuple<Structure, double, bool>> roots;
   for (const auto& [structure, of] : holders) {
     std::optional<std::string_view> most = main_holder(of.bytes);
     if (!most) continue;
@@ -781,7 +786,9 @@ std::optional<std::uint32_t> first_fork(const Model& model, const LifetimeLeaks&
   std::uint64_t epoch = 0;
   if (out.from_curves) {
     auto after = std::upper_bound(out.boundaries.begin(), out.boundaries.end(), first->time);
-    epoch = after == out.boundaries.begin() ? 0 : static_cast<std::uint64_t>(after - out.boundaries.begin() - 1);
+    epoch = after == out.boundaries.begin()
+                ? 0
+                : static_cast<std::uint64_t>(after - out.boundaries.begin() - 1);
   } else {
     const Lifetimes& l = model.lifetimes;
     epoch = first->tick <= l.t0 ? 0 : (first->tick - l.t0) / l.epoch_length;

@@ -46,20 +46,20 @@ inline constexpr std::uint64_t kBurst = 2;  // an epoch counts at most twice the
 struct PassedOver {
   enum class Reason : std::uint8_t {
     none,
-    few_blocks,  // fewer than kMinBlocks survivors
-    short_span,  // kept over fewer than kMinSpan epochs of work
-    replaced,    // its floor does not rise with what it keeps: entries replaced
-    levels_off,  // its survivors stop: born at its start, not all through
-    newest_only, // its survivors are its newest: born at its end, not all through
-    turnover,    // what it keeps replaces what another structure gives back
-    gap,         // it leaves nothing born in a part of its span: not all through
-    high_water,  // its floor rises as seldom as a band's that comes and goes, little later
-    forked,      // what it keeps was born before the process first forked: its children's start-up
+    few_blocks,   // fewer than kMinBlocks survivors
+    short_span,   // kept over fewer than kMinSpan epochs of work
+    replaced,     // its floor does not rise with what it keeps: entries replaced
+    levels_off,   // its survivors stop: born at its start, not all through
+    newest_only,  // its survivors are its newest: born at its end, not all through
+    turnover,     // what it keeps replaces what another structure gives back
+    gap,          // it leaves nothing born in a part of its span: not all through
+    high_water,   // its floor rises as seldom as a band's that comes and goes, little later
+    forked,       // what it keeps was born before the process first forked: its children's start-up
   };
   Reason reason = Reason::none;
   std::uint32_t first_kept = 0;   // the epoch of its first survivor
-  std::uint32_t level_epoch = 0;  // levels_off, high_water: the later half starts here; gap: the part's start;
-                                  // forked: the epoch of the first fork
+  std::uint32_t level_epoch = 0;  // levels_off, high_water: the later half starts here; gap: the
+                                  // part's start; forked: the epoch of the first fork
   std::uint32_t gap_end = 0;      // gap: the end of the part it leaves nothing born in
   double matched = 0;             // the share of its kept bytes its floor's rise matches
   std::uint64_t left_blocks = 0;  // few_blocks: the blocks it leaves behind its working set

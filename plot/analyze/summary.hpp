@@ -46,7 +46,7 @@ struct Summary {
   std::size_t snapshots = 0;
   std::size_t sites = 0;
   std::size_t markers = 0;
-  std::size_t forks = 0;    // K records: the times the process forked
+  std::size_t forks = 0;  // K records: the times the process forked
   bool cut_short = false;
   std::string stop_reason;  // why strata stopped writing the profile, if it said
   std::uint64_t end_time = 0;

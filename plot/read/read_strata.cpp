@@ -546,7 +546,8 @@ class StrataReader {
     const Lifetimes& l = model_.lifetimes;
     for (std::vector<Marker>* list : {&model_.markers, &model_.forks}) {
       for (Marker& marker : *list) {
-        marker.tick = l.tick_unit.empty() ? marker.time : std::max(l.tick_at(marker.time), marker.tick);
+        marker.tick =
+            l.tick_unit.empty() ? marker.time : std::max(l.tick_at(marker.time), marker.tick);
       }
     }
     if (ended_) return;

@@ -131,7 +131,8 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
       double start = clock.empty() ? 0 : static_cast<double>(clock.front());
       double span = std::max(static_cast<double>(model.end_time) - start, 1.0);
       double percent = std::clamp(100 * (static_cast<double>(fork) - start) / span, 0.0, 100.0);
-      return "what it keeps was born before the process first forked, at " + fixed(std::round(percent), 0) +
+      return "what it keeps was born before the process first forked, at " +
+             fixed(std::round(percent), 0) +
              "% of the run: what its children inherit, their start-up";
     }
     case PassedOver::Reason::none:

@@ -220,7 +220,8 @@ const char* reason_id(PassedOver::Reason reason) {
     case PassedOver::Reason::newest_only: return "newest_only";
     case PassedOver::Reason::turnover: return "turnover";
     case PassedOver::Reason::gap: return "gap";
-    case PassedOver::Reason::forked: return "forked";
+    case PassedOver::Reason::forked:
+      return "forked";
     case PassedOver::Reason::none: break;
   }
   return "";

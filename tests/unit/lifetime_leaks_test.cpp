@@ -957,7 +957,8 @@ TEST(LifetimeLeaks, ASessionAndTheTableItFillsAreOneFindingHeadedByTheSession) {
 // itself, not by the tree the library made for it, however long the
 // tree's blocks lived.
 TEST(LifetimeLeaks, TheProgramsOwnObjectHeadsTheTreeALibraryMadeForIt) {
-  Model model = model_of({"main", "build_config", "parse_document", "close", "scratch", "create_node"});
+  Model model =
+      model_of({"main", "build_config", "parse_document", "close", "scratch", "create_node"});
   model.frames[5].object = "/usr/lib/x86_64-linux-gnu/libyaml-cpp.so.0.7";
   model.lifetimes.free_stacks = true;
   model.lifetimes.free_stacks_frames.push_back({FrameId{3}, FrameId{0}});  // 1: close
