@@ -730,17 +730,24 @@ void write_profile_end(Bool provisional)
    finish_Writer();
 }
 
+/* A marker's or a fork's record is at the time now: the ticks passed come
+   first in the file, and the time is the latest written. */
+static void stamp_event(void)
+{
+   check_clock(False);
+   refresh_ms_clock();
+   if (get_time() > last_stamp)
+      last_stamp = get_time();
+}
+
 void write_marker(const HChar* label)
 {
    HChar copy[MARKER_LABEL_MAX + 1];
    if (!is_open_Writer())
       return;
-   check_clock(False);   // the ticks passed come first in the file
-   refresh_ms_clock();
+   stamp_event();
    VG_(strncpy)(copy, label ? label : "", sizeof(copy) - 1);
    copy[sizeof(copy) - 1] = '\0';
-   if (get_time() > last_stamp)
-      last_stamp = get_time();
    put_str("M");
    put_field_u64(get_time());
    put_field_text(copy);
@@ -754,10 +761,7 @@ void write_fork(void)
 {
    if (!is_open_Writer())
       return;
-   check_clock(False);
-   refresh_ms_clock();
-   if (get_time() > last_stamp)
-      last_stamp = get_time();
+   stamp_event();
    put_str("K");
    put_field_u64(get_time());
    put_nl();

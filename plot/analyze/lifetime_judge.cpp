@@ -256,9 +256,11 @@ std::vector<std::uint64_t> left_behind(const Node& n, const std::vector<double>&
   // bytes over its span).  Its working set at h, never freed, was born in
   // them, on top of what it leaves behind; entries in flight in the last
   // part that died before h are no working set at h.
-  std::vector<std::uint64_t> rates;
-  for (std::uint32_t e = 0; e < h && n.exit_freed == 0; ++e) {
-    if (!rates.empty() || n.kept[e] > 0) rates.push_back(n.kept[e]);
+  std::vector<std::uint64_t> rates;  // its kept bytes by epoch, from its first survivor
+  if (n.exit_freed == 0) {
+    auto first =
+        std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
+    rates.assign(first, n.kept.begin() + h);
   }
   if (!rates.empty()) {
     std::nth_element(rates.begin(), rates.begin() + rates.size() / 2, rates.end());

@@ -790,8 +790,7 @@ std::optional<std::uint32_t> first_fork(const Model& model, const LifetimeLeaks&
                 ? 0
                 : static_cast<std::uint64_t>(after - out.boundaries.begin() - 1);
   } else {
-    const Lifetimes& l = model.lifetimes;
-    epoch = first->tick <= l.t0 ? 0 : (first->tick - l.t0) / l.epoch_length;
+    epoch = model.lifetimes.epoch_of_tick(first->tick);
   }
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(epoch, out.epochs));
 }

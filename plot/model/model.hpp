@@ -138,8 +138,9 @@ struct Lifetimes {
   // Time zero in time units.
   std::uint64_t start() const { return time_at(t0); }
   // The epoch that holds `time` (time units; before t0: 0), not bounded by `epochs`.
-  std::uint64_t epoch_of(std::uint64_t time) const {
-    std::uint64_t tick = tick_at(time);
+  std::uint64_t epoch_of(std::uint64_t time) const { return epoch_of_tick(tick_at(time)); }
+  // The epoch that holds tick `tick` (before t0: 0), not bounded by `epochs`.
+  std::uint64_t epoch_of_tick(std::uint64_t tick) const {
     return tick <= t0 ? 0 : (tick - t0) / epoch_length;
   }
   // The epoch boundary nearest `time`, not bounded by `epochs`.

@@ -126,11 +126,10 @@ std::string passed_over_words(const Model& model, const PassedOverStructure& p,
              " of the run: not all through it";
     case PassedOver::Reason::forked: {
       // At the first fork's time, in percent of the run as the clock counts it.
-      std::uint64_t fork = model.forks.empty() ? 0 : model.forks.front().time;
-      for (const Marker& m : model.forks) fork = std::min(fork, m.time);
-      double start = clock.empty() ? 0 : static_cast<double>(clock.front());
-      double span = std::max(static_cast<double>(model.end_time) - start, 1.0);
-      double percent = std::clamp(100 * (static_cast<double>(fork) - start) / span, 0.0, 100.0);
+      auto first =
+          std::min_element(model.forks.begin(), model.forks.end(),
+                           [](const Marker& a, const Marker& b) { return a.time < b.time; });
+      double percent = percent_at(model, clock, first == model.forks.end() ? 0 : first->time);
       return "what it keeps was born before the process first forked, at " +
              fixed(std::round(percent), 0) +
              "% of the run: what its children inherit, their start-up";

@@ -97,6 +97,10 @@ double percent_of_run(const Model& model, std::span<const std::uint64_t> boundar
                       boundaries[std::min<std::size_t>(k, boundaries.size() - 1)]);
 }
 
+double percent_at(const Model& model, std::span<const std::uint64_t> boundaries, std::uint64_t at) {
+  return percent_from(model, boundaries.empty() ? 0 : boundaries.front(), at);
+}
+
 std::string run_range(const Model& model, std::span<const std::uint64_t> boundaries,
                       std::uint32_t from, std::uint32_t to) {
   return percent_range(percent_of_run(model, boundaries, from),

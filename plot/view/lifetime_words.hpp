@@ -44,6 +44,9 @@ std::string run_range(const Model& model, std::uint32_t from, std::uint32_t to);
 // counted from the first.
 double percent_of_run(const Model& model, std::span<const std::uint64_t> boundaries,
                       std::uint32_t k);
+// Where time `at` falls, in percent of the run counted from the first of
+// `boundaries` (from 0 without them).
+double percent_at(const Model& model, std::span<const std::uint64_t> boundaries, std::uint64_t at);
 std::string run_range(const Model& model, std::span<const std::uint64_t> boundaries,
                       std::uint32_t from, std::uint32_t to);
 
