@@ -312,15 +312,22 @@ Draws burst_cap(const Node& n, std::uint32_t s, std::uint32_t h) {
 
 // `d` with its unit, the dispersion of the capped counts of [s, h), epoch
 // by epoch: half the mean square of the differences of neighbouring epochs
-// (twice the variance, and a trend adds little to it) over the mean count.
+// (twice the variance, and a trend adds little to it) over the mean count;
+// and no less than the fewest survivors an epoch that keeps some keeps,
+// since it keeps one event at least (the cap, twice the median epoch's,
+// clips a steady rate's own spread when that median is one event).
 Draws dispersed(const Node& n, std::uint32_t s, std::uint32_t h, Draws d) {
   double diff = 0, sum = 0;
-  for (std::uint32_t e = s; e + 1 < h; ++e) {
-    auto a = static_cast<double>(events(n, e, d)), b = static_cast<double>(events(n, e + 1, d));
+  std::uint64_t least = 0;  // the fewest survivors an epoch that keeps some keeps
+  for (std::uint32_t e = s; e < h; ++e) {
+    std::uint64_t k = events(n, e, d);
+    if (k > 0 && (least == 0 || k < least)) least = k;
+    if (e + 1 == h) break;
+    auto a = static_cast<double>(k), b = static_cast<double>(events(n, e + 1, d));
     diff += (b - a) * (b - a);
     sum += a + b;
   }
-  if (sum > 0) d.unit = std::max(1.0, diff / sum);
+  if (sum > 0) d.unit = std::max({1.0, diff / sum, static_cast<double>(least)});
   return d;
 }
 
