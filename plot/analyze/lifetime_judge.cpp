@@ -649,8 +649,16 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   set_span(s);
   std::vector<double> lasting = lasting_across(n, alive, h);
   if (!judgeable(n, s, h, work, cycles, lasting, n.why)) return false;
-  n.why.matched = floor_matched(n, work, alive, n.from_curves ? alive : lasting, all, n.kept, h,
-                                n.bounds, cycles, never_freed);
+  // The floor read two ways: of all it holds at each boundary, and of what
+  // lasts across them (lasting_across: a large temporary in flight at one
+  // boundary sets the floor at its lowest by chance, and hides a rise).
+  auto rise = [&](const std::vector<std::uint32_t>& bounds, const std::vector<double>& held) {
+    double all_held = floor_matched(n, work, alive, held, all, n.kept, h, bounds, cycles, never_freed);
+    if (n.from_curves) return all_held;
+    return std::max(all_held, floor_matched(n, work, lasting, held, all, n.kept, h, bounds, cycles,
+                                            never_freed));
+  };
+  n.why.matched = rise(n.bounds, n.from_curves ? alive : lasting);
   std::uint32_t mid = 0;
   Short verdict = short_half(n, s, h, work, cycles, mid);
   if (verdict == Short::later) {
@@ -667,7 +675,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, lasting, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
-    if (floor_matched(n, work, alive, alive, all, n.kept, h, bounds, cycles, never_freed) < kRise ||
+    if (rise(bounds, alive) < kRise ||
         short_half(n, from, h, work, cycles, at) != Short::neither ||
         empty_part(n, bounds, work, at, to)) {
       continue;

@@ -1365,6 +1365,24 @@ TEST(LifetimeLeaks, AnEventIsAsManyBlocksAsTheFewestAnEpochKeeps) {
   EXPECT_EQ(headlines(model, found), std::vector<std::string>{"recommend"});
 }
 
+TEST(LifetimeLeaks, AFloorHiddenByLargeTemporariesInFlightIsReadOffWhatLasts) {
+  // rebalance_account forgets an optimizer of 700 bytes in every epoch, and
+  // has a problem of 30,000 bytes in flight at every boundary but two (20
+  // and 36): its band's floor, the least it holds from there on, is set by
+  // those two, and rises in the part from 10 to 19 by none of what it
+  // keeps.  What lasts across the boundaries (the band less what is in
+  // flight at one boundary only) rises with every optimizer kept: a leak.
+  Model model = model_of({"main", "rebalance_account", "scratch"});
+  Site& account = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+    cell(account, e, kAlive, 700);
+    if (e + 3 < kEpochs && e + 1 != 20 && e + 1 != 36) cell(account, e, e + 1, 30000);
+  }
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{"rebalance_account"});
+}
+
 // A tree made by parse_event for handle_event, 10 blocks an epoch, one of
 // which is kept; the other 9 freed across the epoch's end by free stack 1
 // (`frees`, innermost first).  The finding's owner frame's function, or "".
