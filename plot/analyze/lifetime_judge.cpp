@@ -471,14 +471,21 @@ bool empty_part(const Node& n, const std::vector<std::uint32_t>& bounds,
 // `n` stretches with a rise of its floor.  Its floor rises at its records
 // from the end: the stretch j before h holds one 1 time in j by chance, so
 // their number is the sum of n draws of Bernoulli(1/j), exactly (n up to 64)
-// or as Poisson(1 + 1/2 + ... + 1/n) (6 in 200 stretches).
-double records_at_least(std::uint64_t rises, std::uint64_t n) {
+// or as Poisson(1 + 1/2 + ... + 1/n) (6 in 200 stretches).  A band of
+// `maxima` blocks each grown to its own largest use (grown_maxima) rises at
+// the records of any: the stretch j holds one 1 - (1 - 1/j)^maxima of the
+// time.
+double records_at_least(std::uint64_t rises, std::uint64_t n, std::uint64_t maxima) {
   if (rises == 0) return 1;
+  // The stretch j holds a record of one of `maxima` 1 - (1 - 1/j)^maxima of the time.
+  auto chance = [&](std::uint64_t j) {
+    return 1 - std::pow(1 - 1.0 / static_cast<double>(j), static_cast<double>(maxima));
+  };
   if (n <= 64) {
     std::vector<double> p(n + 1, 0.0);  // p[k]: k records among the stretches so far
     p[0] = 1;
     for (std::uint64_t j = 1; j <= n; ++j) {
-      double q = 1.0 / static_cast<double>(j);
+      double q = chance(j);
       for (std::uint64_t k = j; k > 0; --k) p[k] = p[k] * (1 - q) + p[k - 1] * q;
       p[0] *= 1 - q;
     }
@@ -487,7 +494,7 @@ double records_at_least(std::uint64_t rises, std::uint64_t n) {
     return tail;
   }
   double mean = 0;
-  for (std::uint64_t j = 1; j <= n; ++j) mean += 1.0 / static_cast<double>(j);
+  for (std::uint64_t j = 1; j <= n; ++j) mean += chance(j);
   double term = std::exp(-mean), below = 0;  // P(X < rises) for X of Poisson(mean)
   for (std::uint64_t i = 0; i < rises; ++i) {
     below += term;
@@ -499,11 +506,12 @@ double records_at_least(std::uint64_t rises, std::uint64_t n) {
 // Read off its curve, whether the node's floor rose in more stretches of
 // [s, h) than that of a band that only comes and goes would, but kChance of
 // the time (records_at_least): in its epochs, or in its cycles when they are
-// known (a floor that rises once a cycle, 5 cycles of 5).  The chance tests
+// known (a floor that rises once a cycle, 5 cycles of 5), of `maxima`
+// running maxima (records_at_least).  The chance tests
 // cannot veto a structure of few survivors, and the floor of noise gives
 // every one of them a few near its end.
 bool beyond_records(const std::vector<std::uint64_t>& kept, std::uint32_t s, std::uint32_t h,
-                    std::span<const std::uint32_t> cycles) {
+                    std::span<const std::uint32_t> cycles, std::uint64_t maxima) {
   std::uint64_t rises = 0, stretches = 0, epochs = 0;  // epochs: those that rose
   bool rose = false;
   for (std::uint32_t e = s; e < h; ++e) {
@@ -517,7 +525,8 @@ bool beyond_records(const std::vector<std::uint64_t>& kept, std::uint32_t s, std
     epochs += kept[e] > 0 ? 1 : 0;
   }
   rises += rose;
-  return std::min(records_at_least(rises, stretches), records_at_least(epochs, h - s)) < kChance;
+  return std::min(records_at_least(rises, stretches, maxima),
+                  records_at_least(epochs, h - s, maxima)) < kChance;
 }
 
 // What node n holds across each boundary of [0, h] that lasts: `alive` (of
@@ -549,11 +558,11 @@ std::vector<double> lasting_across(const Node& n, std::vector<double> alive, std
 // yet).  `why.level_epoch` is set to mid.
 bool high_water(const std::vector<double>& lasting, std::uint32_t s, std::uint32_t h,
                 const std::vector<double>& work, std::span<const std::uint32_t> cycles,
-                PassedOver& why) {
+                std::uint64_t maxima, PassedOver& why) {
   std::vector<double> floor = floor_of(lasting, h);
   std::vector<std::uint64_t> rose(h, 0);
   for (std::uint32_t e = 0; e < h; ++e) rose[e] = floor[e + 1] > floor[e] ? 1 : 0;
-  if (beyond_records(rose, s, h, cycles)) return false;
+  if (beyond_records(rose, s, h, cycles, maxima)) return false;
   std::uint32_t mid = middle(s, h, work, cycles);
   double all = 0, late = 0;
   for (std::uint32_t e = s; e < h; ++e) {
@@ -564,6 +573,20 @@ bool high_water(const std::vector<double>& lasting, std::uint32_t s, std::uint32
   double rise = floor[top] - floor[s], later = floor[top] - floor[mid];
   why.level_epoch = mid;
   return all > 0 && later < kHighWater * (late / all) * rise;
+}
+
+// The running maxima a node's floor rises with when it keeps a few blocks
+// born together at the start of [s, h) and then only grows them (its later
+// kept bytes have no block of their own: realloc): one a block, as each
+// thread's input buffer grown to the largest input it read; else one.
+std::uint64_t grown_maxima(const Node& n, std::uint32_t s, std::uint32_t h) {
+  std::uint32_t first = s;
+  while (first < h && n.kept[first] == 0) ++first;
+  if (first == h) return 1;
+  for (std::uint32_t e = first + 1; e < h; ++e) {
+    if (n.kept_blocks[e] > 0) return 1;
+  }
+  return std::max<std::uint64_t>(1, n.kept_blocks[first]);
 }
 
 // The least span judged, in epochs of work: kMinSpan of kToolEpochs, an
@@ -602,11 +625,11 @@ bool judgeable(const Node& n, std::uint32_t s, std::uint32_t h, const std::vecto
     why.draws = draws;
     return false;
   }
-  if (n.from_curves && !beyond_records(n.kept, s, h, cycles)) {
+  if (n.from_curves && !beyond_records(n.kept, s, h, cycles, 1)) {
     why.reason = PassedOver::Reason::few_blocks;
     return false;
   }
-  if (!n.from_curves && high_water(lasting, s, h, work, cycles, why)) {
+  if (!n.from_curves && high_water(lasting, s, h, work, cycles, grown_maxima(n, s, h), why)) {
     why.reason = PassedOver::Reason::high_water;
     return false;
   }
@@ -988,7 +1011,7 @@ bool falls_beyond_records(const std::vector<double>& ceiling, std::uint32_t s, s
                           std::span<const std::uint32_t> cycles) {
   std::vector<std::uint64_t> fell(h, 0);
   for (std::uint32_t e = s; e < h; ++e) fell[e] = ceiling[e + 1] < ceiling[e] ? 1 : 0;
-  return beyond_records(fell, s, h, cycles);
+  return beyond_records(fell, s, h, cycles, 1);
 }
 
 std::vector<double> ceiling_of(const Node& n, std::uint32_t h) {

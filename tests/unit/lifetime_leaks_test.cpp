@@ -1213,6 +1213,26 @@ TEST(LifetimeLeaks, ABufferGrownToItsLargestUseIsAHighWaterMark) {
   EXPECT_EQ(found.passed_over.front().kept_blocks, 1u);  // its blocks, not its survivors
 }
 
+TEST(LifetimeLeaks, TwoThreadsBuffersGrownToTheirLargestUseAreTwoHighWaterMarks) {
+  // 1 next_asset: two blocks of 580 bytes born in epoch 0 (each thread's
+  // input buffer), grown by realloc to the largest asset each thread read
+  // so far, in 10 epochs of 38 (their records, less often the later): the
+  // floor rises in 11 with their birth.  One running maximum rises in as
+  // many 1 time in 2,300; two 1 time in 24: a high-water mark.
+  Model model = model_of({"main", "next_asset", "scratch"});
+  Site& buffer = add_site(model, {1, 0});
+  cell(buffer, 0, kAlive, 580);
+  cell(buffer, 0, kAlive, 580);
+  const std::pair<std::uint32_t, std::uint64_t> grown[] = {
+      {1, 40}, {2, 30}, {3, 20}, {4, 12}, {5, 10}, {7, 6}, {11, 4}, {15, 3}, {20, 3}, {28, 2}};
+  for (auto [e, bytes] : grown) growth(buffer, e, bytes);
+  temporaries(model, 2);
+  LifetimeLeaks found = find_lifetime_leaks(model, OwnCode(model, {}));
+  EXPECT_EQ(headlines(model, found), std::vector<std::string>{});
+  ASSERT_FALSE(found.passed_over.empty());
+  EXPECT_EQ(found.passed_over.front().why.reason, PassedOver::Reason::high_water);
+}
+
 TEST(LifetimeLeaks, ARareLeakAtAnArenasHighWaterMarkIsALeak) {
   // 1 arena_large: an arena's chunk of 2,000 bytes from epoch 0, a second
   // of 4,000 in epoch 1 (its high-water mark), and the large blocks of 6
