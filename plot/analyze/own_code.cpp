@@ -327,6 +327,13 @@ bool OwnCode::library(const Frame& frame) const {
       !std::binary_search(own_files_.begin(), own_files_.end(), frame.file)) {
     return true;
   }
+  // A named function of the program's object with no source file, when its
+  // other frames name theirs: a static library linked in without debug
+  // information (lp_solve's make_lp in a planner built with -g).
+  if (!program_.empty() && frame.object == program_ && frame.file.empty() &&
+      !frame.function.empty() && !own_files_.empty()) {
+    return true;
+  }
   return std::any_of(libraries_.begin(), libraries_.end(), [&](const std::string& pattern) {
     return path_matches(pattern, frame.object) || path_matches(pattern, frame.file) ||
            (!frame.function.empty() && wildcard_match(pattern, frame.function));

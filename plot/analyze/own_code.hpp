@@ -26,6 +26,9 @@
 //     not one of the program's own source files (those of its frames that
 //     are not inlined): a library's inline function, such as GStreamer's
 //     gst_buffer_unref from gstbuffer.h;
+//   - it is a named function of the program's object with no source file
+//     while other frames of the program name theirs: a static library
+//     linked in without debug information (lp_solve's make_lp);
 //   - it is inlined into a frame in a library (the next frame of the stack):
 //     the inline functions of libstdc++'s headers are named without their
 //     scope (`allocate`, inlined into std::allocator_traits<...>::allocate).

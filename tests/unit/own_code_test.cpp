@@ -88,6 +88,29 @@ TEST(OwnCode, LibraryPatternsNameMore) {
   EXPECT_EQ(OwnCode(with_main("/home/u/app"), {"vendor_*"}).headline(stack), 2u);
 }
 
+// A static library linked into the program without debug information
+// (lp_solve's make_lp in a planner built with -g): its functions have no
+// source file where the program's own have theirs, so the headline is the
+// program's caller.  A program built without -g names no source file at
+// all: its functions stay its own.
+TEST(OwnCode, AStaticLibraryWithoutDebugInformationIsALibrarys) {
+  auto with_file = [](std::string function, const char* file) {
+    Frame f = frame(std::move(function), "/srv/planner");
+    f.file = file;
+    return f;
+  };
+  std::vector<Frame> stack{with_file("make_lp", ""), with_file("build_model", "planner.cpp"),
+                           with_file("main", "planner.cpp")};
+  Model model;
+  model.frames = stack;
+  OwnCode own(model, {});
+  EXPECT_EQ(own.headline(stack), 1u);
+  EXPECT_TRUE(own.library(stack, 0));
+  for (Frame& f : stack) f.file.clear();
+  model.frames = stack;
+  EXPECT_EQ(OwnCode(model, {}).headline(stack), 0u);
+}
+
 // Optimized C++: the standard library's functions are inlined into the
 // program's, named without their scope; their files tell them.
 TEST(OwnCode, InlinedStandardHeadersAreLibraryCode) {
