@@ -676,7 +676,8 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
   // lasts across them (lasting_across: a large temporary in flight at one
   // boundary sets the floor at its lowest by chance, and hides a rise).
   auto rise = [&](const std::vector<std::uint32_t>& bounds, const std::vector<double>& held) {
-    double all_held = floor_matched(n, work, alive, held, all, n.kept, h, bounds, cycles, never_freed);
+    double all_held =
+        floor_matched(n, work, alive, held, all, n.kept, h, bounds, cycles, never_freed);
     if (n.from_curves) return all_held;
     return std::max(all_held, floor_matched(n, work, lasting, held, all, n.kept, h, bounds, cycles,
                                             never_freed));
@@ -698,8 +699,7 @@ bool judge_left(Node& n, const std::vector<double>& alive, const std::vector<std
     if (n.kept[from] == 0 || !judgeable(n, from, h, work, cycles, lasting, why)) continue;
     std::uint32_t at = 0, to = 0;
     std::vector<std::uint32_t> bounds = work_bounds(from, h, work);
-    if (rise(bounds, alive) < kRise ||
-        short_half(n, from, h, work, cycles, at) != Short::neither ||
+    if (rise(bounds, alive) < kRise || short_half(n, from, h, work, cycles, at) != Short::neither ||
         empty_part(n, bounds, work, at, to)) {
       continue;
     }
