@@ -256,13 +256,11 @@ std::vector<std::uint64_t> left_behind(const Node& n, const std::vector<double>&
   // bytes over its span).  Its working set at h, never freed, was born in
   // them, on top of what it leaves behind; entries in flight in the last
   // part that died before h are no working set at h.
-  std::vector<std::uint64_t> rates;  // its kept bytes by epoch, from its first survivor
-  if (n.exit_freed == 0) {
-    auto first =
-        std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
-    rates.assign(first, n.kept.begin() + h);
-  }
-  if (!rates.empty()) {
+  auto first =
+      std::find_if(n.kept.begin(), n.kept.begin() + h, [](std::uint64_t k) { return k > 0; });
+  if (n.exit_freed == 0 && first != n.kept.begin() + h) {
+    // its kept bytes by epoch, from its first survivor
+    std::vector<std::uint64_t> rates(first, n.kept.begin() + h);
     std::nth_element(rates.begin(), rates.begin() + rates.size() / 2, rates.end());
     std::uint64_t rate = rates[rates.size() / 2], beyond = 0;
     for (std::uint32_t e = last; e < h; ++e) beyond += n.kept[e] > rate ? n.kept[e] - rate : 0;

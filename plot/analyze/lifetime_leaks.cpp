@@ -176,14 +176,14 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
   struct Held {
     std::map<std::string_view, std::uint64_t> bytes;  // holder -> bytes it frees (run_holders)
     std::map<std::string_view, Lived> lived;          // holder -> how long those blocks lived
-    std::uint64_t own = 0, library = 0;               // kept bytes its own code made, a library
+    bool own = false;  // its own code made some of its kept bytes (FindingHeadlines::library_made)
   };
   std::map<Structure, Held> holders;
   for (const Node* n : members) {
     Held& of = holders[{n->function, n->caller}];
-    bool library = !n->key.empty() &&
-                   headlines.library_made(model.site(n->main_site).frames, n->key.size() - 1);
-    (library ? of.library : of.own) += n->kept_total;
+    of.own = of.own || (n->kept_total > 0 &&
+                        (n->key.empty() || !headlines.library_made(model.site(n->main_site).frames,
+                                                                   n->key.size() - 1)));
     for (const auto& [f, bytes] : run_holders(model, headlines, *n)) of.bytes[f] += bytes;
     // (a container that copies itself frees its blocks as it grows: how
     // long they lived says when it grew, not what it holds)
@@ -197,8 +197,13 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
     }
   }
   if (holders.size() < 2) return;
-  // Those that hold all others: how long theirs lived, whether its own code made some.
-  std::vector<std::tuple<Structure, double, bool>> roots;
+  // Those that hold all others.
+  struct Root {
+    Structure structure;
+    double lived = 0;  // how long the blocks its main holder freed lived, on average
+    bool own = false;  // Held::own
+  };
+  std::vector<Root> roots;
   for (const auto& [structure, of] : holders) {
     std::optional<std::string_view> most = main_holder(of.bytes);
     if (!most) continue;
@@ -211,20 +216,19 @@ void main_first(const Model& model, const FindingHeadlines& headlines,
                       ? 0.0
                       : static_cast<double>(lived->second.epochs) /
                             static_cast<double>(lived->second.blocks);
-    roots.emplace_back(structure, mean, of.own > 0);
+    roots.push_back({structure, mean, of.own});
   }
   if (roots.empty()) return;
   // The program's own objects first: what a library made (a parser's tree,
   // a decoder's tables) the program holds through an object of its own.
-  std::sort(roots.begin(), roots.end(), [](const auto& a, const auto& b) {
-    if (std::get<2>(a) != std::get<2>(b)) return std::get<2>(a);
-    return std::get<1>(a) > std::get<1>(b);
+  std::sort(roots.begin(), roots.end(), [](const Root& a, const Root& b) {
+    if (a.own != b.own) return a.own;
+    return a.lived > b.lived;
   });
-  if (roots.size() > 1 && std::get<2>(roots[0]) == std::get<2>(roots[1]) &&
-      std::get<1>(roots[0]) <= std::get<1>(roots[1])) {
+  if (roots.size() > 1 && roots[0].own == roots[1].own && roots[0].lived <= roots[1].lived) {
     return;  // neither is the one
   }
-  Structure root = std::get<0>(roots.front());
+  Structure root = roots.front().structure;
   std::stable_partition(members.begin(), members.end(),
                         [&](const Node* n) { return Structure(n->function, n->caller) == root; });
 }
