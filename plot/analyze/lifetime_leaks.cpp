@@ -655,13 +655,13 @@ std::vector<std::uint32_t> cycle_boundaries(std::span<const std::uint64_t> bound
 }
 
 // The epoch this process's own run starts in: 0, but for a forked child,
-// whose profile begins at the fork with its parent's heap (its first
-// snapshot holds bytes already), each block in the epoch the parent made
-// it in: the epoch of that first snapshot.
+// whose profile begins at the fork with its parent's heap, each block in
+// the epoch the parent made it in (Lifetimes::inherited_at), the epoch open
+// at the fork.  (Not read off a first snapshot that holds bytes: the
+// native recorder's first comes a millisecond into the run.)
 std::uint32_t own_start(const Model& model) {
-  if (model.snapshots.empty() || model.lifetimes.epochs == 0) return 0;
-  if (model.snapshots.front().heap == 0) return 0;
-  std::uint64_t e = model.lifetimes.epoch_of(model.snapshots.front().time);
+  if (!model.lifetimes.inherited_at || model.lifetimes.epochs == 0) return 0;
+  std::uint64_t e = model.lifetimes.epoch_of_tick(*model.lifetimes.inherited_at);
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(e, model.lifetimes.epochs - 1));
 }
 

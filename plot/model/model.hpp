@@ -124,6 +124,10 @@ struct Lifetimes {
   // With a tick_unit: (an epoch's start in ticks, the time of its first
   // event), one an L record, in the order of the file.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> clock;
+  // A forked child's (its first record gives births before its own epoch,
+  // the blocks it inherited): that record's start, in ticks, where the
+  // process's own run begins.  None for a process that made its whole heap.
+  std::optional<std::uint64_t> inherited_at;
 
   // The time of tick `tick` (time units), read off `clock` between its
   // records; the tick itself without a tick unit.

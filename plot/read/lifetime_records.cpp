@@ -100,6 +100,9 @@ void LifetimeRecords::born(SiteId site, std::uint64_t birth, std::uint64_t bytes
                            std::uint64_t blocks) {
   std::uint8_t epoch = checked_birth(birth, "b");
   check_once(born_seen_, site, epoch, "b");
+  // Only a forked child's first record gives births before its own epoch:
+  // the blocks it inherited (no byte was born in an epoch without a record).
+  if (!any_ && epoch < open_index_ && bytes + blocks > 0) inherits_ = true;
   pending_.push_back(
       {Kind::born, epoch, static_cast<std::uint32_t>(index(site)), bytes, blocks});
 }
@@ -252,6 +255,7 @@ void LifetimeRecords::end() {
   apply_births();
   apply_deaths();
   check_alive();
+  if (!any_ && inherits_) inherited_at_ = open_start_;
   any_ = true;
   open_ = false;
   index_ = open_index_;
@@ -268,6 +272,7 @@ void LifetimeRecords::end() {
 }
 
 void LifetimeRecords::drop() {
+  if (!any_) inherits_ = false;
   open_ = false;
   open_time_.reset();
   pending_.clear();
@@ -295,6 +300,7 @@ void LifetimeRecords::finish(Model& model) {
   lifetimes.t0 = t0_;
   lifetimes.epoch_length = any_ ? length_ : 1;
   lifetimes.clock = clock_;
+  lifetimes.inherited_at = inherited_at_;
   lifetimes.epochs = any_ ? static_cast<std::uint32_t>(index_ + 1) : 0;
   open_shift_ = shift_;
   for (std::uint32_t site = 0; site < sites_.size(); ++site) {

@@ -79,6 +79,24 @@ TEST(ReadLifetimes, DoublingMergesEpochsPairwise) {
   expect_cells(model.sites[0].cells, {{0, 0, 1, 32, 0}, {0, 2, 1, 32, 1}});
 }
 
+// A forked child's first record gives the blocks it inherited as births
+// before its own epoch: its own run starts at that record's start.  A
+// process that made its heap itself has none, whatever its first record's
+// epoch, and a first record that later records' births precede is no child.
+TEST(ReadLifetimes, AForkedChildsFirstRecordSaysWhereItsRunBegins) {
+  Model child = read_text(
+      lived(records({"T|regular|103|80|0|0", "s|1|64|1|0|64", "s|2|16|1|0|16", "E", "L|3|103|1",
+                     "b|1|0|64|1", "b|2|2|16|1", "E", "L|4|104|1", "b|1|4|8|1", "a|1|0|64|1",
+                     "a|1|4|8|1", "a|2|2|16|1", "E", "X|105"})));
+  ASSERT_TRUE(child.lifetimes.inherited_at);
+  EXPECT_EQ(*child.lifetimes.inherited_at, 103u);
+  EXPECT_EQ(child.lifetimes.epoch_of_tick(*child.lifetimes.inherited_at), 3u);
+  EXPECT_FALSE(read_text(three_epochs()).lifetimes.inherited_at);
+  Model late = read_text(lived(records({"L|3|103|1", "b|1|3|64|1", "E", "L|4|104|1", "b|1|4|8|1",
+                                        "a|1|3|64|1", "a|1|4|8|1", "E", "X|105"})));
+  EXPECT_FALSE(late.lifetimes.inherited_at);
+}
+
 TEST(ReadLifetimes, CutShortKeepsEveryCompleteRecord) {
   // No a lines: what is alive is births less deaths of the closed epochs.
   Model model = read_text(lived(records({"L|0|100|1", "b|1|0|64|2", "E", "L|1|101|1",
