@@ -670,33 +670,39 @@ std::uint32_t own_start(const Model& model) {
 // of its graph, which is flat until the process itself makes more), not
 // made through its run.  Cells stay sorted and each once.
 // Only what the judgement reads is copied: the frames, the sites, the
-// lifetimes (not the snapshots).
+// lifetimes (not the snapshots); each site's cells one site at a time,
+// merged as they are copied (a child's inherited cells, of many birth
+// epochs, become few), so that the copy never holds the cells twice.
 Model born_from(const Model& model, std::uint32_t start) {
   Model own;
   own.has_lifetimes = model.has_lifetimes;
   own.lifetimes = model.lifetimes;
   own.frames = model.frames;
-  own.sites = model.sites;
   own.forks = model.forks;
+  own.sites.reserve(model.sites.size());
   auto at_start = [&](std::uint8_t e) { return std::max(e, static_cast<std::uint8_t>(start)); };
-  for (Site& site : own.sites) {
-    for (LifetimeCell& c : site.cells) {
+  auto key = [](const LifetimeCell& c) { return std::tuple(c.birth, c.death, c.freed_by); };
+  std::vector<LifetimeCell> cells;
+  for (const Site& site : model.sites) {
+    Site& copy = own.sites.emplace_back();
+    copy.frames = site.frames;
+    copy.counts = site.counts;
+    cells.assign(site.cells.begin(), site.cells.end());
+    for (LifetimeCell& c : cells) {
       c.birth = at_start(c.birth);
       if (!c.alive()) c.death = at_start(c.death);
     }
-    auto key = [](const LifetimeCell& c) { return std::tuple(c.birth, c.death, c.freed_by); };
-    std::stable_sort(site.cells.begin(), site.cells.end(),
+    std::stable_sort(cells.begin(), cells.end(),
                      [&](const LifetimeCell& a, const LifetimeCell& b) { return key(a) < key(b); });
-    std::vector<LifetimeCell> merged;
-    for (const LifetimeCell& c : site.cells) {
-      if (!merged.empty() && key(merged.back()) == key(c)) {
-        merged.back().bytes += c.bytes;
-        merged.back().blocks += c.blocks;
+    for (const LifetimeCell& c : cells) {
+      if (!copy.cells.empty() && key(copy.cells.back()) == key(c)) {
+        copy.cells.back().bytes += c.bytes;
+        copy.cells.back().blocks += c.blocks;
       } else {
-        merged.push_back(c);
+        copy.cells.push_back(c);
       }
     }
-    site.cells = std::move(merged);
+    copy.cells.shrink_to_fit();
   }
   return own;
 }
