@@ -2003,6 +2003,11 @@ static void start_recorder(void)
    check_glibc_chunks();
    state = Recording;
    record_boot_blocks();
+   // The graph starts where the run does, as massif's and heaptrack's: a
+   // snapshot now, before the program's own work (the clock's first tick
+   // comes a millisecond into the run, when a short program may have made
+   // much of its heap).
+   take_snapshot(SnapRegular);
    catch_ending_signals();
 }
 
