@@ -24,10 +24,15 @@ bool working(double births, double least) { return births > 0 && births >= least
 
 std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vector<double>& births) {
   std::uint32_t epochs = model.lifetimes.epochs;
+  // In blocks where the epochs count bytes: the work is read in another
+  // unit than the epochs' clock (work_in_blocks).
+  bool blocks = work_in_blocks(model);
   births.assign(epochs, 0);
   for (const Site& site : model.sites) {
     for (const LifetimeCell& cell : site.cells) {
-      if (cell.birth < epochs) births[cell.birth] += static_cast<double>(cell.bytes);
+      if (cell.birth < epochs) {
+        births[cell.birth] += static_cast<double>(blocks ? cell.blocks : cell.bytes);
+      }
     }
   }
   double least = working_least(births);
@@ -36,6 +41,11 @@ std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vecto
     if (working(births[e], least)) work_end = e;
   }
   return horizon_after(work_end);
+}
+
+bool work_in_blocks(const Model& model) {
+  const std::string& unit = model.lifetimes.tick_unit;
+  return unit == "B" || (unit.empty() && model.header.time_unit == "B");
 }
 
 std::uint32_t horizon_after(std::uint32_t work_end) {

@@ -148,8 +148,18 @@ double working_least(const std::vector<double>& births);
 // some, and at least `least`, of working_least()).
 bool working(double births, double least);
 
+// Whether the work (the program's births by epoch, the clock of the parts)
+// is counted in blocks, not bytes: where the epochs themselves count bytes
+// allocated and freed (`opt epoch_unit B`, the native recorder; or the
+// time unit B), whose every epoch holds about as many bytes born as the
+// next, so that bytes would measure the work in the epochs' own unit and a
+// start-up of a few large blocks would be as much work as the loop after
+// it.  Where the epochs count instructions the work is in bytes.
+bool work_in_blocks(const Model& model);
+
 // The horizon H (lifetime_leaks.hpp, step 1); `work_end` is set to the last
-// epoch of the work and `births` to the program's births by epoch.
+// epoch of the work and `births` to the program's births by epoch (bytes,
+// or blocks: work_in_blocks).
 std::uint32_t horizon_of(const Model& model, std::uint32_t& work_end, std::vector<double>& births);
 
 // The horizon kExitEpochs before the end of the work (its last epoch

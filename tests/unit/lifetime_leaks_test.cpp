@@ -116,6 +116,41 @@ TEST(LifetimeLeaks, ALeakAmongDecoys) {
   for (double r : f.retention) EXPECT_DOUBLE_EQ(r, 0.1);
 }
 
+// Natively the epochs count bytes allocated and freed: a world built at
+// start-up of a few large blocks (build_world, 200,000 bytes an epoch)
+// spans half the epochs while the program does little else, then a loop
+// of small temporaries (step_world) leaks a 96-byte ball an epoch
+// (lose_ball).  The work is counted in blocks there (work_in_blocks): the
+// world is built in epochs of little work, the start-up, and only the ball
+// is a finding.  Counted in bytes, the world would be half the run's work,
+// "born all through" its first half.
+TEST(LifetimeLeaks, WhereEpochsCountBytesTheWorkIsCountedInBlocks) {
+  Model model = model_of({"main", "build_world", "step_world", "lose_ball"});
+  model.header.time_unit = "ms";
+  model.lifetimes.tick_unit = "B";
+  Site& world = add_site(model, {1, 0});
+  for (std::uint32_t e = 0; e < kEpochs / 2; ++e) cell(world, e, kAlive, 200000);
+  Site& step = add_site(model, {2, 0});
+  for (std::uint32_t e = 0; e < kEpochs; ++e) {
+    for (int k = 0; k < (e < kEpochs / 2 ? 2 : 100); ++k) cell(step, e, e, 64);
+  }
+  Site& ball = add_site(model, {3, 0});
+  for (std::uint32_t e = kEpochs / 2; e < kEpochs; ++e) cell(ball, e, kAlive, 96);
+  ASSERT_TRUE(detail::work_in_blocks(model));
+  EXPECT_EQ(headlines(model, find_lifetime_leaks(model, OwnCode(model, {}))),
+            std::vector<std::string>{"lose_ball"});
+  Model in_bytes = model;
+  in_bytes.lifetimes.tick_unit = "i";
+  ASSERT_FALSE(detail::work_in_blocks(in_bytes));
+  EXPECT_EQ(headlines(in_bytes, find_lifetime_leaks(in_bytes, OwnCode(in_bytes, {}))),
+            (std::vector<std::string>{"build_world", "lose_ball"}));
+  // The time unit B counts the epochs in bytes too.
+  Model b = model;
+  b.lifetimes.tick_unit.clear();
+  b.header.time_unit = "B";
+  EXPECT_TRUE(detail::work_in_blocks(b));
+}
+
 TEST(LifetimeLeaks, FreedAtExitIsStillKept) {
   // The same leak, freed in the last epoch (the release at exit).
   Model model = model_of({"main", "history_add", "scratch"});
