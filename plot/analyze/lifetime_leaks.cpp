@@ -580,6 +580,36 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
                        [&](std::string_view f) { return y.own_frames.contains(f); }) ||
            owns(x, y) || owns(y, x);
   };
+  // x and y come in pairs: epoch by epoch, their kept blocks keep to one
+  // ratio more closely than two independent counts would but kChance of
+  // the time (each block of one with its part of the other: a revoked
+  // client and the cookie it holds).  Q, the squared deviations from the
+  // ratio over their variances (a count's is about the count), is chi-square
+  // with k - 1 degrees of freedom for two independent counts (the
+  // Wilson-Hilferty quantile).
+  auto paired = [](const Births& x, const Births& y) {
+    if (std::min(x.total, y.total) < kMinBlocks) return false;
+    std::size_t both = std::max(x.first, y.first);
+    double tx = 0, ty = 0;
+    for (std::size_t e = both; e < x.blocks.size(); ++e) {
+      tx += static_cast<double>(x.blocks[e]);
+      ty += static_cast<double>(y.blocks[e]);
+    }
+    if (tx == 0 || ty == 0) return false;
+    double r = tx / ty, q = 0;
+    std::size_t k = 0;
+    for (std::size_t e = both; e < x.blocks.size(); ++e) {
+      double a = static_cast<double>(x.blocks[e]), b = static_cast<double>(y.blocks[e]);
+      if (a + b == 0) continue;
+      q += (a - r * b) * (a - r * b) / (a + r * r * b);
+      ++k;
+    }
+    if (k < 3) return false;
+    static_assert(kChance == 0.01, "z is kChance's quantile of the normal distribution");
+    double f = static_cast<double>(k - 1), z = -2.3263;
+    double c = 1 - 2 / (9 * f) + z * std::sqrt(2 / (9 * f));
+    return c > 0 && q <= f * c * c * c;
+  };
   std::vector<std::size_t> order(classes.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(),
@@ -592,7 +622,7 @@ void join_leaking(const Model& model, const std::vector<Node>& nodes,
       const Births& y = classes[order[j]];
       if (total_variation(x.blocks, y.blocks) > kSame) continue;
       bool library = x.library || y.library;
-      if (!library && !common_code(x, y)) continue;
+      if (!library && !common_code(x, y) && !paired(x, y)) continue;
       if (library || born_together(x, y)) {
         join_classes(x, y);
       } else {
