@@ -143,6 +143,13 @@ static const HChar* path_of(const struct dl_phdr_info* info)
    return path;
 }
 
+/* A listing of the modules (dl_iterate_phdr's callbacks' data). */
+typedef struct {
+   Bool  first;                 // no object seen yet
+   Bool  all;                   // list them even if nothing was loaded
+   UInt  listing;               // its number, in Module.seen
+} Listing;
+
 /* The module's table of its functions' unwind information (its
    PT_GNU_EH_FRAME segment, .eh_frame_hdr: a sorted table of the functions'
    starts and their FDEs), registered with libunwind as the table of
@@ -151,11 +158,21 @@ static const HChar* path_of(const struct dl_phdr_info* info)
    signals masked, two system calls each time.  It is the table
    libunwind's own listing would find; NULL when the object has none in
    the form it reads (version 1, a table of 4-byte offsets from the
-   header). */
-static unw_dyn_info_t* unwind_table_of(const struct dl_phdr_info* info, Addr lo, Addr hi)
+   header).  Only the modules of the first listing, loaded with the
+   program, have their table registered: they are never unloaded, while
+   what is loaded later can be unloaded without a dlclose of the
+   program's (the C library loads and unloads its iconv and NSS modules
+   itself), and another object then mapped where it was would be
+   unwound by its table (blind round 74's converter crashed in
+   libunwind at a malloc in a UTF-7 module's gconv_init).  The others
+   libunwind finds by dl_iterate_phdr, which sees every unload. */
+static unw_dyn_info_t* unwind_table_of(const struct dl_phdr_info* info, Addr lo, Addr hi,
+                                       const Listing* l)
 {
    const UChar* hdr = NULL;
    Int i;
+   if (l->listing != 1)
+      return NULL;
    for (i = 0; i < info->dlpi_phnum; i++)
       if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
          hdr = (const UChar*)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
@@ -183,13 +200,6 @@ static unw_dyn_info_t* unwind_table_of(const struct dl_phdr_info* info, Addr lo,
    _U_dyn_register(di);
    return di;
 }
-
-/* A listing of the modules (dl_iterate_phdr's callbacks' data). */
-typedef struct {
-   Bool  first;                 // no object seen yet
-   Bool  all;                   // list them even if nothing was loaded
-   UInt  listing;               // its number, in Module.seen
-} Listing;
 
 static UInt listings = 0;
 
@@ -222,7 +232,7 @@ static int add_module(struct dl_phdr_info* info, size_t size, void* data)
       if (m->dead) {            // loaded again: its functions read anew
          __atomic_store_n(&m->classes, NULL, __ATOMIC_RELEASE);
          __atomic_store_n(&m->dead, False, __ATOMIC_RELEASE);
-         m->unwind = unwind_table_of(info, lo, hi);
+         m->unwind = unwind_table_of(info, lo, hi, l);
       }
       return 0;
    }
@@ -236,7 +246,7 @@ static int add_module(struct dl_phdr_info* info, size_t size, void* data)
    m->dead = False;
    m->seen = l->listing;
    m->classes = NULL;
-   m->unwind = unwind_table_of(info, lo, hi);
+   m->unwind = unwind_table_of(info, lo, hi, l);
    m->next = modules;
    __atomic_store_n(&modules, m, __ATOMIC_RELEASE);
    return 0;

@@ -162,4 +162,17 @@ expect_eq "the program's children do not preload strata" \
 record_ok nat-tsd --native --time-unit=B "$PROGS/tsd_free" &&
    expect_eq "tsd_free: the profile is complete" "$(grep -c incomplete "$WORK/nat-tsd.stderr")" 0
 
+# The C library loads and unloads its iconv modules itself, without a
+# dlclose of the program's, and maps others where they were
+# (tests/programs/gconv_cycle: a blind program converting charsets crashed
+# in libunwind, exit status 139, unwinding by a table registered for a
+# module since unloaded): the program exits 0 and its profile is complete,
+# its 3,000 scratch buffers counted.
+record_ok nat-gconv --native "$PROGS/gconv_cycle" && {
+   expect_eq "gconv_cycle: the profile is complete" \
+      "$(grep -c incomplete "$WORK/nat-gconv.stderr")" 0
+   ask "$profile" "counts scratch"
+   expect_eq "gconv_cycle: scratch's calls" "$(answer "$profile" counts scratch | cut -d' ' -f1)" 3000
+}
+
 finish
