@@ -5,6 +5,7 @@
 #include "analyze/lifetime_nodes.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -577,14 +578,13 @@ bool high_water(const std::vector<double>& lasting, std::uint32_t s, std::uint32
 // born together at the start of [s, h) and then only grows them (its later
 // kept bytes have no block of their own: realloc): one a block, as each
 // thread's input buffer grown to the largest input it read; else one.
+// Epoch s keeps some (judgeable's spans start at an epoch that does).
 std::uint64_t grown_maxima(const Node& n, std::uint32_t s, std::uint32_t h) {
-  std::uint32_t first = s;
-  while (first < h && n.kept[first] == 0) ++first;
-  if (first == h) return 1;
-  for (std::uint32_t e = first + 1; e < h; ++e) {
+  assert(s < h && n.kept[s] > 0);
+  for (std::uint32_t e = s + 1; e < h; ++e) {
     if (n.kept_blocks[e] > 0) return 1;
   }
-  return std::max<std::uint64_t>(1, n.kept_blocks[first]);
+  return std::max<std::uint64_t>(1, n.kept_blocks[s]);
 }
 
 // The least span judged, in epochs of work: kMinSpan of kToolEpochs, an

@@ -102,7 +102,7 @@ void LifetimeRecords::born(SiteId site, std::uint64_t birth, std::uint64_t bytes
   check_once(born_seen_, site, epoch, "b");
   // Only a forked child's first record gives births before its own epoch:
   // the blocks it inherited (no byte was born in an epoch without a record).
-  if (!any_ && epoch < open_index_ && bytes + blocks > 0) inherits_ = true;
+  if (!any_ && epoch < open_index_ && bytes + blocks > 0) inherited_at_ = open_start_;
   pending_.push_back(
       {Kind::born, epoch, static_cast<std::uint32_t>(index(site)), bytes, blocks});
 }
@@ -255,7 +255,6 @@ void LifetimeRecords::end() {
   apply_births();
   apply_deaths();
   check_alive();
-  if (!any_ && inherits_) inherited_at_ = open_start_;
   any_ = true;
   open_ = false;
   index_ = open_index_;
@@ -272,7 +271,7 @@ void LifetimeRecords::end() {
 }
 
 void LifetimeRecords::drop() {
-  if (!any_) inherits_ = false;
+  if (!any_) inherited_at_.reset();
   open_ = false;
   open_time_.reset();
   pending_.clear();

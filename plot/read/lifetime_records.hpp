@@ -100,8 +100,9 @@ class LifetimeRecords {
   bool any_ = false;          // a record was read (t0 is known)
   bool open_ = false;         // a record is open (after its L, before its E)
   bool ended_alive_ = false;  // the last record read had `a` lines
-  bool inherits_ = false;     // the open first record gives births before its epoch
-  std::optional<std::uint64_t> inherited_at_;  // Lifetimes::inherited_at
+  // Lifetimes::inherited_at: set by the first record's births before its
+  // epoch, and taken back if that record is dropped.
+  std::optional<std::uint64_t> inherited_at_;
   std::uint64_t t0_ = 0;
   std::uint8_t shift_ = 0;                            // of the last record's length
   std::uint64_t index_ = 0, start_ = 0, length_ = 0;  // of the record open or last read

@@ -742,8 +742,8 @@ Model revocations(bool independent) {
   Model model = model_of({"main", "revoke_client", "issue_cookie", "scratch", "free_revocations"});
   model.lifetimes.free_stacks = true;
   model.lifetimes.free_stacks_frames.push_back({FrameId{4}, FrameId{0}});
-  Site& clients = add_site(model, {1, 0});
-  Site& cookies = add_site(model, {2, 0});
+  add_site(model, {1, 0});  // the clients: model.sites[0]
+  add_site(model, {2, 0});  // the cookies: model.sites[1]
   auto blocks = [](Site& site, std::uint32_t e, std::uint32_t n, std::uint64_t bytes) {
     for (std::uint32_t k = 0; k < n; ++k) cell(site, e, kEpochs - 1, bytes, 1);
   };
@@ -755,8 +755,6 @@ Model revocations(bool independent) {
     blocks(model.sites[1], e, m, 32);
     if (!independent && early > 0 && e > 0) blocks(model.sites[1], e - 1, early, 32);
   }
-  (void)clients;
-  (void)cookies;
   temporaries(model, 3);
   return model;
 }
